@@ -1,0 +1,55 @@
+// kvcache: the model from the command line. Reads a scenario (JSON; missing fields take the
+// defaults) from --scenario or standard input and prints the result as JSON. Exit code 2 and
+// {"error": {...}} on bad input.
+//   kvcache --scenario '{"prompt_tokens": 32768}'
+//   kvcache --sweep batch|tp --scenario '{...}'     curves of the batching-ceiling panel
+//   kvcache --catalog                               built-in models and GPUs
+#include <iostream>
+#include <iterator>
+#include <string>
+
+#include "evaluate.hpp"
+#include "json_io.hpp"
+#include "sweep.hpp"
+
+namespace {
+
+int usage() {
+    std::cerr << "usage: kvcache [--scenario JSON] [--sweep batch|tp] [--catalog]\n"
+                 "       with no --scenario the scenario JSON is read from standard input\n";
+    return 2;
+}
+
+int print_error(const kv::InputError& error) {
+    std::cout << kv::error_to_json(error).dump(2) << "\n";
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string scenario_text, sweep;
+    bool have_scenario = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--scenario" && i + 1 < argc) { scenario_text = argv[++i]; have_scenario = true; }
+        else if (arg == "--sweep" && i + 1 < argc) sweep = argv[++i];
+        else if (arg == "--catalog") { std::cout << kv::catalog_to_json().dump(2) << "\n"; return 0; }
+        else return usage();
+    }
+    if (!sweep.empty() && sweep != "batch" && sweep != "tp") return usage();
+    if (!have_scenario)
+        scenario_text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    if (scenario_text.find_first_not_of(" \t\r\n") == std::string::npos) scenario_text = "{}";
+
+    auto scenario = kv::scenario_from_text(scenario_text);
+    if (auto* error = std::get_if<kv::InputError>(&scenario)) return print_error(*error);
+    auto outcome = kv::evaluate(std::get<kv::Scenario>(scenario));
+    if (auto* error = std::get_if<kv::InputError>(&outcome)) return print_error(*error);
+    const kv::Result& result = std::get<kv::Result>(outcome);
+
+    if (sweep == "batch") std::cout << kv::batch_sweep_to_json(kv::sweep_batch(result)).dump(2) << "\n";
+    else if (sweep == "tp") std::cout << kv::tensor_parallel_sweep_to_json(kv::sweep_tensor_parallel(result)).dump(2) << "\n";
+    else std::cout << kv::result_to_json(result).dump(2) << "\n";
+    return 0;
+}

@@ -1,0 +1,39 @@
+// The JSON boundary of the core: scenarios in, results out, Hugging Face config.json files and the
+// built-in catalog. Every rejection names the field and its allowed range.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <variant>
+
+#include "evaluate.hpp"
+#include "gpu_spec.hpp"
+#include "input_error.hpp"
+#include "model_spec.hpp"
+#include "scenario.hpp"
+#include "sweep.hpp"
+
+namespace kv {
+
+// A config.json object (Llama/Qwen style). `field_prefix` names it in errors ("model_config").
+std::variant<ModelSpec, InputError> model_from_config(const nlohmann::json& config,
+                                                      const std::string& field_prefix);
+std::variant<GpuSpec, InputError> gpu_from_catalog_entry(const nlohmann::json& entry);
+
+// Missing fields keep the defaults of `base` (Scenario{} unless given): a page can send one knob.
+std::variant<Scenario, InputError> scenario_from_json(const nlohmann::json& json,
+                                                      const Scenario& base = {});
+std::variant<Scenario, InputError> scenario_from_text(const std::string& text,
+                                                      const Scenario& base = {});
+
+nlohmann::json scenario_to_json(const Scenario& scenario);
+nlohmann::json result_to_json(const Result& result);
+nlohmann::json error_to_json(const InputError& error);
+nlohmann::json batch_sweep_to_json(const BatchSweep& sweep);
+nlohmann::json tensor_parallel_sweep_to_json(const std::vector<TensorParallelPoint>& points);
+// Ids, labels and the knob ranges, for pickers and documentation.
+nlohmann::json catalog_to_json();
+
+// evaluate() for text: the result JSON, or {"error": {...}} (and `ok` false).
+std::string evaluate_json_text(const std::string& scenario_text, bool* ok = nullptr);
+
+}  // namespace kv

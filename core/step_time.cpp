@@ -1,0 +1,112 @@
+#include "step_time.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace kv {
+namespace {
+
+double peak_flops_per_s(const GpuSpec& gpu, DType weight_dtype) {
+    return (weight_dtype == DType::fp8 && gpu.fp8_flops_per_s > 0) ? gpu.fp8_flops_per_s
+                                                                    : gpu.bf16_flops_per_s;
+}
+
+double allreduce_s(double message_bytes, int64_t tp, const GpuSpec& gpu, const Calibration& c) {
+    if (tp <= 1) return 0.0;
+    const double ring_bytes = 2.0 * static_cast<double>(tp - 1) / static_cast<double>(tp) * message_bytes;
+    return ring_bytes / gpu.nvlink_bytes_per_s + c.allreduce_latency_s;
+}
+
+// Two all-reduces per layer of `tokens` hidden-width activations.
+double layer_allreduces_s(const Result& r, double tokens, int64_t tp, const Calibration& c) {
+    const double message = tokens * static_cast<double>(r.model.hidden_size) * c.activation_bytes_per_element;
+    return 2.0 * static_cast<double>(r.model.num_hidden_layers) * allreduce_s(message, tp, r.gpu, c);
+}
+
+// Attention FLOPs per (query token, context token) pair on one rank.
+double attention_flops_per_pair(const Result& r, int64_t tp) {
+    return 4.0 * static_cast<double>(r.model.num_hidden_layers) *
+           static_cast<double>(r.model.num_attention_heads / tp) * static_cast<double>(r.model.head_dim);
+}
+
+// A prefill token folded into a decode step: its matmuls plus attention over, on average, half
+// the prompt.
+double prefill_flops_per_chunk_token(const Result& r) {
+    const int64_t tp = r.scenario.tensor_parallel_size;
+    return 2.0 * static_cast<double>(r.params) / static_cast<double>(tp) +
+           attention_flops_per_pair(r, tp) * static_cast<double>(r.scenario.prompt_tokens) / 2.0;
+}
+
+void settle(PhaseTiming& phase, double flops_per_s, double bytes_per_s) {
+    phase.compute_s = phase.flops / flops_per_s;
+    phase.memory_s = phase.bytes / bytes_per_s;
+    phase.total_s = std::max(phase.compute_s, phase.memory_s) + phase.communication_s;
+    phase.bound = phase.compute_s > phase.memory_s ? Bound::compute : Bound::memory;
+    phase.arithmetic_intensity = phase.bytes > 0 ? phase.flops / phase.bytes : 0.0;
+}
+
+}  // namespace
+
+double achieved_flops_per_s(const GpuSpec& gpu, DType weight_dtype, const Calibration& c) {
+    return peak_flops_per_s(gpu, weight_dtype) * c.achieved_tensor_fraction;
+}
+
+void time_steps(Result& r, const Calibration& c) {
+    const Scenario& s = r.scenario;
+    const int64_t tp = s.tensor_parallel_size;
+    const double flops_per_s = achieved_flops_per_s(r.gpu, s.weight_dtype, c);
+    const double bytes_per_s = r.gpu.hbm_bytes_per_s * c.achieved_bandwidth_fraction;
+    const double matmul_flops_per_token = 2.0 * static_cast<double>(r.params) / static_cast<double>(tp);
+    const double pair_flops = attention_flops_per_pair(r, tp);
+    const auto prompt = static_cast<double>(s.prompt_tokens);
+    const double context = static_cast<double>(s.prompt_tokens + s.output_tokens);
+
+    // Prefill one prompt; a prompt longer than max_num_batched_tokens runs in chunks, each of which
+    // reads the weights again.
+    if (r.status != Status::weights_do_not_fit) {
+        const auto chunks = static_cast<double>((s.prompt_tokens + s.max_num_batched_tokens - 1) /
+                                                s.max_num_batched_tokens);
+        r.prefill.flops = matmul_flops_per_token * prompt + pair_flops * prompt * prompt / 2.0;
+        r.prefill.bytes = chunks * r.weight_bytes + prompt * r.kv_bytes_per_token;
+        r.prefill.communication_s = layer_allreduces_s(r, prompt, tp, c);
+        settle(r.prefill, flops_per_s, bytes_per_s);
+    }
+
+    if (r.running == 0) return;
+    const auto running = static_cast<double>(r.running);
+    r.decode.flops = running * (matmul_flops_per_token + pair_flops * context);
+    r.decode.bytes = r.weight_bytes + running * r.bytes_per_sequence;
+    r.decode.communication_s = layer_allreduces_s(r, running, tp, c);
+    settle(r.decode, flops_per_s, bytes_per_s);
+
+    r.itl_s = r.decode.total_s;
+    r.decode_tokens_per_s = running / r.decode.total_s;
+    r.prompt_tokens_per_s = r.decode_tokens_per_s * prompt / static_cast<double>(s.output_tokens);
+    r.weight_share = r.weight_bytes / r.decode.bytes;
+    r.dram_active = r.decode.bytes / (r.decode.total_s * r.gpu.hbm_bytes_per_s);
+    r.tensor_active = r.decode.flops / (r.decode.total_s * peak_flops_per_s(r.gpu, s.weight_dtype));
+    r.gpu_utilization = 1.0;  // some kernel is resident for the whole step
+
+    // Chunked prefill: prefill tokens folded into this step cost FLOPs (and their KV writes) but
+    // no extra weight read, so they are free until compute catches up with memory time.
+    r.chunk_budget_tokens = std::max<int64_t>(0, s.max_num_batched_tokens - r.running);
+    const double flops_per_chunk_token = prefill_flops_per_chunk_token(r);
+    const double spare_flops = std::max(0.0, r.decode.memory_s - r.decode.compute_s) * flops_per_s;
+    r.free_prefill_tokens = std::min<int64_t>(
+        r.chunk_budget_tokens, static_cast<int64_t>(std::floor(spare_flops / flops_per_chunk_token)));
+    r.step_with_full_chunk_s = decode_step_with_chunk_s(r, r.chunk_budget_tokens, c);
+}
+
+double decode_step_with_chunk_s(const Result& r, int64_t chunk_tokens, const Calibration& c) {
+    if (r.running == 0) return 0.0;
+    const Scenario& s = r.scenario;
+    const auto chunk = static_cast<double>(std::max<int64_t>(0, chunk_tokens));
+    const double flops_per_s = achieved_flops_per_s(r.gpu, s.weight_dtype, c);
+    const double bytes_per_s = r.gpu.hbm_bytes_per_s * c.achieved_bandwidth_fraction;
+    const double compute_s = r.decode.compute_s + chunk * prefill_flops_per_chunk_token(r) / flops_per_s;
+    const double memory_s = r.decode.memory_s + chunk * r.kv_bytes_per_token / bytes_per_s;
+    const double tokens = static_cast<double>(r.running) + chunk;
+    return std::max(compute_s, memory_s) + layer_allreduces_s(r, tokens, s.tensor_parallel_size, c);
+}
+
+}  // namespace kv

@@ -1,0 +1,47 @@
+#include "sweep.hpp"
+
+#include <algorithm>
+
+namespace kv {
+
+BatchSweep sweep_batch(const Result& base, int max_points, const Calibration& c) {
+    BatchSweep sweep;
+    sweep.pool_limit = base.max_resident_sequences;
+    if (base.bytes_per_sequence > 0) sweep.amortised_batch = base.weight_bytes / base.bytes_per_sequence;
+    const int64_t largest = std::min(base.max_resident_sequences, base.scenario.max_num_seqs);
+    if (largest <= 0) return sweep;
+
+    std::vector<int64_t> batches;
+    const int64_t dense = std::min<int64_t>(largest, 64);
+    for (int64_t b = 1; b <= dense; ++b) batches.push_back(b);
+    const int64_t remaining_points = std::max<int64_t>(1, max_points - dense);
+    for (int64_t i = 1; i <= remaining_points && dense < largest; ++i) {
+        const int64_t b = dense + (largest - dense) * i / remaining_points;
+        if (b > batches.back()) batches.push_back(b);
+    }
+    for (int64_t batch : batches) {
+        Scenario s = base.scenario;
+        s.concurrent_requests = batch;
+        const Result r = evaluate_resolved(s, base.model, base.gpu, c);
+        sweep.points.push_back({batch, r.decode.total_s, r.decode_tokens_per_s, r.weight_share, r.decode.bound});
+    }
+    return sweep;
+}
+
+std::vector<TensorParallelPoint> sweep_tensor_parallel(const Result& base, const Calibration& c) {
+    std::vector<TensorParallelPoint> points;
+    for (int64_t tp : {1, 2, 4, 8}) {
+        TensorParallelPoint point;
+        point.tensor_parallel_size = tp;
+        point.valid = base.model.num_attention_heads % tp == 0;
+        if (point.valid) {
+            Scenario s = base.scenario;
+            s.tensor_parallel_size = tp;
+            point.result = evaluate_resolved(s, base.model, base.gpu, c);
+        }
+        points.push_back(std::move(point));
+    }
+    return points;
+}
+
+}  // namespace kv
