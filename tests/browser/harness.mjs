@@ -1,0 +1,64 @@
+// Shared by the browser tests: a static file server on 127.0.0.1 and Debian's Chromium driven by
+// playwright-core, with the flags this machine needs (no network, software WebGL2).
+import http from 'node:http';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const artifactsDir = path.join(root, 'build/test-artifacts');
+
+const mimeTypes = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.css': 'text/css', '.json': 'application/json', '.wasm': 'application/wasm', '.svg': 'image/svg+xml',
+  '.png': 'image/png', '.woff2': 'font/woff2', '.ttf': 'font/ttf', '.otf': 'font/otf', '.txt': 'text/plain',
+};
+
+// Serves `mounts` ({'/': dir, '/sub/': otherDir}) on an ephemeral loopback port. Returns
+// {url, close}. Every request is recorded in `requests` so tests can check what a page loaded.
+export async function serve(mounts) {
+  const requests = [];
+  const prefixes = Object.keys(mounts).sort((a, b) => b.length - a.length);
+  const server = http.createServer((req, res) => {
+    const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    requests.push(urlPath);
+    const prefix = prefixes.find((p) => urlPath.startsWith(p));
+    if (!prefix) { res.writeHead(404).end(); return; }
+    let file = path.join(mounts[prefix], urlPath.slice(prefix.length));
+    if (!file.startsWith(path.resolve(mounts[prefix]))) { res.writeHead(403).end(); return; }
+    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    if (!fs.existsSync(file)) { res.writeHead(404).end(); return; }
+    res.writeHead(200, { 'Content-Type': mimeTypes[path.extname(file)] || 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((r) => server.close(r)) };
+}
+
+export async function launchBrowser() {
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kv-chromium-'));
+  const args = ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+    '--disable-quic', `--user-data-dir=${userDataDir}`];
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args });
+  const close = browser.close.bind(browser);
+  browser.close = async () => { await close(); fs.rmSync(userDataDir, { recursive: true, force: true }); };
+  return browser;
+}
+
+// Collects console errors, page errors and CSP violations of a page.
+export function watchErrors(page) {
+  const errors = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  page.on('pageerror', (err) => errors.push(String(err)));
+  return errors;
+}
+
+export function saveArtifact(name, data) {
+  fs.mkdirSync(artifactsDir, { recursive: true });
+  fs.writeFileSync(path.join(artifactsDir, name), data);
+  return path.join(artifactsDir, name);
+}

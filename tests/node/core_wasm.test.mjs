@@ -1,0 +1,63 @@
+// The WebAssembly build of the core must give the native CLI's numbers for the same scenarios.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(import.meta.url);
+const createKvModule = require(path.join(root, 'build/wasm/kvcache.js'));
+const cli = path.join(root, 'build/native/kvcache');
+
+const native = (scenario, ...args) => {
+  try {
+    return JSON.parse(execFileSync(cli, ['--scenario', JSON.stringify(scenario), ...args], { encoding: 'utf8' }));
+  } catch (e) {
+    return JSON.parse(e.stdout);  // exit code 2 still prints the error JSON
+  }
+};
+
+const scenarios = [
+  {},
+  { prompt_tokens: 32768 },
+  { prompt_tokens: 32768, kv_cache_dtype: 'fp8' },
+  { model: 'Qwen3-32B', gpu_memory_utilization: 0.72 },
+  { model: 'Qwen3-14B', gpu: 'A100', concurrent_requests: 64 },
+  { model: 'Qwen3-32B', force_mha: true },
+  { tensor_parallel_size: 8, weight_dtype: 'fp8' },
+  { model_config: { num_hidden_layers: 2, hidden_size: 256, intermediate_size: 512, num_attention_heads: 4,
+                    vocab_size: 1000, max_position_embeddings: 2048 } },
+];
+
+const kv = await createKvModule();
+
+test('wasm evaluate() equals the native CLI, field for field', () => {
+  for (const scenario of scenarios) {
+    const fromWasm = JSON.parse(kv.evaluate(JSON.stringify(scenario)));
+    assert.deepEqual(fromWasm, native(scenario), JSON.stringify(scenario));
+  }
+});
+
+test('wasm sweeps equal the native CLI sweeps', () => {
+  const scenario = { prompt_tokens: 32768, concurrent_requests: 256 };
+  assert.deepEqual(JSON.parse(kv.sweepBatch(JSON.stringify(scenario))), native(scenario, '--sweep', 'batch'));
+  assert.deepEqual(JSON.parse(kv.sweepTensorParallel(JSON.stringify(scenario))), native(scenario, '--sweep', 'tp'));
+});
+
+test('wasm reports bad input as the CLI does', () => {
+  for (const text of ['{"prompt_tokens": 1e30}', '{"gpu": "B200"}', '{"model_config": {"num_hidden_layers": 0}}', 'not json']) {
+    const error = JSON.parse(kv.evaluate(text)).error;
+    assert.ok(error.field && error.code && error.message, text);
+  }
+  assert.equal(JSON.parse(kv.evaluate('{"prompt_tokens": 1e30}')).error.field, 'prompt_tokens');
+  assert.equal(JSON.parse(kv.evaluate('not json')).error.code, 'malformed_json');
+});
+
+test('wasm catalog lists the shipped models and GPUs', () => {
+  const catalog = JSON.parse(kv.catalog());
+  assert.deepEqual(catalog.models.map((m) => m.id), ['Qwen3-8B', 'Qwen3-14B', 'Qwen3-32B']);
+  assert.deepEqual(catalog.gpus.map((g) => g.id), ['A100', 'H100', 'H200']);
+  assert.equal(kv.formatValue(147456, 'kib'), '144 KiB');
+});
