@@ -1,0 +1,28 @@
+// Helpers shared by the core tests: evaluate a JSON scenario, read a field of the result JSON.
+#pragma once
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "evaluate.hpp"
+#include "json_io.hpp"
+
+namespace kvtest {
+
+// `{}` in a braced call is JSON null: read it as the empty scenario (all defaults).
+inline kv::Result evaluate_ok(const nlohmann::json& scenario_json) {
+    auto scenario = kv::scenario_from_json(scenario_json.is_null() ? nlohmann::json::object() : scenario_json);
+    REQUIRE(std::holds_alternative<kv::Scenario>(scenario));
+    auto outcome = kv::evaluate(std::get<kv::Scenario>(scenario));
+    REQUIRE(std::holds_alternative<kv::Result>(outcome));
+    return std::get<kv::Result>(outcome);
+}
+
+inline kv::InputError evaluate_error(const std::string& text) {
+    auto scenario = kv::scenario_from_text(text);
+    if (auto* error = std::get_if<kv::InputError>(&scenario)) return *error;
+    auto outcome = kv::evaluate(std::get<kv::Scenario>(scenario));
+    REQUIRE(std::holds_alternative<kv::InputError>(outcome));
+    return std::get<kv::InputError>(outcome);
+}
+
+}  // namespace kvtest

@@ -1,0 +1,59 @@
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "format.hpp"
+#include "units.hpp"
+
+using namespace kv;
+
+TEST_CASE("counts and grouped numbers carry thousands separators") {
+    CHECK(format_count(1048576) == "1,048,576");
+    CHECK(format_count(93) == "93");
+    CHECK(format_count(-1234) == "-1,234");
+    CHECK(format_grouped(2322.44, 1) == "2,322.4");
+}
+
+TEST_CASE("significant digits round like people do") {
+    CHECK(format_significant(2322.0, 2) == "2,300");
+    CHECK(format_significant(430.3, 2) == "430");
+    CHECK(format_significant(0.0427, 2) == "0.043");
+    CHECK(format_significant(0, 3) == "0");
+}
+
+TEST_CASE("fixed rounds halves away from zero and never prints -0") {
+    CHECK(format_fixed(1.125, 2) == "1.13");
+    CHECK(format_fixed(-0.0001, 2) == "0.00");
+    CHECK(format_fixed(0.9, 2) == "0.90");
+}
+
+TEST_CASE("bytes are binary, whole units stay whole") {
+    CHECK(format_bytes(147456) == "144 KiB");
+    CHECK(format_bytes(2 * MiB) == "2 MiB");
+    CHECK(format_bytes(55.661 * GiB) == "55.7 GiB");
+    CHECK(format_bytes(8.0625 * GiB) == "8.06 GiB");
+    CHECK(format_bytes(512) == "512 bytes");
+    CHECK(format_gib(61.0242 * GiB, 0) == "61 GiB");
+}
+
+TEST_CASE("durations, percentages, factors, parameters") {
+    CHECK(format_duration(0.027924) == "27.9 ms");
+    CHECK(format_duration(1.569) == "1.57 s");
+    CHECK(format_duration(4.2e-6) == "4.20 µs");
+    CHECK(format_percent(0.8302, 0) == "83%");
+    CHECK(format_factor(3.1699, 2) == "3.17×");
+    CHECK(format_params(8190735360.0) == "8.19B");
+    CHECK(format_params(9096705024.0) == "9.10B");
+    CHECK(format_tokens_per_s(2323.06) == "2,323 tokens/s");
+}
+
+TEST_CASE("every named format is known and non-finite values print as zero") {
+    for (const std::string& name : named_formats()) {
+        INFO(name);
+        auto text = format_named(1.0, name);
+        REQUIRE(text.has_value());
+        CHECK(text->find("nan") == std::string::npos);
+        CHECK(format_named(std::nan(""), name)->find("nan") == std::string::npos);
+        CHECK(format_named(INFINITY, name)->find("inf") == std::string::npos);
+    }
+    CHECK_FALSE(format_named(1.0, "furlongs").has_value());
+}

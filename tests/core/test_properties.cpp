@@ -1,0 +1,143 @@
+// Properties over thousands of random scenarios: what must hold for any input the model accepts.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <random>
+
+#include "support.hpp"
+
+using namespace kv;
+
+namespace {
+
+struct RandomScenarios {
+    std::mt19937_64 rng{20261130};
+    template <typename T>
+    T pick(std::initializer_list<T> options) {
+        std::uniform_int_distribution<size_t> d(0, options.size() - 1);
+        return *(options.begin() + d(rng));
+    }
+    int64_t log_uniform(int64_t lo, int64_t hi) {
+        std::uniform_real_distribution<double> d(std::log(static_cast<double>(lo)), std::log(static_cast<double>(hi)));
+        return std::clamp<int64_t>(std::llround(std::exp(d(rng))), lo, hi);
+    }
+    Scenario next() {
+        Scenario s;
+        s.model = pick<std::string>({"Qwen3-8B", "Qwen3-14B", "Qwen3-32B"});
+        s.gpu = pick<std::string>({"A100", "H100", "H200"});
+        s.prompt_tokens = log_uniform(1, 1 << 20);
+        s.output_tokens = log_uniform(1, 1 << 16);
+        s.concurrent_requests = log_uniform(1, 4096);
+        s.gpu_memory_utilization = std::uniform_real_distribution<double>(0.05, 1.0)(rng);
+        s.kv_cache_dtype = pick({DType::bf16, DType::fp8});
+        s.weight_dtype = pick({DType::bf16, DType::fp8});
+        s.force_mha = pick({false, true});
+        s.max_num_seqs = log_uniform(1, 4096);
+        s.max_num_batched_tokens = log_uniform(16, 1 << 20);
+        s.tensor_parallel_size = pick<int64_t>({1, 2, 4, 8});
+        return s;
+    }
+};
+
+Result evaluate_scenario(const Scenario& s) {
+    auto outcome = evaluate(s);
+    REQUIRE(std::holds_alternative<Result>(outcome));
+    return std::get<Result>(outcome);
+}
+
+void check_finite(const nlohmann::json& j, const std::string& path) {
+    if (j.is_number_float()) {
+        INFO(path);
+        CHECK(std::isfinite(j.get<double>()));
+    } else if (j.is_object()) {
+        for (const auto& [k, v] : j.items()) check_finite(v, path + "." + k);
+    } else if (j.is_array()) {
+        for (size_t i = 0; i < j.size(); ++i) check_finite(j[i], path + "[" + std::to_string(i) + "]");
+    }
+}
+
+}  // namespace
+
+TEST_CASE("properties hold over 3,000 random scenarios") {
+    RandomScenarios random;
+    for (int i = 0; i < 3000; ++i) {
+        const Scenario s = random.next();
+        const Result r = evaluate_scenario(s);
+        INFO(scenario_to_json(s).dump());
+
+        // Finite everywhere, and no text prints NaN or inf.
+        const nlohmann::json j = result_to_json(r);
+        check_finite(j, "result");
+        for (const LogLine& line : r.log) {
+            CHECK(line.text.find("nan") == std::string::npos);
+            CHECK(line.text.find("inf ") == std::string::npos);
+        }
+
+        // Pool + weights + reserve never exceed the budget; nothing is negative.
+        CHECK(r.kv_pool_bytes >= 0);
+        if (r.status != Status::weights_do_not_fit)
+            CHECK(r.kv_pool_bytes + r.weight_bytes + r.activation_bytes <= r.budget_bytes * (1 + 1e-12));
+        CHECK(r.kv_pool_used_bytes <= r.kv_pool_bytes * (1 + 1e-12));
+
+        // Admission: running never exceeds any of its three limits, and requests are conserved.
+        CHECK(r.running <= s.concurrent_requests);
+        CHECK(r.running <= s.max_num_seqs);
+        CHECK(r.running <= r.max_resident_sequences);
+        CHECK(r.running + r.waiting == s.concurrent_requests);
+        CHECK(r.kv_cache_usage >= 0);
+        CHECK(r.kv_cache_usage <= 1);
+        CHECK(r.weight_share >= 0);
+        CHECK(r.weight_share <= 1);
+        if (r.running > 0) {
+            CHECK(r.decode.total_s > 0);
+            CHECK(r.decode.total_s >= std::max(r.decode.memory_s, r.decode.compute_s));
+            CHECK(r.free_prefill_tokens <= r.chunk_budget_tokens);
+        }
+
+        // Capacity never rises with prompt length.
+        Scenario longer = s;
+        longer.prompt_tokens = std::min<int64_t>(s.prompt_tokens * 2, ScenarioLimits::max_prompt_tokens);
+        CHECK(evaluate_scenario(longer).max_resident_sequences <= r.max_resident_sequences);
+
+        // An FP8 cache never lowers capacity; FP8 weights never shrink the pool.
+        Scenario fp8_cache = s;
+        fp8_cache.kv_cache_dtype = DType::fp8;
+        CHECK(evaluate_scenario(fp8_cache).max_resident_sequences >= r.max_resident_sequences);
+        Scenario fp8_weights = s;
+        fp8_weights.weight_dtype = DType::fp8;
+        CHECK(evaluate_scenario(fp8_weights).kv_pool_bytes >= r.kv_pool_bytes);
+
+        // More memory for the engine never reduces what it can hold.
+        Scenario more_memory = s;
+        more_memory.gpu_memory_utilization = std::min(1.0, s.gpu_memory_utilization + 0.05);
+        CHECK(evaluate_scenario(more_memory).max_resident_sequences >= r.max_resident_sequences);
+    }
+}
+
+TEST_CASE("extreme accepted inputs neither overflow nor produce NaN") {
+    Scenario s;
+    s.model = "Qwen3-32B";
+    s.prompt_tokens = ScenarioLimits::max_prompt_tokens;
+    s.output_tokens = ScenarioLimits::max_output_tokens;
+    s.concurrent_requests = ScenarioLimits::max_concurrent;
+    s.max_num_batched_tokens = ScenarioLimits::max_batched_tokens;
+    s.max_num_seqs = ScenarioLimits::max_num_seqs;
+    s.gpu_memory_utilization = ScenarioLimits::min_utilization;
+    check_finite(result_to_json(evaluate_scenario(s)), "min-utilisation");
+    s.gpu_memory_utilization = 1.0;
+    s.max_num_batched_tokens = 16;
+    s.prompt_tokens = 1;
+    s.output_tokens = 1;
+    const Result r = evaluate_scenario(s);
+    check_finite(result_to_json(r), "tiny requests");
+    CHECK(r.running == 4096);
+    CHECK(r.chunk_budget_tokens == 0);
+
+    nlohmann::json huge = {{"num_hidden_layers", ConfigLimits::max_layers}, {"hidden_size", ConfigLimits::max_hidden},
+                           {"intermediate_size", ConfigLimits::max_intermediate},
+                           {"num_attention_heads", 1024}, {"head_dim", 2048}, {"vocab_size", ConfigLimits::max_vocab},
+                           {"max_position_embeddings", ConfigLimits::max_positions}};
+    const Result giant = kvtest::evaluate_ok({{"model_config", huge}});
+    CHECK(giant.status == Status::weights_do_not_fit);
+    CHECK(giant.params > 0);
+    check_finite(result_to_json(giant), "giant");
+}
