@@ -91,11 +91,25 @@ std::string format_params(double params) {
 
 std::string format_tokens_per_s(double rate) { return format_grouped(rate, 0) + " tokens/s"; }
 
+std::string format_flops_per_s(double rate) {
+    rate = finite_or_zero(rate);
+    if (std::fabs(rate) >= 1e12) return format_significant(rate / 1e12, 3) + " TFLOP/s";
+    return format_significant(rate / 1e9, 3) + " GFLOP/s";
+}
+
+std::string format_bandwidth(double bytes_per_s) {
+    bytes_per_s = finite_or_zero(bytes_per_s);
+    if (std::fabs(bytes_per_s) >= TB) return format_significant(bytes_per_s / TB, 3) + " TB/s";
+    return format_significant(bytes_per_s / 1e9, 3) + " GB/s";
+}
+
+std::string format_intensity(double flops_per_byte) { return format_significant(flops_per_byte, 3) + " FLOP/B"; }
+
 const std::vector<std::string>& named_formats() {
     static const std::vector<std::string> names = {
         "count", "sig2", "sig3", "fixed0", "fixed1", "fixed2", "fixed3", "bytes", "bytes_exact",
         "kib", "mib", "gib0", "gib1", "gib2", "ms0", "ms1", "duration", "percent", "percent1",
-        "x1", "x2", "params", "tokens_per_s"};
+        "x1", "x2", "params", "tokens_per_s", "flops_per_s", "bandwidth", "intensity"};
     return names;
 }
 
@@ -121,6 +135,9 @@ std::optional<std::string> format_named(double v, std::string_view name) {
     if (name == "x2") return format_factor(v, 2);
     if (name == "params") return format_params(v);
     if (name == "tokens_per_s") return format_tokens_per_s(v);
+    if (name == "flops_per_s") return format_flops_per_s(v);
+    if (name == "bandwidth") return format_bandwidth(v);
+    if (name == "intensity") return format_intensity(v);
     return std::nullopt;
 }
 

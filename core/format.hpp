@@ -21,10 +21,14 @@ std::string format_percent(double fraction, int decimals);        // 83%
 std::string format_factor(double ratio, int decimals);            // 3.17×
 std::string format_params(double params);                         // 8.19B
 std::string format_tokens_per_s(double rate);                     // 2,322 tokens/s
+std::string format_flops_per_s(double rate);                      // 989 TFLOP/s (decimal, as data sheets)
+std::string format_bandwidth(double bytes_per_s);                 // 3.35 TB/s (decimal, as data sheets)
+std::string format_intensity(double flops_per_byte);              // 295 FLOP/B (arithmetic intensity)
 
 // Named formats, used by the lesson's figure bindings: `count`, `sig2`, `sig3`, `fixed0..3`,
 // `bytes`, `bytes_exact`, `kib`, `mib`, `gib0`, `gib1`, `gib2`, `ms0`, `ms1`, `duration`,
-// `percent`, `percent1`, `x1`, `x2`, `params`, `tokens_per_s`.
+// `percent`, `percent1`, `x1`, `x2`, `params`, `tokens_per_s`, `flops_per_s`, `bandwidth`,
+// `intensity`.
 std::optional<std::string> format_named(double value, std::string_view format_name);
 const std::vector<std::string>& named_formats();
 
