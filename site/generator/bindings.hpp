@@ -1,0 +1,110 @@
+// The lesson's Markdown extensions, parsed before cmark sees the text. Each one is replaced by an
+// opaque token (letters and digits only, so cmark passes it through untouched) and rendered after.
+//
+//   {{start.max_resident_sequences | count}}        a figure: a named scenario, a result field
+//   {{a100.ttft_s / h100.ttft_s | x2}}              arithmetic over fields of several scenarios
+//   {{fact.h100_cuda_total | gib1}}                 a sourced fact (content/lesson/facts.json)
+//   {{start.prefill_bound | text}}                  a text field of the result, printed as is
+//   {{panel admission start}}                       a panel, mounted in that scenario; the rest of
+//                                                   its paragraph becomes the caption
+//   {{embed phases rag}}                            a copyable iframe snippet for the embed page
+//   [the weights]{.weights}                         prose in the colour of a figure's concept
+//
+// Expressions: + - * / and parentheses over numbers and references `<scenario>.<path>`, where the
+// path walks the result JSON (`decode.flops`, `model.head_dim`, `log.2`). `fact`, `panel` and
+// `embed` are reserved and cannot name scenarios. A binding does not span lines.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace site {
+
+struct SourceLocation {
+    std::string file;
+    int line = 0;
+    int column = 0;
+    std::string str() const;  // "file:line:column"
+};
+
+// A reference to one value: a result field of a named scenario, or a fact.
+struct Ref {
+    std::string source;  // scenario name, or "fact"
+    std::string path;    // dotted path into the result JSON, or the fact's id
+    bool is_fact() const { return source == "fact"; }
+    std::string str() const { return source + "." + path; }
+};
+
+struct Expr {
+    enum class Kind { number, ref, binary };
+    Kind kind = Kind::number;
+    double number = 0;
+    Ref ref;
+    char op = 0;  // + - * /
+    std::shared_ptr<const Expr> left, right;
+    // Every reference in evaluation order (left to right).
+    void collect_refs(std::vector<Ref>& out) const;
+};
+
+struct FigureBinding {
+    std::string source_text;  // what the author wrote between the braces, trimmed
+    Expr expr;
+    std::string format;       // a core named format, or "text"
+    std::vector<Ref> refs;    // all references, first one first
+};
+
+struct PanelDirective {
+    std::string kind;         // admission | phases | batching
+    std::string scenario;
+};
+
+struct EmbedDirective {
+    std::string kind;
+    std::string scenario;
+};
+
+struct ConceptSpan {
+    std::string concept_name; // a palette concept: weights, kv-used, prefill ...
+    std::string text;         // plain text, HTML-escaped on output
+};
+
+using Item = std::variant<FigureBinding, PanelDirective, EmbedDirective, ConceptSpan>;
+
+struct ScannedItem {
+    std::string token;        // what stands in the Markdown for cmark
+    Item item;
+    SourceLocation where;
+};
+
+struct ScanError {
+    SourceLocation where;
+    std::string snippet;      // the binding as written, "{{...}}"
+    std::string message;
+    std::string str() const;  // "file:line:col: {{...}}: message"
+};
+
+struct ScanResult {
+    std::string markdown;     // the input with every extension replaced by its token
+    std::vector<ScannedItem> items;
+    std::vector<ScanError> errors;
+};
+
+inline constexpr const char* panel_kinds[] = {"admission", "phases", "batching"};
+bool is_panel_kind(std::string_view kind);
+bool is_reserved_name(std::string_view name);
+
+// Parses what stands between `{{` and `}}`. The error is a message without a location.
+std::variant<Item, std::string> parse_extension(std::string_view inner);
+std::variant<Expr, std::string> parse_expression(std::string_view text);
+
+// Finds and replaces every extension in one Markdown file. Tokens are numbered from
+// `first_index` so that several files can be scanned into one document.
+ScanResult scan_markdown(std::string_view text, const std::string& file, size_t first_index);
+
+// The token standing for item number `index`.
+std::string token_for(size_t index);
+
+}  // namespace site

@@ -1,0 +1,67 @@
+// The lesson's data: named scenarios (content/lesson/scenarios.json) evaluated through the core,
+// sourced facts (content/lesson/facts.json), and the value of each figure binding, formatted by
+// core/format.hpp. Every failure is a message for people; the caller adds file:line.
+#pragma once
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "bindings.hpp"
+
+namespace site {
+
+struct EvaluatedScenario {
+    std::string name;
+    std::string about;
+    nlohmann::json scenario;  // the full scenario, every field (kv::scenario_to_json)
+    nlohmann::json result;    // kv::result_to_json
+};
+
+struct Fact {
+    double value = 0;         // in base units (bytes, tokens, a plain number)
+    std::string about;
+    std::string source;
+};
+
+// One reference of a figure with the value it resolved to.
+struct RefValue {
+    Ref ref;
+    nlohmann::json value;
+};
+
+struct FigureValue {
+    bool is_text = false;
+    double number = 0;        // when !is_text
+    std::string formatted;    // what the page shows
+    std::vector<RefValue> refs;
+};
+
+class LessonData {
+public:
+    // Parses both files and evaluates every scenario; the error names the file and the scenario.
+    static std::variant<LessonData, std::string> load(const nlohmann::json& scenarios_file,
+                                                      const nlohmann::json& facts_file);
+
+    const EvaluatedScenario* find_scenario(const std::string& name) const;
+    const Fact* find_fact(const std::string& id) const;
+    std::string scenario_names() const;  // "a, b, c" for messages
+    const std::map<std::string, EvaluatedScenario>& scenarios() const { return scenarios_; }
+    const std::map<std::string, Fact>& facts() const { return facts_; }
+
+    // The value of one reference: a number or a string from the result JSON, or a fact.
+    std::variant<nlohmann::json, std::string> resolve(const Ref& ref) const;
+
+    // Evaluates and formats a figure binding.
+    std::variant<FigureValue, std::string> compute(const FigureBinding& binding) const;
+
+private:
+    std::map<std::string, EvaluatedScenario> scenarios_;
+    std::map<std::string, Fact> facts_;
+};
+
+// Every format a binding may name: core/format.hpp's named formats, plus `text`.
+std::string format_names();
+
+}  // namespace site

@@ -1,0 +1,31 @@
+// kvsite: renders the lesson (content/lesson/*.md with its scenarios and facts) into a static site.
+// Exits non-zero, naming each binding by file:line:column, when a figure cannot be computed.
+//   kvsite --content content/lesson --site site --wasm build/wasm/kvcache.js
+//          --fonts build/native/site/fonts --out build/site --manifest build/site-manifest.json
+#include <iostream>
+#include <string>
+
+#include "page.hpp"
+
+int main(int argc, char** argv) {
+    site::SitePaths paths{"content/lesson", "site", "build/wasm/kvcache.js", "", "build/site", ""};
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (i + 1 >= argc) {
+            std::cerr << "kvsite: " << arg << " wants a value\n";
+            return 2;
+        }
+        const std::string value = argv[++i];
+        if (arg == "--content") paths.content = value;
+        else if (arg == "--site") paths.site = value;
+        else if (arg == "--wasm") paths.wasm = value;
+        else if (arg == "--fonts") paths.fonts = value;
+        else if (arg == "--out") paths.out = value;
+        else if (arg == "--manifest") paths.manifest = value;
+        else {
+            std::cerr << "usage: kvsite [--content DIR] [--site DIR] [--wasm FILE] [--fonts DIR] [--out DIR] [--manifest FILE]\n";
+            return 2;
+        }
+    }
+    return site::build_site(paths, std::cout, std::cerr) == 0 ? 0 : 1;
+}

@@ -1,0 +1,340 @@
+#include "render.hpp"
+
+#include "json_io.hpp"
+
+#include <cmark.h>
+
+#include <cctype>
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <memory>
+
+namespace site {
+namespace {
+
+using nlohmann::json;
+
+std::string replace_all(std::string text, std::string_view what, std::string_view with) {
+    size_t pos = 0;
+    while ((pos = text.find(what, pos)) != std::string::npos) {
+        text.replace(pos, what.size(), with);
+        pos += with.size();
+    }
+    return text;
+}
+
+std::string fill(std::string fragment, const std::map<std::string, std::string>& holes) {
+    for (const auto& [name, value] : holes) fragment = replace_all(std::move(fragment), "@@" + name + "@@", value);
+    return fragment;
+}
+
+std::string strip_tags(std::string_view html) {
+    std::string out;
+    bool in_tag = false;
+    for (char c : html) {
+        if (c == '<') in_tag = true;
+        else if (c == '>') in_tag = false;
+        else if (!in_tag) out += c;
+    }
+    // The few entities cmark writes.
+    out = replace_all(out, "&amp;", "&");
+    out = replace_all(out, "&quot;", "\"");
+    out = replace_all(out, "&lt;", "<");
+    return replace_all(out, "&gt;", ">");
+}
+
+std::string trim(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return std::string(s);
+}
+
+std::string percent_encode(std::string_view s) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char c : s) {
+        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') out += static_cast<char>(c);
+        else {
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
+}
+
+std::string url_value(const json& v) {
+    if (v.is_string()) return percent_encode(v.get<std::string>());
+    if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+    return percent_encode(v.dump());
+}
+
+// Gives every <h2> and <h3> an id from its text, unique within the page.
+std::string add_heading_ids(const std::string& html) {
+    std::string out;
+    std::map<std::string, int> used;
+    size_t pos = 0;
+    while (true) {
+        size_t h = html.find("<h", pos);
+        if (h == std::string::npos || h + 3 >= html.size()) break;
+        const char level = html[h + 2];
+        if ((level != '2' && level != '3') || html[h + 3] != '>') {
+            out += html.substr(pos, h + 2 - pos);
+            pos = h + 2;
+            continue;
+        }
+        const std::string close = std::string("</h") + level + ">";
+        const size_t end = html.find(close, h);
+        if (end == std::string::npos) break;
+        std::string slug = slugify(strip_tags(html.substr(h + 4, end - h - 4)));
+        if (int n = used[slug]++; n > 0) slug += "-" + std::to_string(n + 1);
+        out += html.substr(pos, h - pos);
+        out += std::string("<h") + level + " id=\"" + slug + "\">";
+        pos = h + 4;
+    }
+    return out + html.substr(pos);
+}
+
+struct Located {
+    size_t position;  // of the token in the rendered HTML
+    const ScannedItem* item;
+};
+
+std::string figure_html(const FigureRecord& f, const LessonData& data) {
+    const Ref& first = f.binding.refs.front();
+    json refs = json::array();
+    for (const RefValue& r : f.value.refs) refs.push_back(r.ref.str());
+    std::string attrs = " data-fig=\"" + std::to_string(f.id) + "\"" +
+                        " data-field=\"" + escape_html(first.is_fact() ? first.str() : first.path) + "\"" +
+                        " data-format=\"" + escape_html(f.binding.format) + "\"" +
+                        " data-expr=\"" + escape_html(trim(f.binding.source_text.substr(0, f.binding.source_text.rfind('|')))) + "\"" +
+                        " data-refs=\"" + escape_html(refs.dump()) + "\"" +
+                        " data-source=\"" + escape_html(f.where.file + ":" + std::to_string(f.where.line)) + "\"";
+    // The first scenario the figure reads is the one a click loads; the others are one more click away.
+    const Ref* scenario_ref = nullptr;
+    for (const Ref& r : f.binding.refs)
+        if (!r.is_fact()) { scenario_ref = &r; break; }
+    if (!scenario_ref) {
+        const Fact* fact = data.find_fact(first.path);
+        return "<span class=\"kv-fig kv-fig--fact\"" + attrs + " title=\"" +
+               escape_html(fact ? fact->about + " Source: " + fact->source : "") + "\">" +
+               escape_html(f.value.formatted) + "</span>";
+    }
+    json names = json::array();
+    for (const Ref& r : f.binding.refs)
+        if (!r.is_fact() && std::find(names.begin(), names.end(), r.source) == names.end()) names.push_back(r.source);
+    const EvaluatedScenario* s = data.find_scenario(scenario_ref->source);
+    attrs += " data-scenario-name=\"" + escape_html(scenario_ref->source) + "\"" +
+             " data-scenario=\"" + escape_html(s->scenario.dump()) + "\"" +
+             " data-scenario-names=\"" + escape_html(names.dump()) + "\"";
+    if (!f.panel.empty()) attrs += " data-panel=\"" + escape_html(f.panel) + "\"";
+    const std::string href = f.panel.empty() ? "" : " href=\"#panel-" + escape_html(f.panel) + "\"";
+    return "<a class=\"kv-fig\"" + href + attrs + " title=\"" + escape_html(s->about) + "\">" +
+           escape_html(f.value.formatted) + "</a>";
+}
+
+}  // namespace
+
+std::string escape_html(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&#39;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+std::string slugify(std::string_view text) {
+    std::string out;
+    for (unsigned char c : text) {
+        if (std::isalnum(c)) out += static_cast<char>(std::tolower(c));
+        else if (!out.empty() && out.back() != '-') out += '-';
+    }
+    while (!out.empty() && out.back() == '-') out.pop_back();
+    return out.empty() ? "section" : out;
+}
+
+std::string markdown_to_html(const std::string& markdown) {
+    char* html = cmark_markdown_to_html(markdown.data(), markdown.size(), CMARK_OPT_SMART | CMARK_OPT_VALIDATE_UTF8);
+    std::string out(html);
+    std::free(html);
+    return out;
+}
+
+std::string embed_query(const std::string& kind, const json& scenario, const json& defaults) {
+    std::string query = "panel=" + percent_encode(kind);
+    for (const auto& [key, value] : scenario.items()) {
+        if (defaults.contains(key) && defaults[key] == value) continue;
+        if (value.is_null()) continue;
+        query += "&" + key + "=" + url_value(value);
+    }
+    return query;
+}
+
+RenderedArticle render_article(const RenderInput& input) {
+    RenderedArticle out;
+    const LessonData& data = *input.data;
+
+    // 1. Scan every file; tokens are numbered across files so one document can be rendered.
+    std::string markdown;
+    std::vector<ScannedItem> items;
+    for (const auto& [name, text] : input.files) {
+        ScanResult scanned = scan_markdown(text, name, items.size());
+        for (ScanError& e : scanned.errors) out.errors.push_back(std::move(e));
+        for (ScannedItem& item : scanned.items) items.push_back(std::move(item));
+        markdown += scanned.markdown;
+        markdown += "\n\n";
+    }
+
+    // 2. Compute every figure and check every directive before rendering anything.
+    const json defaults = kv::scenario_to_json(kv::Scenario{});
+    std::map<std::string, FigureRecord> figures;  // by token
+    int next_id = 1;
+    std::set<std::string> panel_ids;
+    for (const ScannedItem& s : items) {
+        auto error = [&](std::string message) { out.errors.push_back({s.where, "", std::move(message)}); };
+        if (const auto* b = std::get_if<FigureBinding>(&s.item)) {
+            auto value = data.compute(*b);
+            if (auto* message = std::get_if<std::string>(&value)) {
+                out.errors.push_back({s.where, "{{" + b->source_text + "}}", *message});
+                continue;
+            }
+            figures[s.token] = FigureRecord{next_id++, s.where, *b, std::get<FigureValue>(std::move(value)), ""};
+        } else if (const auto* p = std::get_if<PanelDirective>(&s.item)) {
+            if (!data.find_scenario(p->scenario)) error("panel: unknown scenario \"" + p->scenario + "\" (scenarios.json has: " + data.scenario_names() + ")");
+            if (!panel_ids.insert(p->kind).second) error("panel: a second " + p->kind + " panel; each kind appears once");
+        } else if (const auto* e = std::get_if<EmbedDirective>(&s.item)) {
+            if (!data.find_scenario(e->scenario)) error("embed: unknown scenario \"" + e->scenario + "\" (scenarios.json has: " + data.scenario_names() + ")");
+        } else if (const auto* c = std::get_if<ConceptSpan>(&s.item)) {
+            if (!input.concepts.empty() && !input.concepts.count(c->concept_name)) {
+                std::string names;
+                for (const std::string& n : input.concepts) names += (names.empty() ? "" : ", ") + n;
+                error("unknown concept \"" + c->concept_name + "\" (palette.css defines: " + names + ")");
+            }
+        }
+    }
+    if (!out.errors.empty()) return out;
+
+    // 3. Render, then cut into chapters at the heading before each panel after the first.
+    std::string html = markdown_to_html(markdown);
+    if (size_t h1 = html.find("<h1>"); h1 != std::string::npos) {
+        const size_t end = html.find("</h1>", h1);
+        out.title_html = html.substr(h1 + 4, end - h1 - 4);
+        html.erase(h1, end + 5 - h1);
+    }
+    std::vector<Located> located;
+    for (const ScannedItem& s : items) {
+        const size_t pos = html.find(s.token);
+        if (pos == std::string::npos) {
+            out.errors.push_back({s.where, "", "the rendered Markdown lost this binding (is it inside raw HTML?)"});
+            continue;
+        }
+        located.push_back({pos, &s});
+    }
+    struct Chapter { size_t start; std::string panel; size_t heading_ordinal = 0; };
+    std::vector<Chapter> chapters{{0, "", 0}};
+    for (const Located& l : located) {
+        const auto* p = std::get_if<PanelDirective>(&l.item->item);
+        if (!p) continue;
+        const std::string opening = "<p>" + l.item->token;
+        if (html.compare(l.position - 3, opening.size(), opening) != 0) {
+            out.errors.push_back({l.item->where, "", "a panel must start a paragraph of its own; its caption may follow it"});
+            continue;
+        }
+        if (chapters.back().panel.empty()) {
+            chapters.back().panel = p->kind;
+        } else {
+            const size_t heading = html.rfind("<h2>", l.position);
+            if (heading == std::string::npos || heading <= chapters.back().start)
+                out.errors.push_back({l.item->where, "", "two panels in one section; start a new ## section for this one"});
+            else {
+                size_t ordinal = 0;
+                for (size_t at = html.find("<h2>"); at < heading; at = html.find("<h2>", at + 1)) ++ordinal;
+                chapters.push_back({heading, p->kind, ordinal});
+            }
+        }
+        out.panels.push_back(p->kind);
+    }
+    if (!out.errors.empty()) return out;
+    auto chapter_of = [&](size_t position) {
+        const Chapter* found = &chapters.front();
+        for (const Chapter& c : chapters)
+            if (c.start <= position) found = &c;
+        return found->panel;
+    };
+
+    // 4. Replace tokens, last first, so earlier positions stay valid.
+    for (auto it = located.rbegin(); it != located.rend(); ++it) {
+        const ScannedItem& s = *it->item;
+        std::string replacement;
+        size_t erase_from = it->position, erase_len = s.token.size();
+        if (std::holds_alternative<FigureBinding>(s.item)) {
+            FigureRecord& f = figures.at(s.token);
+            f.panel = chapter_of(it->position);
+            replacement = figure_html(f, data);
+        } else if (const auto* c = std::get_if<ConceptSpan>(&s.item)) {
+            replacement = "<span class=\"kv-concept\" data-concept=\"" + escape_html(c->concept_name) + "\">" +
+                          escape_html(c->text) + "</span>";
+        } else {
+            // Panels and snippets replace their whole paragraph; the rest of it is the caption.
+            const size_t p_open = html.rfind("<p>", it->position);
+            const size_t p_close = html.find("</p>", it->position);
+            const std::string caption = trim(html.substr(it->position + s.token.size(), p_close - it->position - s.token.size()));
+            if (p_open == std::string::npos || html.compare(p_open, 3 + s.token.size(), "<p>" + s.token) != 0) {
+                out.errors.push_back({s.where, "", "a directive must start a paragraph of its own"});
+                continue;
+            }
+            erase_from = p_open;
+            erase_len = p_close + 4 - p_open;
+            if (const auto* p = std::get_if<PanelDirective>(&s.item)) {
+                const EvaluatedScenario* sc = data.find_scenario(p->scenario);
+                replacement = fill(input.fragments.panel,
+                                   {{"KIND", escape_html(p->kind)}, {"SCENARIO_NAME", escape_html(p->scenario)},
+                                    {"STATE", escape_html(sc->scenario.dump())}, {"CAPTION", caption}});
+            } else {
+                const auto* e = std::get_if<EmbedDirective>(&s.item);
+                const EvaluatedScenario* sc = data.find_scenario(e->scenario);
+                const std::string src = "embed.html?" + embed_query(e->kind, sc->scenario, defaults);
+                const std::string code = "<iframe src=\"" + src + "\" width=\"720\" height=\"640\" "
+                                         "style=\"border:0;max-width:100%\" loading=\"lazy\" title=\"KV cache panel\"></iframe>";
+                replacement = fill(input.fragments.snippet,
+                                   {{"KIND", escape_html(e->kind)}, {"STATE", escape_html(sc->scenario.dump())},
+                                    {"CODE", escape_html(code)}, {"CAPTION", caption}});
+            }
+        }
+        html.replace(erase_from, erase_len, replacement);
+    }
+
+    // 5. Wrap chapters. Replacement moved positions but added and removed no <h2>, so each chapter
+    //    is found again by the ordinal of its heading.
+    std::vector<size_t> h2s;
+    for (size_t at = html.find("<h2>"); at != std::string::npos; at = html.find("<h2>", at + 1)) h2s.push_back(at);
+    std::string body;
+    size_t previous = 0;
+    for (size_t c = 0; c < chapters.size(); ++c) {
+        if (c > 0) {
+            const size_t start = h2s.at(chapters[c].heading_ordinal);
+            body += html.substr(previous, start - previous) + "</div>\n";
+            previous = start;
+        }
+        body += "<div class=\"kv-chapter\"" +
+                (chapters[c].panel.empty() ? std::string() : " data-panel=\"" + chapters[c].panel + "\"") + ">\n";
+    }
+    body += html.substr(previous) + "</div>\n";
+    if (!out.errors.empty()) return out;
+    out.body_html = add_heading_ids(body);
+    out.title_text = strip_tags(out.title_html);
+    for (auto& [token, f] : figures) out.figures.push_back(std::move(f));
+    std::sort(out.figures.begin(), out.figures.end(), [](const FigureRecord& a, const FigureRecord& b) { return a.id < b.id; });
+    return out;
+}
+
+}  // namespace site

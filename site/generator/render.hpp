@@ -1,0 +1,58 @@
+// Markdown to the article's HTML: cmark renders the tokenised text, then every token becomes its
+// element (a figure, a concept span, a panel, an embed snippet), headings get ids, and the article
+// is cut into chapters: each chapter holds one panel, which sits beside the chapter's text on a
+// wide screen and follows its paragraph on a narrow one. A figure belongs to its chapter's panel.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bindings.hpp"
+#include "figures.hpp"
+
+namespace site {
+
+// Small HTML pieces kept as data (site/templates/panel.html and snippet.html), with @@NAME@@ holes.
+struct Fragments {
+    std::string panel;
+    std::string snippet;
+};
+
+struct FigureRecord {
+    int id = 0;
+    SourceLocation where;
+    FigureBinding binding;
+    FigureValue value;
+    std::string panel;        // the chapter's panel id, or "" when the article has none
+};
+
+struct RenderedArticle {
+    std::string title_html;   // the first level-1 heading's content
+    std::string title_text;   // the same without tags, for <title>
+    std::string body_html;    // everything else, in chapters
+    std::vector<FigureRecord> figures;
+    std::vector<std::string> panels;  // panel ids in order
+    std::vector<ScanError> errors;
+};
+
+struct RenderInput {
+    std::vector<std::pair<std::string, std::string>> files;  // (display name, Markdown text), in order
+    const LessonData* data = nullptr;
+    Fragments fragments;
+    std::set<std::string> concepts;   // allowed concept names; empty allows any
+};
+
+RenderedArticle render_article(const RenderInput& input);
+
+// CommonMark to HTML (typographic quotes and dashes on; raw HTML in the Markdown is dropped).
+std::string markdown_to_html(const std::string& markdown);
+
+std::string escape_html(std::string_view text);
+std::string slugify(std::string_view text);
+
+// embed.html's query for a panel in a scenario: `panel=<kind>` then every field that differs from
+// `defaults`, in the defaults' order (the page scripts build the same string).
+std::string embed_query(const std::string& kind, const nlohmann::json& scenario, const nlohmann::json& defaults);
+
+}  // namespace site

@@ -1,0 +1,110 @@
+// The Markdown extensions: figure bindings, directives and concept spans, and where errors point.
+#include <catch2/catch.hpp>
+
+#include "bindings.hpp"
+
+using namespace site;
+
+namespace {
+FigureBinding figure(const std::string& inner) {
+    auto parsed = parse_extension(inner);
+    REQUIRE(std::holds_alternative<Item>(parsed));
+    REQUIRE(std::holds_alternative<FigureBinding>(std::get<Item>(parsed)));
+    return std::get<FigureBinding>(std::get<Item>(parsed));
+}
+std::string error_of(const std::string& inner) {
+    auto parsed = parse_extension(inner);
+    REQUIRE(std::holds_alternative<std::string>(parsed));
+    return std::get<std::string>(parsed);
+}
+}  // namespace
+
+TEST_CASE("a figure names a scenario, a result field and a format") {
+    FigureBinding b = figure(" start.max_resident_sequences | count ");
+    CHECK(b.format == "count");
+    REQUIRE(b.refs.size() == 1);
+    CHECK(b.refs[0].source == "start");
+    CHECK(b.refs[0].path == "max_resident_sequences");
+    CHECK(b.source_text == "start.max_resident_sequences | count");
+}
+
+TEST_CASE("paths walk into nested result objects and lists") {
+    FigureBinding b = figure("rag.decode.flops | sig3");
+    CHECK(b.refs[0].path == "decode.flops");
+    CHECK(figure("start.log.2 | text").refs[0].path == "log.2");
+}
+
+TEST_CASE("ratios and differences read across scenarios, in precedence order") {
+    FigureBinding ratio = figure("a100.ttft_s / h100.ttft_s | x2");
+    REQUIRE(ratio.refs.size() == 2);
+    CHECK(ratio.refs[0].str() == "a100.ttft_s");
+    CHECK(ratio.refs[1].str() == "h100.ttft_s");
+    CHECK(ratio.expr.op == '/');
+
+    FigureBinding growth = figure("(mha.params - start.params) / start.params | percent");
+    CHECK(growth.expr.op == '/');
+    CHECK(growth.expr.left->op == '-');
+    CHECK(growth.refs.size() == 3);
+
+    FigureBinding precedence = figure("a.x + b.y * 2 | fixed1");
+    CHECK(precedence.expr.op == '+');
+    CHECK(precedence.expr.right->op == '*');
+    CHECK(precedence.expr.right->right->number == 2);
+
+    // No '-' inside a reference: this is a subtraction.
+    CHECK(figure("a.x-b.y | count").expr.op == '-');
+}
+
+TEST_CASE("facts are references too") {
+    FigureBinding b = figure("fact.h100_cuda_total | gib1");
+    CHECK(b.refs[0].is_fact());
+    CHECK(b.refs[0].path == "h100_cuda_total");
+}
+
+TEST_CASE("directives name a panel kind and a scenario") {
+    auto panel = parse_extension("panel admission start");
+    REQUIRE(std::holds_alternative<Item>(panel));
+    const auto& p = std::get<PanelDirective>(std::get<Item>(panel));
+    CHECK(p.kind == "admission");
+    CHECK(p.scenario == "start");
+    auto embed = parse_extension("embed phases rag");
+    CHECK(std::get<EmbedDirective>(std::get<Item>(embed)).kind == "phases");
+    CHECK_THAT(error_of("panel roofline start"), Catch::Contains("admission, phases or batching"));
+    CHECK_THAT(error_of("panel admission"), Catch::Contains("panel kind and a scenario"));
+}
+
+TEST_CASE("malformed figures say what is wrong") {
+    CHECK_THAT(error_of("start.ttft_s"), Catch::Contains("needs a format"));
+    CHECK_THAT(error_of("start | ms0"), Catch::Contains("not a reference"));
+    CHECK_THAT(error_of("(a.x / b.y | x2"), Catch::Contains("missing \")\""));
+    CHECK_THAT(error_of("a.x / | x2"), Catch::Contains("value was expected"));
+    CHECK_THAT(error_of("a.x ) | x2"), Catch::Contains("unexpected"));
+    CHECK_THAT(error_of("2 * 3 | count"), Catch::Contains("at least one"));
+    CHECK_THAT(error_of("a.x / b.y | text"), Catch::Contains("single field"));
+    CHECK_THAT(error_of("a.x | 3d"), Catch::Contains("not a format name"));
+    CHECK_THAT(error_of(""), Catch::Contains("empty"));
+}
+
+TEST_CASE("scanning replaces extensions by tokens and keeps the rest byte for byte") {
+    const std::string md = "# Title\n\nThe pool holds {{start.max_resident_sequences | count}} sequences,\n"
+                           "[the weights]{.weights} take {{start.weight_bytes | gib1}}; a [link](x) stays.\n";
+    ScanResult r = scan_markdown(md, "lesson.md", 10);
+    REQUIRE(r.errors.empty());
+    REQUIRE(r.items.size() == 3);
+    CHECK(r.items[0].token == "kvtok10x");
+    CHECK(r.items[0].where.line == 3);
+    CHECK(r.items[0].where.column == 16);
+    CHECK(std::get<ConceptSpan>(r.items[1].item).concept_name == "weights");
+    CHECK(std::get<ConceptSpan>(r.items[1].item).text == "the weights");
+    CHECK(r.items[2].where.line == 4);
+    CHECK(r.markdown == "# Title\n\nThe pool holds kvtok10x sequences,\nkvtok11x take kvtok12x; a [link](x) stays.\n");
+}
+
+TEST_CASE("scan errors carry file, line and column") {
+    ScanResult r = scan_markdown("one\ntwo {{start.ttft_s}} and {{unclosed\n", "02-phases.md", 0);
+    REQUIRE(r.errors.size() == 2);
+    CHECK(r.errors[0].where.str() == "02-phases.md:2:5");
+    CHECK_THAT(r.errors[0].str(), Catch::StartsWith("02-phases.md:2:5: {{start.ttft_s}}: "));
+    CHECK_THAT(r.errors[1].message, Catch::Contains("not closed"));
+    CHECK(r.errors[1].where.line == 2);
+}

@@ -1,0 +1,121 @@
+// Rendering: figures become elements with data-field, data-format and data-scenario; panels cut
+// the article into chapters; binding errors name file:line and nothing is rendered.
+#include <catch2/catch.hpp>
+
+#include "json_io.hpp"
+#include "render.hpp"
+
+using namespace site;
+using nlohmann::json;
+
+namespace {
+
+const LessonData& lesson() {
+    static const LessonData data = [] {
+        json base = kv::scenario_to_json(kv::Scenario{});
+        json scenarios = {{"base", base},
+                          {"scenarios", {{"start", {{"about", "the defaults"}, {"set", json::object()}}},
+                                         {"rag", {{"about", "32k in, 64 out"}, {"set", {{"prompt_tokens", 32768}, {"output_tokens", 64}}}}}}}};
+        json facts = {{"facts", {{"blocks", {{"value", 16}, {"unit", "tokens"}, {"source", "vLLM"}}}}}};
+        return std::get<LessonData>(LessonData::load(scenarios, facts));
+    }();
+    return data;
+}
+
+RenderInput input(std::vector<std::pair<std::string, std::string>> files) {
+    RenderInput in;
+    in.files = std::move(files);
+    in.data = &lesson();
+    in.fragments = {"<figure id=\"panel-@@KIND@@\" data-state=\"@@STATE@@\">@@CAPTION@@</figure>",
+                    "<figure class=\"snippet\"><code>@@CODE@@</code>@@CAPTION@@</figure>"};
+    in.concepts = {"weights", "kv-used"};
+    return in;
+}
+
+const std::string lesson_md =
+    "# The KV cache\n\n"
+    "Intro with {{start.max_resident_sequences | count}} sequences.\n\n"
+    "{{panel admission start}}\n**Memory.** The first panel.\n\n"
+    "## Memory order\n\n[The weights]{.weights} weigh {{start.weight_bytes | gib1}}.\n\n"
+    "## Two phases\n\nTTFT {{rag.ttft_s | duration}}, {{rag.ttft_s / start.ttft_s | x1}} the default; "
+    "blocks of {{fact.blocks | count}}.\n\n"
+    "{{panel phases rag}}\n\n"
+    "{{embed phases rag}}\nCopy this.\n";
+
+}  // namespace
+
+TEST_CASE("figures are baked with their binding as data attributes") {
+    RenderedArticle a = render_article(input({{"lesson.md", lesson_md}}));
+    REQUIRE(a.errors.empty());
+    CHECK(a.title_text == "The KV cache");
+    REQUIRE(a.figures.size() == 5);
+    CHECK(a.figures[0].value.formatted == "93");
+    CHECK(a.figures[0].where.line == 3);
+    const std::string& html = a.body_html;
+    CHECK_THAT(html, Catch::Contains("class=\"kv-fig\" href=\"#panel-admission\" data-fig=\"1\" data-field=\"max_resident_sequences\" "
+                                     "data-format=\"count\""));
+    CHECK_THAT(html, Catch::Contains("data-source=\"lesson.md:3\""));
+    CHECK_THAT(html, Catch::Contains("data-scenario=\"{&quot;concurrent_requests&quot;:32,"));
+    CHECK_THAT(html, Catch::Contains(">93</a> sequences"));
+    // A ratio names both scenarios; a click loads the first.
+    CHECK_THAT(html, Catch::Contains("data-expr=\"rag.ttft_s / start.ttft_s\""));
+    CHECK_THAT(html, Catch::Contains("data-scenario-names=\"[&quot;rag&quot;,&quot;start&quot;]\""));
+    // A fact is not clickable: no scenario to load.
+    CHECK_THAT(html, Catch::Contains("<span class=\"kv-fig kv-fig--fact\" data-fig=\"5\" data-field=\"fact.blocks\""));
+    CHECK_THAT(html, Catch::Contains("<span class=\"kv-concept\" data-concept=\"weights\">The weights</span>"));
+}
+
+TEST_CASE("each panel opens a chapter at its section's heading and owns the chapter's figures") {
+    RenderedArticle a = render_article(input({{"lesson.md", lesson_md}}));
+    REQUIRE(a.errors.empty());
+    REQUIRE(a.panels == std::vector<std::string>{"admission", "phases"});
+    CHECK(a.figures[1].panel == "admission");  // "Memory order" still belongs to the first chapter
+    CHECK(a.figures[2].panel == "phases");
+    const std::string& html = a.body_html;
+    const size_t second = html.find("<div class=\"kv-chapter\" data-panel=\"phases\">");
+    REQUIRE(second != std::string::npos);
+    CHECK(html.find("<h2 id=\"two-phases\">") > second);
+    CHECK(html.find("<h2 id=\"memory-order\">") < second);
+    CHECK_THAT(html, Catch::Contains("<figure id=\"panel-admission\" data-state=\"{&quot;concurrent_requests&quot;"));
+    CHECK_THAT(html, Catch::Contains("<strong>Memory.</strong> The first panel.</figure>"));
+    // The snippet's iframe carries only what differs from the defaults.
+    CHECK_THAT(html, Catch::Contains("embed.html?panel=phases&amp;output_tokens=64&amp;prompt_tokens=32768"));
+}
+
+TEST_CASE("binding errors name file and line, and nothing is rendered") {
+    RenderedArticle a = render_article(input({
+        {"01-intro.md", "# T\n\nfine {{start.ttft_s | duration}}\n"},
+        {"02-bad.md", "a\n\n{{start.ttft | ms0}} and {{nope.ttft_s | ms0}}\n\n{{start.ttft_s | ms9}}\n[x]{.colour}\n"},
+    }));
+    REQUIRE(a.errors.size() == 4);
+    CHECK_THAT(a.errors[0].str(), Catch::StartsWith("02-bad.md:3:1: {{start.ttft | ms0}}: unknown field \"ttft\""));
+    CHECK_THAT(a.errors[1].str(), Catch::StartsWith("02-bad.md:3:26: {{nope.ttft_s | ms0}}: unknown scenario"));
+    CHECK_THAT(a.errors[2].str(), Catch::StartsWith("02-bad.md:5:1: {{start.ttft_s | ms9}}: unknown format"));
+    CHECK_THAT(a.errors[3].str(), Catch::StartsWith("02-bad.md:6:1: unknown concept \"colour\""));
+    CHECK(a.body_html.empty());
+}
+
+TEST_CASE("directives must stand at the start of their paragraph") {
+    RenderedArticle a = render_article(input({{"x.md", "# T\n\ntext {{panel admission start}}\n"}}));
+    REQUIRE(a.errors.size() == 1);
+    CHECK(a.errors[0].where.str() == "x.md:3:6");
+    CHECK_THAT(a.errors[0].message, Catch::Contains("paragraph of its own"));
+
+    RenderedArticle twice = render_article(input({{"x.md", "# T\n\n{{panel admission start}}\n\n{{panel admission rag}}\n"}}));
+    REQUIRE(twice.errors.size() == 1);
+    CHECK_THAT(twice.errors[0].message, Catch::Contains("each kind appears once"));
+
+    RenderedArticle unknown = render_article(input({{"x.md", "{{panel admission nowhere}}\n"}}));
+    REQUIRE(unknown.errors.size() == 1);
+    CHECK_THAT(unknown.errors[0].message, Catch::Contains("unknown scenario \"nowhere\""));
+}
+
+TEST_CASE("helpers") {
+    CHECK(slugify("Why the batch stops — where it does") == "why-the-batch-stops-where-it-does");
+    CHECK(escape_html("<a href=\"x\">&'") == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+    json defaults = kv::scenario_to_json(kv::Scenario{});
+    json s = defaults;
+    s["model"] = "Qwen3-14B";
+    s["force_mha"] = true;
+    CHECK(embed_query("admission", s, defaults) == "panel=admission&force_mha=true&model=Qwen3-14B");
+}
