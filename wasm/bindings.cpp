@@ -1,17 +1,33 @@
-// The JS/WASM boundary, all of it: a short list of verbs that take and return JSON text, so
-// nothing JS holds needs delete(). Errors come back as {"error": {"field", "code", "message"}}.
+// The JS/WASM boundary, all of it: a short list of verbs that take and return JSON text (or plain
+// numbers and booleans), so nothing JS holds needs delete(). Errors come back as
+// {"error": {"field", "code", "message"}}. One change hook goes out: setEventHook(fn) and the
+// module calls fn(panelId, "change" | "height", payloadJson).
+//
+// Core verbs: evaluate, sweepBatch, sweepTensorParallel, catalog, formatValue.
+// Panel verbs: panelMount, panelUnmount, panelGetState, panelSetState, panelResult,
+//              panelLayout, panelSetVisible, panelResize, setTheme, setEventHook, drawStats, palette.
+// site/js/kvpanels.js wraps the panel verbs in the page's API (KvPanels.mount and handles).
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 
+#include <cstdio>
 #include <string>
 
+#include "app.hpp"
 #include "evaluate.hpp"
 #include "format.hpp"
 #include "json_io.hpp"
+#include "palette.hpp"
+#include "platform_html5.hpp"
 #include "sweep.hpp"
 
 namespace {
 
 using nlohmann::json;
+
+//-----------------------------------------------------------------------------
+// Core verbs
+//-----------------------------------------------------------------------------
 
 // Evaluates a scenario text and hands the result (or the error) to `on_result`.
 template <typename OnResult>
@@ -43,6 +59,104 @@ std::string format_value(double value, const std::string& format_name) {
     return kv::format_named(value, format_name).value_or("");
 }
 
+//-----------------------------------------------------------------------------
+// Panel verbs
+//-----------------------------------------------------------------------------
+
+std::string unknown_panel(int id) {
+    return kv::error_to_json({"panel", kv::ErrorCode::unknown_value, "no panel " + std::to_string(id) + " is mounted"}).dump();
+}
+
+// {"id": n, "rejected": null | error}, or {"error": ...} when nothing was mounted. The size is the
+// canvas's content box in CSS pixels and the device pixels it covers.
+std::string panel_mount(const std::string& selector, const std::string& kind, const std::string& state_json,
+                        double css_width, double css_height, int pixel_width, int pixel_height) {
+    std::optional<kv::InputError> rejected;
+    auto mounted = kvapp::mount(selector, kind, state_json, {css_width, css_height, pixel_width, pixel_height}, &rejected);
+    if (auto* error = std::get_if<kv::InputError>(&mounted)) return kv::error_to_json(*error).dump();
+    json out = {{"id", std::get<int>(mounted)}, {"rejected", nullptr}};
+    if (rejected) out["rejected"] = kv::error_to_json(*rejected)["error"];
+    return out.dump();
+}
+
+void panel_unmount(int id) { kvapp::unmount(id); }
+
+std::string panel_get_state(int id) {
+    const kvapp::Panel* panel = kvapp::find_panel(id);
+    return panel ? kv::scenario_to_json(panel->scenario).dump() : unknown_panel(id);
+}
+
+std::string panel_set_state(int id, const std::string& partial_json) {
+    kvapp::Panel* panel = kvapp::find_panel(id);
+    if (!panel) return unknown_panel(id);
+    if (auto error = kvapp::apply_json(*panel, partial_json)) return kv::error_to_json(*error).dump();
+    return json{{"ok", true}}.dump();
+}
+
+std::string panel_result(int id) {
+    const kvapp::Panel* panel = kvapp::find_panel(id);
+    return panel ? kv::result_to_json(panel->result).dump() : unknown_panel(id);
+}
+
+// {"prompt_tokens": [x, y, width, height], ...}: where each knob was drawn, in canvas CSS pixels.
+std::string panel_layout(int id) {
+    const kvapp::Panel* panel = kvapp::find_panel(id);
+    if (!panel) return unknown_panel(id);
+    json out = json::object();
+    for (const auto& [field, rect] : panel->knob_rects) out[field] = rect;
+    return out.dump();
+}
+
+void panel_set_visible(int id, bool visible) {
+    if (const kvapp::Panel* panel = kvapp::find_panel(id)) kvui::surface_set_visible(panel->surface, visible);
+}
+
+void panel_resize(int id, double css_width, double css_height, int pixel_width, int pixel_height) {
+    if (const kvapp::Panel* panel = kvapp::find_panel(id))
+        kvui::surface_resize(panel->surface, {css_width, css_height, pixel_width, pixel_height});
+}
+
+void set_theme(const std::string& theme) { kvapp::set_theme(theme == "dark"); }
+
+// The one hook out. Calls from C++ are synchronous; the loader defers them to a microtask.
+emscripten::val event_hook = emscripten::val::undefined();
+
+void set_event_hook(emscripten::val hook) {
+    event_hook = hook;
+    kvapp::app().sink = [](int id, const std::string& event, const std::string& payload) {
+        if (event_hook.isUndefined() || event_hook.isNull()) return;
+        event_hook(id, event, payload);
+    };
+}
+
+std::string draw_stats() {
+    const kvui::DrawStats& s = kvui::draw_stats();
+    return json{{"frames", s.frames},
+                {"animation_requests", s.animation_requests},
+                {"total_ms", s.total_ms},
+                {"last_ms", s.last_ms},
+                {"max_ms", s.max_ms},
+                {"mean_ms", s.frames ? s.total_ms / static_cast<double>(s.frames) : 0.0},
+                {"first_frame_at_ms", s.first_frame_at_ms}, {"build_ms", s.build_ms}, {"render_ms", s.render_ms},
+                {"mean_build_ms", s.frames ? s.build_ms / static_cast<double>(s.frames) : 0.0}}
+        .dump();
+}
+
+void reset_draw_stats() { kvui::reset_draw_stats(); }
+
+// {"light": {"weights": "#1c7ed6", ...}, "dark": {...}}: the source of site/css/palette.css.
+std::string palette() {
+    json out = {{"light", json::object()}, {"dark", json::object()}};
+    for (const kvui::Swatch& s : kvui::palette) {
+        char light[8], dark[8];
+        std::snprintf(light, sizeof light, "#%06x", static_cast<unsigned>(s.light));
+        std::snprintf(dark, sizeof dark, "#%06x", static_cast<unsigned>(s.dark));
+        out["light"][s.name] = light;
+        out["dark"][s.name] = dark;
+    }
+    return out.dump();
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(kvcache) {
@@ -51,4 +165,18 @@ EMSCRIPTEN_BINDINGS(kvcache) {
     emscripten::function("sweepTensorParallel", &sweep_tensor_parallel);
     emscripten::function("catalog", &catalog);
     emscripten::function("formatValue", &format_value);
+
+    emscripten::function("panelMount", &panel_mount);
+    emscripten::function("panelUnmount", &panel_unmount);
+    emscripten::function("panelGetState", &panel_get_state);
+    emscripten::function("panelSetState", &panel_set_state);
+    emscripten::function("panelResult", &panel_result);
+    emscripten::function("panelLayout", &panel_layout);
+    emscripten::function("panelSetVisible", &panel_set_visible);
+    emscripten::function("panelResize", &panel_resize);
+    emscripten::function("setTheme", &set_theme);
+    emscripten::function("setEventHook", &set_event_hook);
+    emscripten::function("drawStats", &draw_stats);
+    emscripten::function("resetDrawStats", &reset_draw_stats);
+    emscripten::function("palette", &palette);
 }

@@ -1,0 +1,215 @@
+// KvPanels: the page's side of the lesson's panels. A classic script (module scripts are blocked
+// on file://) that defines one global, KvPanels:
+//
+//   KvPanels.load({moduleUrl})            -> Promise<KvPanels>   loads kvcache.js once
+//   KvPanels.mount(canvas, {panel, state}) -> Promise<handle>    panel: 'admission' | 'phases' | 'batching'
+//   KvPanels.evaluate(scenario)           -> result object (or {error}) once loaded
+//   handle.getState()                     -> scenario (the CLI's field names)
+//   handle.setState(partial)              -> {ok: true} | {error: {field, code, message}}
+//   handle.onChange(cb)                   -> unsubscribe; cb(state, result) after every accepted change
+//   handle.result()                       -> result object
+//   handle.rejected                       -> the error of a refused initial state, or null
+//   handle.layout()                       -> {field: [x, y, w, h]} of each knob (tests, tools)
+//   handle.unmount()
+//
+// The module (build/wasm/kvcache.js, -sSINGLE_FILE -sMODULARIZE) is shared by every panel on the
+// page. This file only relays: it tells the module when a canvas is on or off screen
+// (IntersectionObserver), resized (ResizeObserver) or the reader's colour scheme changed, and it
+// sizes each canvas to the height its content asks for, so the page scrolls, never the panel.
+// No inline scripts, no eval: it runs under script-src 'self' 'wasm-unsafe-eval'.
+var KvPanels = (function () {
+  'use strict';
+
+  var modulePromise = null;
+  var kv = null;                 // the module once loaded
+  var panels = {};               // id -> {canvas, listeners, cleanup}
+  var pendingHeights = {};       // heights reported while mount() was still running
+  var canvasCount = 0;
+  var darkQuery = null;
+
+  function loadScript(url) {
+    return new Promise(function (resolve, reject) {
+      var script = document.createElement('script');
+      script.src = url;
+      script.async = true;
+      script.onload = resolve;
+      script.onerror = function () { reject(new Error('KvPanels: could not load ' + url)); };
+      document.head.appendChild(script);
+    });
+  }
+
+  function parse(text) { return JSON.parse(text); }
+
+  function applyHeight(canvas, height) {
+    var px = Math.max(1, Math.ceil(height)) + 'px';
+    if (canvas.style.height !== px) canvas.style.height = px;
+  }
+
+  // The module's one hook: (id, 'change' | 'height', payload). Deferred to a microtask so a
+  // subscriber that calls setState never re-enters a frame being drawn.
+  function onModuleEvent(id, event, payload) {
+    var panel = panels[id];
+    if (event === 'height') {
+      if (panel) applyHeight(panel.canvas, Number(payload));
+      else pendingHeights[id] = Number(payload);
+      return;
+    }
+    if (event === 'change' && panel && panel.listeners.length) {
+      queueMicrotask(function () {
+        if (!panels[id]) return;
+        var state = parse(payload);
+        var result = parse(kv.panelResult(id));
+        panel.listeners.slice().forEach(function (cb) { cb(state, result); });
+      });
+    }
+  }
+
+  function currentTheme() { return darkQuery && darkQuery.matches ? 'dark' : 'light'; }
+
+  function load(options) {
+    if (modulePromise) return modulePromise;
+    var url = (options && options.moduleUrl) || 'kvcache.js';
+    var ready = typeof window.createKvModule === 'function' ? Promise.resolve() : loadScript(url);
+    modulePromise = ready
+      .then(function () { return window.createKvModule(); })
+      .then(function (module) {
+        kv = module;
+        kv.setEventHook(onModuleEvent);
+        darkQuery = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+        kv.setTheme(currentTheme());
+        if (darkQuery) {
+          var follow = function () { kv.setTheme(currentTheme()); };
+          if (darkQuery.addEventListener) darkQuery.addEventListener('change', follow);
+          else darkQuery.addListener(follow);
+        }
+        return api;
+      });
+    modulePromise.catch(function () { modulePromise = null; });
+    return modulePromise;
+  }
+
+  // The canvas's content box in CSS pixels and the device pixels it covers: [w, h, pw, ph].
+  function measure(canvas) {
+    var style = getComputedStyle(canvas);
+    var px = function (v) { return parseFloat(v) || 0; };
+    var rect = canvas.getBoundingClientRect();
+    var w = rect.width - px(style.borderLeftWidth) - px(style.borderRightWidth) - px(style.paddingLeft) - px(style.paddingRight);
+    var h = rect.height - px(style.borderTopWidth) - px(style.borderBottomWidth) - px(style.paddingTop) - px(style.paddingBottom);
+    var ratio = window.devicePixelRatio || 1;
+    return [Math.max(w, 1), Math.max(h, 1), Math.max(1, Math.round(w * ratio)), Math.max(1, Math.round(h * ratio))];
+  }
+
+  function prepareCanvas(canvas) {
+    if (!canvas.id) canvas.id = 'kvpanel-' + (++canvasCount);
+    if (!canvas.hasAttribute('tabindex')) canvas.tabIndex = 0;   // keyboard focus, in page order
+    if (!canvas.hasAttribute('role')) canvas.setAttribute('role', 'application');
+    if (!canvas.style.height && !canvas.clientHeight) canvas.style.height = '480px';
+    canvas.style.touchAction = 'pan-y';   // vertical swipes scroll the page; taps reach the panel
+  }
+
+  function mount(canvas, options) {
+    options = options || {};
+    if (!(canvas instanceof HTMLCanvasElement)) return Promise.reject(new Error('KvPanels.mount: not a canvas'));
+    return load(options).then(function () {
+      prepareCanvas(canvas);
+      var size = measure(canvas);
+      var reply = parse(kv.panelMount('#' + canvas.id, options.panel || 'admission',
+                                      options.state ? JSON.stringify(options.state) : '',
+                                      size[0], size[1], size[2], size[3]));
+      if (reply.error) {
+        var err = new Error('KvPanels.mount: ' + reply.error.message);
+        err.field = reply.error.field;
+        err.code = reply.error.code;
+        throw err;
+      }
+      var id = reply.id;
+      var panel = { canvas: canvas, listeners: [], cleanup: [] };
+      panels[id] = panel;
+      if (pendingHeights[id] !== undefined) {
+        applyHeight(canvas, pendingHeights[id]);
+        delete pendingHeights[id];
+      }
+
+      // A click focuses the canvas (the module prevents the mousedown's default, text selection).
+      var focusOnPress = function () { canvas.focus({ preventScroll: true }); };
+      canvas.addEventListener('mousedown', focusOnPress);
+      panel.cleanup.push(function () { canvas.removeEventListener('mousedown', focusOnPress); });
+
+      if (window.IntersectionObserver) {
+        var io = new IntersectionObserver(function (entries) {
+          entries.forEach(function (e) { kv.panelSetVisible(id, e.isIntersecting); });
+        }, { rootMargin: '64px' });
+        io.observe(canvas);
+        panel.cleanup.push(function () { io.disconnect(); });
+      }
+      var lastSize = size.join();
+      var resize = function (next) {
+        if (next.join() === lastSize) return;
+        lastSize = next.join();
+        kv.panelResize(id, next[0], next[1], next[2], next[3]);
+      };
+      if (window.ResizeObserver) {
+        // device-pixel-content-box gives the exact backing-store size (crisp at 1.25, 1.5...).
+        var ro = new ResizeObserver(function (entries) {
+          var e = entries[entries.length - 1];
+          var next = measure(canvas);
+          var device = e.devicePixelContentBoxSize && e.devicePixelContentBoxSize[0];
+          // Trusted only when it agrees with devicePixelRatio (emulated ratios report CSS pixels).
+          if (device && Math.abs(device.inlineSize - next[2]) <= 2 && Math.abs(device.blockSize - next[3]) <= 2)
+            next = [e.contentRect.width, e.contentRect.height, device.inlineSize, device.blockSize];
+          resize(next);
+        });
+        try { ro.observe(canvas, { box: 'device-pixel-content-box' }); } catch (e) { ro.observe(canvas); }
+        panel.cleanup.push(function () { ro.disconnect(); });
+      }
+      // devicePixelRatio changes (zoom, another screen) where ResizeObserver cannot report them.
+      var watchRatio = function () {
+        if (!window.matchMedia) return;
+        var query = window.matchMedia('(resolution: ' + window.devicePixelRatio + 'dppx)');
+        var onRatio = function () { query.removeEventListener('change', onRatio); resize(measure(canvas)); watchRatio(); };
+        query.addEventListener('change', onRatio);
+        panel.cleanup.push(function () { query.removeEventListener('change', onRatio); });
+      };
+      watchRatio();
+
+      return {
+        id: id,
+        canvas: canvas,
+        rejected: reply.rejected,
+        getState: function () { return parse(kv.panelGetState(id)); },
+        setState: function (partial) {
+          var text;
+          try { text = JSON.stringify(partial); } catch (e) { text = 'not json'; }
+          return parse(kv.panelSetState(id, text === undefined ? 'null' : text));
+        },
+        result: function () { return parse(kv.panelResult(id)); },
+        // Where each knob is drawn ({field: [x, y, width, height]} in canvas CSS pixels), for tests.
+        layout: function () { return parse(kv.panelLayout(id)); },
+        onChange: function (cb) {
+          panel.listeners.push(cb);
+          return function () {
+            var i = panel.listeners.indexOf(cb);
+            if (i >= 0) panel.listeners.splice(i, 1);
+          };
+        },
+        unmount: function () {
+          panel.cleanup.forEach(function (f) { f(); });
+          delete panels[id];
+          kv.panelUnmount(id);
+        },
+      };
+    });
+  }
+
+  function evaluate(scenario) {
+    if (!kv) throw new Error('KvPanels.evaluate: call KvPanels.load() first');
+    return parse(kv.evaluate(JSON.stringify(scenario || {})));
+  }
+
+  // Test and measurement hooks: frames drawn, animation frames requested, CPU time per frame.
+  function drawStats() { return kv ? parse(kv.drawStats()) : null; }
+  function resetDrawStats() { if (kv) kv.resetDrawStats(); }
+
+  var api = { load: load, mount: mount, evaluate: evaluate, drawStats: drawStats, resetDrawStats: resetDrawStats };
+  return api;
+})();

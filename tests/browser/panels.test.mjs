@@ -1,0 +1,355 @@
+// The panels in headless Chromium: a test page (tests/browser/pages/panels.html) mounts the three
+// panels through site/js/kvpanels.js and build/wasm/kvcache.js under the lesson's CSP. Checks that
+// they draw, that the JS API round-trips state and refuses bad state field by field, that an idle
+// page draws nothing, that a panel off screen draws nothing, that the wheel scrolls the page, that
+// the keyboard reaches the controls, that the theme follows prefers-color-scheme and the canvas
+// follows devicePixelRatio. Saves a screenshot per panel and the measured figures
+// (build/test-artifacts/panels-*.png, panels-metrics.json).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { serve, launchBrowser, watchErrors, saveArtifact, root } from './harness.mjs';
+
+const panelNames = ['admission', 'phases', 'batching'];
+const moduleFile = path.join(root, 'build/wasm/kvcache.js');
+const loaderFile = path.join(root, 'site/js/kvpanels.js');
+const metrics = {};
+
+let server, browser, page, errors;
+
+// harness.mjs passes --user-data-dir, which playwright-core 1.65 refuses ("Pass userDataDir
+// parameter to launchPersistentContext"); until it changes, the same flags without it.
+async function launch() {
+  try {
+    return await launchBrowser();
+  } catch (e) {
+    if (!/userDataDir/.test(String(e))) throw e;
+    return chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+        '--disable-quic'],
+    });
+  }
+}
+
+async function openPage(options = {}) {
+  const p = await browser.newPage({ viewport: { width: 900, height: 900 }, ...options });
+  const errs = watchErrors(p);
+  await p.goto(`${server.url}/panels.html`);
+  await p.waitForFunction(() => window.kvTest && (window.kvTest.ready || window.kvTest.error), null, { timeout: 30000 });
+  assert.equal(await p.evaluate(() => window.kvTest.error), null);
+  return { page: p, errors: errs };
+}
+
+const stats = () => page.evaluate(() => KvPanels.drawStats());
+const resetStats = () => page.evaluate(() => KvPanels.resetDrawStats());
+const rafCalls = () => page.evaluate(() => window.kvTest.rafCalls);
+const call = (panel, method, ...args) =>
+  page.evaluate(([p, m, a]) => window.kvTest.handles[p][m](...a), [panel, method, args]);
+
+// Waits until no frame has been drawn for `quietMs`.
+async function settle(p = page, quietMs = 300) {
+  let last = -1;
+  for (let i = 0; i < 50; ++i) {
+    const frames = (await p.evaluate(() => KvPanels.drawStats())).frames;
+    if (frames === last) return;
+    last = frames;
+    await p.waitForTimeout(quietMs);
+  }
+}
+
+// A minimal PNG decoder (8-bit RGB/RGBA, not interlaced): what page.screenshot() writes.
+function decodePng(buffer) {
+  let pos = 8, width = 0, height = 0, channels = 0;
+  const idat = [];
+  while (pos < buffer.length) {
+    const length = buffer.readUInt32BE(pos);
+    const type = buffer.toString('ascii', pos + 4, pos + 8);
+    const data = buffer.subarray(pos + 8, pos + 8 + length);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      assert.equal(data[8], 8, '8-bit PNG');
+      channels = { 2: 3, 6: 4 }[data[9]];
+      assert.ok(channels, 'RGB or RGBA PNG');
+    } else if (type === 'IDAT') idat.push(data);
+    else if (type === 'IEND') break;
+    pos += 12 + length;
+  }
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const out = Buffer.alloc(height * stride);
+  for (let y = 0; y < height; ++y) {
+    const filter = raw[y * (stride + 1)];
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let x = 0; x < stride; ++x) {
+      const a = x >= channels ? out[y * stride + x - channels] : 0;
+      const b = y > 0 ? out[(y - 1) * stride + x] : 0;
+      const c = x >= channels && y > 0 ? out[(y - 1) * stride + x - channels] : 0;
+      let v = line[x];
+      if (filter === 1) v += a;
+      else if (filter === 2) v += b;
+      else if (filter === 3) v += (a + b) >> 1;
+      else if (filter === 4) {
+        const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+        v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      }
+      out[y * stride + x] = v & 0xff;
+    }
+  }
+  return { width, height, channels, pixel: (x, y) => Array.from(out.subarray((y * width + x) * channels, (y * width + x) * channels + 3)), data: out };
+}
+
+function distinctColours(png) {
+  const seen = new Set();
+  for (let i = 0; i < png.data.length; i += png.channels)
+    seen.add((png.data[i] << 16) | (png.data[i + 1] << 8) | png.data[i + 2]);
+  return seen.size;
+}
+
+async function shoot(p, name, file) {
+  const png = await (await p.$(`#${name}`)).screenshot();
+  saveArtifact(file, png);
+  return decodePng(png);
+}
+
+before(async () => {
+  assert.ok(fs.existsSync(moduleFile), 'build/wasm/kvcache.js: build the wasm preset first');
+  server = await serve({
+    '/': path.join(root, 'tests/browser/pages'),
+    '/build/': path.join(root, 'build/wasm'),
+    '/site/js/': path.join(root, 'site/js'),
+    '/site/css/': path.join(root, 'site/css'),
+  });
+  browser = await launch();
+  ({ page, errors } = await openPage());
+  metrics.first_frame_ms = (await stats()).first_frame_at_ms;
+});
+
+after(async () => {
+  saveArtifact('panels-metrics.json', JSON.stringify(metrics, null, 2) + '\n');
+  await browser?.close();
+  await server?.close();
+});
+
+test('the three panels mount under the lesson CSP without console errors', async () => {
+  assert.deepEqual(await page.evaluate(() => Object.keys(window.kvTest.handles).sort()), [...panelNames].sort());
+  const csp = await page.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content);
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
+  // One module for the page: the loader fetched kvcache.js once for three panels.
+  assert.equal(server.requests.filter((r) => r.endsWith('/kvcache.js')).length, 1);
+  assert.deepEqual(errors, []);
+});
+
+test('each canvas is drawn: not blank, many colours (a screenshot per panel)', async () => {
+  for (const name of panelNames) {
+    const png = await shoot(page, name, `panels-${name}.png`);
+    const colours = distinctColours(png);
+    assert.ok(colours > 200, `${name}: ${colours} distinct colours`);
+    assert.deepEqual(png.pixel(3, 3), [255, 255, 255], `${name}: light background`);
+    const box = await page.$eval(`#${name}`, (c) => [c.clientHeight, c.height]);
+    assert.ok(box[0] > 400, `${name} sized to its content (${box[0]} px)`);
+  }
+  assert.deepEqual(errors, []);
+});
+
+test('setState changes what getState, result() and onChange report', async () => {
+  const before = await call('admission', 'result');
+  assert.equal(before.max_resident_sequences, 93);   // the brief's 4k default
+  const changesBefore = await page.evaluate(() => window.kvTest.changes.length);
+  assert.deepEqual(await call('admission', 'setState', { prompt_tokens: 32768 }), { ok: true });
+  const state = await call('admission', 'getState');
+  assert.equal(state.prompt_tokens, 32768);
+  assert.equal(state.model, 'Qwen3-8B');
+  const after = await call('admission', 'result');
+  assert.equal(after.max_resident_sequences, 12);    // "falls from 93 to 12"
+  await page.waitForFunction((n) => window.kvTest.changes.length > n, changesBefore);
+  const change = await page.evaluate(() => window.kvTest.changes.at(-1));
+  assert.deepEqual(change, { panel: 'admission', prompt_tokens: 32768, running: 12 });
+  // Each panel keeps its own state.
+  assert.equal((await call('phases', 'getState')).prompt_tokens, 4096);
+  assert.deepEqual(await call('admission', 'setState', { prompt_tokens: 4096 }), { ok: true });
+  await settle();
+});
+
+test('bad state names the field, changes nothing, and the panel shows the message', async () => {
+  await call('admission', 'setState', { concurrent_requests: 64 });
+  const kept = await call('admission', 'getState');
+  await settle();
+  const clean = decodePng(await (await page.$('#admission')).screenshot());
+
+  const bad = [
+    [{ prompt_tokens: 1e30 }, 'prompt_tokens', 'out_of_range'],
+    [{ gpu: 'B200', prompt_tokens: 1024 }, 'gpu', 'unknown_value'],
+    [{ kv_cache_dtype: 'int4' }, 'kv_cache_dtype', 'unknown_value'],
+    [{ force_mha: 'yes' }, 'force_mha', 'wrong_type'],
+    [{ max_num_seqs: 0 }, 'max_num_seqs', 'out_of_range'],
+    [{ bogus: 1 }, 'bogus', 'unknown_field'],
+  ];
+  for (const [partial, field, code] of bad) {
+    const reply = await call('admission', 'setState', partial);
+    assert.equal(reply.error?.field, field, JSON.stringify(partial));
+    assert.equal(reply.error.code, code, JSON.stringify(partial));
+    assert.ok(reply.error.message.length > 0);
+    assert.deepEqual(await call('admission', 'getState'), kept, 'every other setting kept');
+  }
+  await settle();
+  const shown = await shoot(page, 'admission', 'panels-admission-rejected.png');
+  assert.notEqual(shown.height, clean.height, 'the rejection message is drawn in the panel');
+  // The next accepted change clears it.
+  assert.deepEqual(await call('admission', 'setState', { concurrent_requests: 32 }), { ok: true });
+  await settle();
+  assert.deepEqual(errors, []);
+});
+
+test('weights that do not fit: a plain failing state, not numbers', async () => {
+  assert.deepEqual(await call('admission', 'setState', { model: 'Qwen3-32B', gpu_memory_utilization: 0.72 }), { ok: true });
+  const r = await call('admission', 'result');
+  assert.equal(r.status, 'weights_do_not_fit');
+  await settle();
+  await shoot(page, 'admission', 'panels-admission-weights-do-not-fit.png');
+  await call('phases', 'setState', { model: 'Qwen3-32B', gpu_memory_utilization: 0.72 });
+  await settle();
+  await shoot(page, 'phases', 'panels-phases-weights-do-not-fit.png');
+  assert.deepEqual(await call('admission', 'setState', { model: 'Qwen3-8B', gpu_memory_utilization: 0.9 }), { ok: true });
+  assert.deepEqual(await call('phases', 'setState', { model: 'Qwen3-8B', gpu_memory_utilization: 0.9 }), { ok: true });
+  await settle();
+  assert.deepEqual(errors, []);
+});
+
+test('idle: no animation frames and no draws over 2 s', async () => {
+  await page.mouse.move(2, 2);   // the pointer off every panel
+  await settle();
+  await resetStats();
+  const raf0 = await rafCalls();
+  await page.waitForTimeout(2000);
+  const s = await stats();
+  const raf = (await rafCalls()) - raf0;
+  metrics.idle_fps = s.frames / 2;
+  metrics.idle_animation_frames_2s = raf;
+  assert.equal(s.frames, 0, 'frames drawn while idle');
+  assert.equal(raf, 0, 'requestAnimationFrame calls while idle');
+});
+
+test('a panel off screen draws nothing, and catches up when it returns', async () => {
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await settle();
+  const hidden = await page.$eval('#admission', (c) => c.getBoundingClientRect().bottom < 0);
+  assert.ok(hidden, 'admission scrolled out of view');
+  await resetStats();
+  assert.deepEqual(await call('admission', 'setState', { output_tokens: 512 }), { ok: true });
+  await page.waitForTimeout(400);
+  assert.equal((await stats()).frames, 0, 'no frame for an off-screen panel');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForFunction(() => KvPanels.drawStats().frames > 0, null, { timeout: 3000 });
+  await call('admission', 'setState', { output_tokens: 256 });
+  await settle();
+});
+
+test('the wheel over a panel scrolls the page', async () => {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const box = await (await page.$('#admission')).boundingBox();
+  await page.mouse.move(box.x + box.width / 2, Math.min(box.y + 300, 800));
+  await page.mouse.wheel(0, 400);
+  await page.waitForFunction(() => window.scrollY > 0, null, { timeout: 3000 });
+  assert.ok((await page.evaluate(() => window.scrollY)) > 0);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.mouse.move(2, 2);
+  await settle();
+});
+
+test('keyboard: Tab focuses the first panel and the arrow keys change a control', async () => {
+  await page.focus('#before');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'admission');
+  await settle();
+  const before = (await call('admission', 'getState')).prompt_tokens;
+  const scrollBefore = await page.evaluate(() => window.scrollY);
+  // Focus starts on the first knob (model); Down reaches prompt tokens, Space takes the slider,
+  // Right moves it one stop at a time, Space lets go.
+  for (const key of ['ArrowDown', 'Space', 'ArrowRight', 'ArrowRight', 'Space']) {
+    await page.keyboard.press(key);
+    await settle(page, 120);
+  }
+  const after = (await call('admission', 'getState')).prompt_tokens;
+  assert.ok(after > before, `prompt tokens ${before} -> ${after}`);
+  assert.equal(await page.evaluate(() => window.scrollY), scrollBefore, 'arrows and Space do not scroll the page');
+  await shoot(page, 'admission', 'panels-admission-keyboard.png');
+  // Tab leaves the panel: no keyboard trap.
+  await page.keyboard.press('Tab');
+  assert.notEqual(await page.evaluate(() => document.activeElement.id), 'admission');
+  await call('admission', 'setState', { prompt_tokens: 4096 });
+  await settle();
+});
+
+test('dragging a slider: state follows the pointer; CPU time per frame', async () => {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const layout = await call('admission', 'layout');
+  const [x, y, w, h] = layout.prompt_tokens;
+  const box = await (await page.$('#admission')).boundingBox();
+  const y0 = box.y + y + h / 2;
+  await page.mouse.move(box.x + x + w * 0.3, y0);
+  await settle();
+  await resetStats();
+  await page.mouse.down();
+  const steps = 40;
+  for (let i = 1; i <= steps; ++i) {
+    await page.mouse.move(box.x + x + w * (0.3 + 0.6 * i / steps), y0);
+    await page.waitForTimeout(16);
+  }
+  await page.mouse.up();
+  await settle();
+  const s = await stats();
+  // mean_ms: all of draw(), performance.now() around it; mean_build_ms: ImGui, panels and core
+  // only (the rest is GL submission, which here waits on software rendering).
+  metrics.drag = { frames: s.frames, mean_ms: s.mean_ms, mean_build_ms: s.mean_build_ms, max_ms: s.max_ms };
+  assert.ok(s.frames >= 10, `${s.frames} frames while dragging`);
+  assert.ok((await call('admission', 'getState')).prompt_tokens > 16384, 'the slider moved the prompt');
+  await call('admission', 'setState', { prompt_tokens: 4096 });
+  await page.mouse.move(2, 2);
+  await settle();
+});
+
+test('the theme follows prefers-color-scheme', async () => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await settle();
+  for (const name of panelNames) {
+    const png = await shoot(page, name, `panels-${name}-dark.png`);
+    assert.deepEqual(png.pixel(3, 3), [0x1a, 0x1b, 0x1e], `${name}: dark background`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await settle();
+  assert.deepEqual(decodePng(await (await page.$('#admission')).screenshot()).pixel(3, 3), [255, 255, 255]);
+});
+
+test('HiDPI: the backing store follows devicePixelRatio', async () => {
+  const { page: hidpi, errors: hidpiErrors } = await openPage({ deviceScaleFactor: 2 });
+  await settle(hidpi);
+  const [css, backing] = await hidpi.$eval('#admission', (c) => [c.clientWidth, c.width]);
+  assert.equal(backing, Math.round(css * 2));
+  assert.ok(Math.abs(await hidpi.$eval('#admission', (c) => c.height - c.clientHeight * 2)) <= 1);
+  saveArtifact('panels-admission@2x.png', await (await hidpi.$('#admission')).screenshot());
+  assert.deepEqual(hidpiErrors, []);
+  await hidpi.close();
+});
+
+test('site/css/palette.css is the module palette', () => {
+  const generated = fs.readFileSync(path.join(root, 'build/wasm/palette.css'), 'utf8');
+  const checkedIn = fs.readFileSync(path.join(root, 'site/css/palette.css'), 'utf8');
+  assert.equal(checkedIn, generated, 'refresh it: node wasm/palette_css.mjs build/wasm/kvcache.js site/css/palette.css');
+});
+
+test('sizes and timings (reported)', (t) => {
+  const gz = (file) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+  metrics.module_bytes = fs.statSync(moduleFile).size;
+  metrics.module_gzip_bytes = gz(moduleFile);
+  metrics.loader_bytes = fs.statSync(loaderFile).size;
+  metrics.loader_gzip_bytes = gz(loaderFile);
+  t.diagnostic(JSON.stringify(metrics));
+  assert.ok(metrics.first_frame_ms > 0);
+  assert.deepEqual(errors, []);
+});

@@ -1,0 +1,211 @@
+// Panel 3, the batching ceiling: aggregate tokens/s and per-stream ITL against batch size for the
+// current scenario (kv::sweep_batch), and the same scenario at tensor parallel 1, 2, 4 and 8
+// (kv::sweep_tensor_parallel). Lesson sections: "The boundary" and the tensor-parallelism
+// paragraph after it. Figures are per GPU (per rank).
+//
+// Index of this file:
+// [SECTION] Title
+// [SECTION] Throughput and ITL against batch size
+// [SECTION] Tensor parallel 1, 2, 4, 8
+// [SECTION] Panel
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "format.hpp"
+#include "panels.hpp"
+#include "style.hpp"
+#include "widgets.hpp"
+
+namespace kvui {
+namespace {
+
+//-----------------------------------------------------------------------------
+// [SECTION] Title
+//-----------------------------------------------------------------------------
+
+void title(const kv::Result& r) {
+    ImGui::PushFont(font(Font::heading));
+    ImGui::TextUnformatted("The batching ceiling");
+    ImGui::PopFont();
+    ImGui::SameLine(0, 12);
+    text_muted(r.model.name + " on " + r.gpu.label + ", " + kv::format_count(r.scenario.prompt_tokens + r.scenario.output_tokens) +
+               "-token sequences");
+    ImGui::Dummy(ImVec2(0, 2));
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Throughput and ITL against batch size
+// Lesson: "Batching is amortisation, and amortisation has a ceiling."
+//-----------------------------------------------------------------------------
+
+std::string count_tick(double v) { return kv::format_count(static_cast<int64_t>(std::llround(v))); }
+std::string rate_tick(double v) { return kv::format_significant(v, 2); }
+std::string duration_tick(double v) { return kv::format_duration(v); }
+
+void batch_curve(const kvapp::Panel& panel) {
+    const kv::Result& r = panel.result;
+    const kv::BatchSweep& sweep = panel.batch_sweep;
+    heading("Throughput and latency against batch size");
+    if (sweep.points.empty()) return;
+    const kv::BatchPoint* current = nullptr;
+    for (const kv::BatchPoint& p : sweep.points)
+        if (p.batch == r.running) current = &p;
+    figure_row("batch_figures", {
+        {"running batch", kv::format_count(r.running), "of " + kv::format_count(sweep.pool_limit) + " the pool holds",
+         Colour::kv_used, nullptr},
+        {"aggregate", kv::format_tokens_per_s(r.decode_tokens_per_s), "all streams together", Colour::decode, nullptr},
+        {"per-stream ITL", kv::format_duration(r.itl_s), "each reader waits this per token", Colour::text, nullptr},
+        {"weight share", kv::format_percent(r.weight_share, 0), "of the bytes each step moves", Colour::weights,
+         "While the weight read dominates the step, one more sequence rides along almost free. Once the caches "
+         "dominate, every sequence adds its own full cache to every step."},
+    });
+
+    double max_rate = 0, max_step = 0;
+    for (const kv::BatchPoint& p : sweep.points) {
+        max_rate = std::max(max_rate, p.tokens_per_s);
+        max_step = std::max(max_step, p.step_s);
+    }
+    const double last = static_cast<double>(sweep.points.back().batch);
+    Axis x;
+    x.log = last > 128;
+    x.min = 1;
+    x.max = std::max(2.0, last);
+    x.ticks = x.log ? decade_ticks(x.min, x.max, count_tick) : linear_ticks(0, x.max, 6, count_tick);
+    if (!x.log) x.min = 0;
+    x.title = "batch: sequences decoded together";
+    Axis y;
+    y.max = max_rate * 1.12;
+    y.ticks = linear_ticks(0, y.max, 4, rate_tick);
+    y.title = "tokens/s, all streams";
+    Axis right;
+    right.max = max_step * 1.12;
+    right.ticks = linear_ticks(0, right.max, 4, duration_tick);
+    right.title = "ITL per stream";
+
+    const Plot plot = begin_plot("##batch", 250.0f, x, y, &right);
+    const bool hovered = ImGui::IsItemHovered();
+    std::vector<ImVec2> rate_line, itl_line;
+    const float step_scale = static_cast<float>(y.max / right.max);
+    for (const kv::BatchPoint& p : sweep.points) {
+        const double b = static_cast<double>(p.batch);
+        rate_line.push_back(plot.at(b, p.tokens_per_s));
+        itl_line.push_back(plot.at(b, p.step_s * step_scale));
+    }
+    plot_marker_x(plot, sweep.amortised_batch, colour(Colour::weights),
+                  "weight read = cache read at " + kv::format_significant(sweep.amortised_batch, 2), false);
+    plot_marker_x(plot, static_cast<double>(sweep.pool_limit), colour(Colour::kv_used), "pool full", false);
+    plot_line(plot, itl_line, colour(Colour::text), 1.5f, true);
+    plot_line(plot, rate_line, colour(Colour::decode), 2.5f);
+    if (current) plot_point(plot, plot.at(static_cast<double>(current->batch), current->tokens_per_s), colour(Colour::decode),
+                            "running " + kv::format_count(current->batch));
+    if (hovered) {
+        const double want = plot.x_at(ImGui::GetIO().MousePos.x);
+        const kv::BatchPoint* nearest = &sweep.points.front();
+        for (const kv::BatchPoint& p : sweep.points)
+            if (std::fabs(static_cast<double>(p.batch) - want) < std::fabs(static_cast<double>(nearest->batch) - want)) nearest = &p;
+        const float sx = plot.sx(static_cast<double>(nearest->batch));
+        ImGui::GetWindowDrawList()->AddLine(ImVec2(sx, plot.min.y), ImVec2(sx, plot.max.y), colour(Colour::text_muted, 0.6f));
+        ImGui::BeginTooltip();
+        ImGui::PushFont(font(Font::strong));
+        ImGui::TextUnformatted(("batch " + kv::format_count(nearest->batch)).c_str());
+        ImGui::PopFont();
+        swatch(Colour::decode);
+        ImGui::TextUnformatted(kv::format_tokens_per_s(nearest->tokens_per_s).c_str());
+        ImGui::TextUnformatted(("ITL " + kv::format_duration(nearest->step_s) + ", weights " +
+                                kv::format_percent(nearest->weight_share, 0) + " of the step")
+                                   .c_str());
+        ImGui::EndTooltip();
+    }
+    legend({
+        {Colour::decode, 0, "", "tokens/s (left scale)", nullptr},
+        {Colour::text, 0, "", "ITL per stream, dashed (right scale)", nullptr},
+        {Colour::weights, 0, "", "weight read stops being amortised",
+         "The batch at which the running sequences' caches weigh as much as the weights: past it, batching buys "
+         "little throughput and costs every stream latency."},
+        {Colour::kv_used, 0, "", "the KV pool caps the batch", nullptr},
+    });
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Tensor parallel 1, 2, 4, 8
+// Lesson: "This is the ceiling that tensor parallelism is really for."
+//-----------------------------------------------------------------------------
+
+void tensor_parallel(const kvapp::Panel& panel) {
+    heading("Tensor parallel 1, 2, 4, 8");
+    text_wrapped("Each rank reads 1/N of the weights and of every cache, so a step moves less; the pool grows faster "
+                 "than N because the weights are no longer paid for N times over. The all-reduces are the price, and "
+                 "the KV heads cannot be split past their count.",
+                 Colour::text_muted);
+    double best = 0;
+    for (const kv::TensorParallelPoint& p : panel.tp_sweep)
+        if (p.valid) best = std::max(best, p.result.decode_tokens_per_s);
+    const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                                  ImGuiTableFlags_NoPadOuterX;
+    if (!ImGui::BeginTable("tp", 7, flags)) return;
+    const char* headers[] = {"GPUs", "KV heads / rank", "pool / rank", "resident", "step = ITL", "all-reduce", "aggregate"};
+    for (const char* h : headers) ImGui::TableSetupColumn(h, h == headers[6] ? ImGuiTableColumnFlags_WidthStretch : 0,
+                                                          h == headers[6] ? 2.0f : 1.0f);
+    ImGui::TableHeadersRow();
+    for (const kv::TensorParallelPoint& p : panel.tp_sweep) {
+        ImGui::TableNextRow();
+        if (p.tensor_parallel_size == panel.scenario.tensor_parallel_size)
+            ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, colour(Colour::accent, 0.12f));
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(kv::format_count(p.tensor_parallel_size).c_str());
+        if (!p.valid) {
+            ImGui::TableNextColumn();
+            text_muted("does not divide the " + kv::format_count(panel.result.model.num_attention_heads) + " attention heads");
+            continue;
+        }
+        const kv::Result& t = p.result;
+        ImGui::TableNextColumn();
+        if (t.kv_heads_replicated) text_in(Colour::warning, kv::format_count(t.kv_heads_per_rank) + " (replicated)");
+        else ImGui::TextUnformatted(kv::format_count(t.kv_heads_per_rank).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(kv::format_gib(t.kv_pool_bytes, 1).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(kv::format_count(t.max_resident_sequences).c_str());
+        if (t.status != kv::Status::ok) {
+            ImGui::TableNextColumn();
+            text_in(Colour::failure, t.status == kv::Status::weights_do_not_fit ? "weights do not fit" : "request does not fit");
+            continue;
+        }
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(kv::format_duration(t.itl_s).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(kv::format_duration(t.decode.communication_s).c_str());
+        ImGui::TableNextColumn();
+        const ImVec2 pos = ImGui::GetCursorScreenPos();
+        const float width = ImGui::GetContentRegionAvail().x;
+        const float room = std::max(0.0f, width - ImGui::CalcTextSize("00,000 tokens/s").x - 8);
+        const float bar = best > 0 ? static_cast<float>(t.decode_tokens_per_s / best) * room : 0.0f;
+        const float h = ImGui::GetTextLineHeight();
+        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(pos.x, pos.y + h * 0.2f), ImVec2(pos.x + bar, pos.y + h * 0.8f),
+                                                  colour(Colour::decode), 2.0f);
+        ImGui::SetCursorScreenPos(ImVec2(pos.x + bar + 6, pos.y));
+        ImGui::TextUnformatted(kv::format_tokens_per_s(t.decode_tokens_per_s).c_str());
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Panel
+//-----------------------------------------------------------------------------
+
+void panel_batching(kvapp::Panel& panel) {
+    title(panel.result);
+    knobs(panel, knob_model | knob_gpu | knob_prompt_tokens | knob_output_tokens | knob_concurrent_requests |
+                     knob_gpu_memory_utilization | knob_kv_cache_dtype | knob_weight_dtype | knob_max_num_seqs |
+                     knob_force_mha);
+    rejected_input_banner(panel);
+    if (!failure_banner(panel.result)) batch_curve(panel);
+    tensor_parallel(panel);   // also when failing: more ranks is one way out
+    keyboard_hint();
+}
+
+}  // namespace kvui

@@ -1,0 +1,274 @@
+// Panel 2, two phases: prefill against decode for the current scenario. Lesson section: "Two
+// phases, opposite bottlenecks". Times are per step of one rank; the roofline's operating points
+// are (arithmetic intensity, FLOPs / step time) of kv::Result's prefill and decode; the achieved
+// slope and roof are that result's bytes / memory time and FLOPs / compute time, the data-sheet
+// ones its GPU's peaks.
+//
+// Index of this file:
+// [SECTION] Title
+// [SECTION] TTFT and ITL, compute time against memory time
+// [SECTION] Roofline
+// [SECTION] Simulated DCGM readout
+// [SECTION] Chunked prefill
+// [SECTION] Panel
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "format.hpp"
+#include "panels.hpp"
+#include "style.hpp"
+#include "widgets.hpp"
+
+namespace kvui {
+namespace {
+
+//-----------------------------------------------------------------------------
+// [SECTION] Title
+//-----------------------------------------------------------------------------
+
+void title(const kv::Result& r) {
+    ImGui::PushFont(font(Font::heading));
+    ImGui::TextUnformatted("Two phases");
+    ImGui::PopFont();
+    ImGui::SameLine(0, 12);
+    text_muted(r.model.name + " on " + r.gpu.label);
+    ImGui::Dummy(ImVec2(0, 2));
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] TTFT and ITL, compute time against memory time
+// Lesson: "time to first token and inter-token latency have no lever in common".
+//-----------------------------------------------------------------------------
+
+const char* bound_words(kv::Bound b) { return b == kv::Bound::compute ? "compute-bound" : "memory-bound"; }
+
+// A time bar scaled to `scale` seconds.
+void time_bar(const char* label, double seconds, double scale, Colour c) {
+    const float label_width = ImGui::CalcTextSize("all-reduce").x + 12;
+    const float value_width = ImGui::CalcTextSize("000 ms").x + 14;
+    text_muted(label);
+    ImGui::SameLine(label_width);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float width = std::max(10.0f, ImGui::GetContentRegionAvail().x - value_width);
+    const float h = 12.0f, y = p.y + (ImGui::GetTextLineHeight() - h) * 0.5f;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, y + h), colour(Colour::surface), 3.0f);
+    const float filled = scale > 0 ? static_cast<float>(std::clamp(seconds / scale, 0.0, 1.0)) * width : 0.0f;
+    if (filled > 0.5f) draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + filled, y + h), colour(c), 3.0f);
+    ImGui::Dummy(ImVec2(width, ImGui::GetTextLineHeight()));
+    ImGui::SameLine(0, 8);
+    ImGui::TextUnformatted(kv::format_duration(seconds).c_str());
+}
+
+void phase_block(const char* name, const char* what, const kv::PhaseTiming& p, Colour phase_colour, const char* help) {
+    swatch(phase_colour);
+    ImGui::PushFont(font(Font::strong));
+    ImGui::TextUnformatted(name);
+    ImGui::PopFont();
+    help_marker(help);
+    ImGui::PushFont(font(Font::figure));
+    text_in(phase_colour, kv::format_duration(p.total_s));
+    ImGui::PopFont();
+    ImGui::SameLine(0, 10);
+    ImGui::AlignTextToFramePadding();
+    text_in(p.bound == kv::Bound::compute ? Colour::compute : Colour::memory, bound_words(p.bound));
+    text_muted(what);
+    const double scale = std::max({p.compute_s, p.memory_s, p.communication_s});
+    time_bar("compute", p.compute_s, scale, Colour::compute);
+    time_bar("memory", p.memory_s, scale, Colour::memory);
+    if (p.communication_s > 0) time_bar("all-reduce", p.communication_s, scale, Colour::communication);
+    text_muted("arithmetic intensity " + kv::format_intensity(p.arithmetic_intensity) + ", " +
+               kv::format_bytes(p.bytes) + " read");
+}
+
+void phases(const kv::Result& r) {
+    heading("Time to first token and inter-token latency");
+    if (!ImGui::BeginTable("phases", 2, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_NoPadOuterX)) return;
+    ImGui::TableNextColumn();
+    phase_block("Prefill: TTFT", ("one " + kv::format_count(r.scenario.prompt_tokens) + "-token prompt in one pass").c_str(),
+                r.prefill, Colour::prefill,
+                "Time to first token: the whole prompt goes through every matmul at once, so the weights are read "
+                "once and used prompt-length times. More FLOPs help here.");
+    ImGui::TableNextColumn();
+    phase_block("Decode: ITL", ("one token for each of " + kv::format_count(r.running) + " running sequences").c_str(),
+                r.decode, Colour::decode,
+                "Inter-token latency: every step reads the weights and every running sequence's whole cache for one "
+                "token per sequence. More bandwidth helps here.");
+    ImGui::EndTable();
+    text_muted("Step time = max(compute, memory) + all-reduce: the longer of the two bars sets it.");
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Roofline
+// Lesson: "Neither label is a property of the phase; both are ratios".
+//-----------------------------------------------------------------------------
+
+std::string intensity_tick(double v) { return kv::format_significant(v, 1); }
+std::string flops_tick(double v) { return kv::format_flops_per_s(v); }
+
+void roofline(const kv::Result& r) {
+    heading("Roofline");
+    const bool fp8 = r.scenario.weight_dtype == kv::DType::fp8 && r.gpu.fp8_flops_per_s > 0;
+    const double peak_flops = fp8 ? r.gpu.fp8_flops_per_s : r.gpu.bf16_flops_per_s;
+    const double peak_bw = r.gpu.hbm_bytes_per_s;
+    // The rates the step model achieves, read back from its own times.
+    const double bw = r.decode.memory_s > 0 ? r.decode.bytes / r.decode.memory_s : peak_bw;
+    const double flops = r.decode.compute_s > 0 ? r.decode.flops / r.decode.compute_s : peak_flops;
+    const double ridge = flops / bw;
+    const double ai_prefill = r.prefill.arithmetic_intensity, ai_decode = r.decode.arithmetic_intensity;
+    const double perf_prefill = r.prefill.total_s > 0 ? r.prefill.flops / r.prefill.total_s : 0;
+    const double perf_decode = r.decode.total_s > 0 ? r.decode.flops / r.decode.total_s : 0;
+
+    Axis x;
+    x.log = true;
+    x.min = std::pow(10.0, std::floor(std::log10(std::max(1e-3, std::min({ai_decode, ai_prefill, ridge}) / 2))));
+    x.max = std::pow(10.0, std::ceil(std::log10(std::max({ai_decode, ai_prefill, ridge}) * 2)));
+    x.ticks = decade_ticks(x.min, x.max, intensity_tick);
+    x.title = "arithmetic intensity, FLOP per byte of HBM traffic";
+    Axis y;
+    y.log = true;
+    y.max = std::pow(10.0, std::ceil(std::log10(peak_flops * 1.5)));
+    y.min = std::pow(10.0, std::floor(std::log10(std::max(1.0, std::min({bw * x.min, perf_decode, perf_prefill}) * 0.8))));
+    y.ticks = decade_ticks(y.min, y.max, flops_tick);
+    y.title = "FLOP/s per GPU";
+
+    const Plot plot = begin_plot("##roofline", 260.0f, x, y);
+    const bool hovered = ImGui::IsItemHovered();
+    const auto roof = [&](double slope, double top, ImU32 slope_colour, ImU32 top_colour, float thickness, bool dashed) {
+        const double knee = top / slope;
+        plot_line(plot, {plot.at(plot.x.min, slope * plot.x.min), plot.at(knee, top)}, slope_colour, thickness, dashed);
+        plot_line(plot, {plot.at(knee, top), plot.at(plot.x.max, top)}, top_colour, thickness, dashed);
+    };
+    roof(peak_bw, peak_flops, colour(Colour::text_muted, 0.8f), colour(Colour::text_muted, 0.8f), 1.0f, true);
+    roof(bw, flops, colour(Colour::memory), colour(Colour::compute), 2.5f, false);
+    plot_marker_x(plot, ridge, colour(Colour::text_muted), "ridge " + kv::format_intensity(ridge), false);
+    plot_point(plot, plot.at(ai_prefill, perf_prefill), colour(Colour::prefill), "prefill");
+    plot_point(plot, plot.at(ai_decode, perf_decode), colour(Colour::decode), "decode");
+    if (hovered) {
+        const double at = plot.x_at(ImGui::GetIO().MousePos.x);
+        ImGui::BeginTooltip();
+        ImGui::TextUnformatted(("at " + kv::format_intensity(at) + " the GPU attains " +
+                                kv::format_flops_per_s(std::min(flops, bw * at)))
+                                   .c_str());
+        text_muted(at < ridge ? "left of the ridge: bandwidth sets the pace" : "right of the ridge: tensor cores set the pace");
+        ImGui::EndTooltip();
+    }
+    legend({
+        {Colour::memory, bw, kv::format_bandwidth(bw), "HBM slope",
+         "Achieved bandwidth: the step model's bytes / memory time (a fraction of the data-sheet peak)."},
+        {Colour::compute, flops, kv::format_flops_per_s(flops), fp8 ? "FP8 tensor roof" : "BF16 tensor roof",
+         "Achieved tensor throughput: the step model's FLOPs / compute time."},
+        {Colour::text_muted, peak_bw, kv::format_bandwidth(peak_bw) + ", " + kv::format_flops_per_s(peak_flops),
+         "data sheet (dashed)", nullptr},
+    });
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Simulated DCGM readout
+// Lesson: "busy memory, idle tensor cores, and nvidia-smi cheerfully reporting near-100%".
+//-----------------------------------------------------------------------------
+
+void dcgm(const kv::Result& r) {
+    heading("What DCGM would show during decode (simulated)");
+    if (!ImGui::BeginTable("dcgm", 3, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_NoPadOuterX)) return;
+    ImGui::TableNextColumn();
+    meter("DRAM_ACTIVE", r.dram_active, kv::format_percent(r.dram_active, 0), Colour::memory,
+          "DCGM_FI_PROF_DRAM_ACTIVE: the fraction of time the HBM interface is moving data.");
+    ImGui::TableNextColumn();
+    meter("PIPE_TENSOR_ACTIVE", r.tensor_active, kv::format_percent(r.tensor_active, 1), Colour::compute,
+          "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE: the fraction of time the tensor cores are busy.");
+    ImGui::TableNextColumn();
+    meter("nvidia-smi utilization", r.gpu_utilization, kv::format_percent(r.gpu_utilization, 0), Colour::text_muted,
+          "nvidia-smi's utilization.gpu only says a kernel was resident; it reads near 100% whatever the kernel waits on.");
+    ImGui::EndTable();
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Chunked prefill
+// Lesson: "a slice of prefill folded into a decode step rides on a weight read that step was
+// making anyway".
+//-----------------------------------------------------------------------------
+
+std::string tokens_tick(double v) { return kv::format_count(static_cast<int64_t>(std::llround(v))); }
+std::string duration_tick(double v) { return kv::format_duration(v); }
+
+void chunked_prefill(const kv::Result& r) {
+    heading("Chunked prefill");
+    const double extra = r.step_with_full_chunk_s - r.decode.total_s;
+    figure_row("chunk", {
+        {"rides free", kv::format_count(r.free_prefill_tokens) + " tokens",
+         "prefill folded into each step before compute outgrows the memory time", Colour::prefill,
+         "Prompt tokens a decode step can carry without getting longer: its tensor cores are idle while it reads."},
+        {"chunk budget", kv::format_count(r.chunk_budget_tokens) + " tokens",
+         "max_num_batched_tokens " + kv::format_count(r.scenario.max_num_batched_tokens) + " − " +
+             kv::format_count(r.running) + " decode tokens",
+         Colour::text, "What max_num_batched_tokens leaves for prefill after one token per running sequence."},
+        {"step with a full chunk", kv::format_duration(r.step_with_full_chunk_s),
+         "+" + kv::format_duration(std::max(0.0, extra)) + " on every stream's ITL", Colour::decode, nullptr},
+    });
+
+    const int64_t budget = std::max<int64_t>(r.chunk_budget_tokens, 1);
+    const double x_max = static_cast<double>(std::max<int64_t>(budget, r.free_prefill_tokens * 2));
+    std::vector<double> steps;
+    double y_max = r.decode.total_s;
+    const int samples = 96;
+    for (int i = 0; i <= samples; ++i) {
+        const double chunk = x_max * i / samples;
+        steps.push_back(kv::decode_step_with_chunk_s(r, static_cast<int64_t>(std::llround(chunk))));
+        y_max = std::max(y_max, steps.back());
+    }
+    Axis x;
+    x.min = 0;
+    x.max = x_max;
+    x.ticks = linear_ticks(0, x_max, 6, tokens_tick);
+    x.title = "prefill tokens folded into one decode step";
+    Axis y;
+    y.min = 0;
+    y.max = y_max * 1.15;
+    y.ticks = linear_ticks(0, y.max, 4, duration_tick);
+    y.title = "decode step";
+    const Plot plot = begin_plot("##chunk", 190.0f, x, y);
+    const bool hovered = ImGui::IsItemHovered();
+    std::vector<ImVec2> line;
+    for (int i = 0; i <= samples; ++i) line.push_back(plot.at(x_max * i / samples, steps[static_cast<size_t>(i)]));
+    plot_line(plot, line, colour(Colour::decode), 2.5f);
+    plot_marker_x(plot, static_cast<double>(r.free_prefill_tokens), colour(Colour::prefill),
+                  "free up to " + kv::format_count(r.free_prefill_tokens), false);
+    plot_marker_x(plot, static_cast<double>(r.chunk_budget_tokens), colour(Colour::text_muted), "budget", true);
+    if (hovered) {
+        const int64_t chunk = std::clamp<int64_t>(std::llround(plot.x_at(ImGui::GetIO().MousePos.x)), 0,
+                                                  static_cast<int64_t>(x_max));
+        ImGui::BeginTooltip();
+        ImGui::TextUnformatted((kv::format_count(chunk) + " prefill tokens: step " +
+                                kv::format_duration(kv::decode_step_with_chunk_s(r, chunk)))
+                                   .c_str());
+        ImGui::EndTooltip();
+    }
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Panel
+//-----------------------------------------------------------------------------
+
+void panel_phases(kvapp::Panel& panel) {
+    title(panel.result);
+    knobs(panel, knob_model | knob_gpu | knob_prompt_tokens | knob_output_tokens | knob_concurrent_requests |
+                     knob_gpu_memory_utilization | knob_weight_dtype | knob_kv_cache_dtype | knob_max_num_batched_tokens);
+    rejected_input_banner(panel);
+    const kv::Result& r = panel.result;
+    if (failure_banner(r)) {
+        keyboard_hint();
+        return;
+    }
+    phases(r);
+    roofline(r);
+    dcgm(r);
+    chunked_prefill(r);
+    keyboard_hint();
+}
+
+}  // namespace kvui

@@ -1,0 +1,44 @@
+// The lesson's panels, one function per panel, each in its own file laid out like imgui_demo.cpp:
+// a function per lesson section, marked with the heading of the brief it belongs to.
+//   panel_admission.cpp  "Why the batch stops growing where it does" and "What GQA buys"
+//   panel_phases.cpp     "Two phases, opposite bottlenecks"
+//   panel_batching.cpp   "The boundary" (batching ceiling) and tensor parallelism
+//   knobs.cpp            the reader's knobs, shared by all three
+#pragma once
+#include <cstdint>
+
+#include "app.hpp"
+
+namespace kvui {
+
+void panel_admission(kvapp::Panel& panel);
+void panel_phases(kvapp::Panel& panel);
+void panel_batching(kvapp::Panel& panel);
+
+// Which knobs a panel shows.
+enum Knob : uint32_t {
+    knob_model = 1u << 0,
+    knob_gpu = 1u << 1,
+    knob_prompt_tokens = 1u << 2,
+    knob_output_tokens = 1u << 3,
+    knob_concurrent_requests = 1u << 4,
+    knob_gpu_memory_utilization = 1u << 5,
+    knob_kv_cache_dtype = 1u << 6,
+    knob_weight_dtype = 1u << 7,
+    knob_force_mha = 1u << 8,
+    knob_max_num_seqs = 1u << 9,
+    knob_max_num_batched_tokens = 1u << 10,
+    knob_tensor_parallel_size = 1u << 11,
+    knob_all = (1u << 12) - 1,
+};
+
+// The knob grid: a label with a (?) tooltip in vLLM's terms and a control, two per row when the
+// canvas is wide. Changes go through kvapp::edit().
+void knobs(kvapp::Panel& panel, uint32_t which);
+
+// A rejected change from the page (setState) or a scenario the core refused, and the failing
+// states of a scenario the engine cannot run. Both return true when they drew something.
+bool rejected_input_banner(const kvapp::Panel& panel);
+bool failure_banner(const kv::Result& result);
+
+}  // namespace kvui

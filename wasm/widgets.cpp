@@ -1,0 +1,419 @@
+// Index of this file:
+// [SECTION] Text
+// [SECTION] Figures
+// [SECTION] Bars and meters
+// [SECTION] Charts
+// [SECTION] Engine log
+#include "widgets.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+#include <imgui_internal.h>
+
+#include "style.hpp"
+
+namespace kvui {
+namespace {
+
+// Near-black or white, whichever reads on `background`.
+ImU32 text_on(Colour background) {
+    const ImVec4 c = colour_vec(background);
+    const float luminance = 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z;
+    return luminance > 0.55f ? IM_COL32(20, 22, 26, 255) : IM_COL32(255, 255, 255, 255);
+}
+
+void tooltip_text(const char* text) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Text
+//-----------------------------------------------------------------------------
+
+void heading(const char* title) {
+    if (ImGui::GetCursorPosY() > ImGui::GetStyle().WindowPadding.y + 1.0f) ImGui::Dummy(ImVec2(0, 10));
+    ImGui::PushFont(font(Font::heading));
+    ImGui::TextUnformatted(title);
+    ImGui::PopFont();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(p.x, p.y - 3), ImVec2(p.x + width, p.y - 3), colour(Colour::border), 1.0f);
+    ImGui::Dummy(ImVec2(0, 2));
+}
+
+void help_marker(const char* text) {
+    ImGui::SameLine(0, 5);
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered()) tooltip_text(text);
+}
+
+void help_tooltip_on_focus(const char* text) {
+    // The last item may be a group (radio buttons): any keyboard focus inside its rectangle counts.
+    const ImGuiContext& g = *ImGui::GetCurrentContext();
+    ImGuiWindow* window = ImGui::GetCurrentWindow();
+    if (g.NavDisableHighlight || g.NavWindow != window || g.NavId == 0 || g.ActiveId != 0) return;
+    const ImRect nav = ImGui::WindowRectRelToAbs(window, window->NavRectRel[0]);
+    const ImRect item(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    if (item.Contains(nav.GetCenter())) tooltip_text(text);
+}
+
+void text_in(Colour c, const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colour_vec(c));
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopStyleColor();
+}
+
+void text_muted(const std::string& text) { text_in(Colour::text_muted, text); }
+
+void text_wrapped(const std::string& text, Colour c) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colour_vec(c));
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+}
+
+void swatch(Colour c) {
+    const float size = ImGui::GetTextLineHeight() * 0.7f;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float y = p.y + (ImGui::GetTextLineHeight() - size) * 0.5f;
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + size, y + size), colour(c), 2.0f);
+    ImGui::Dummy(ImVec2(size, ImGui::GetTextLineHeight()));
+    ImGui::SameLine(0, 6);
+}
+
+std::string escape_format(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        out += c;
+        if (c == '%') out += '%';
+    }
+    return out;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Figures
+//-----------------------------------------------------------------------------
+
+void figure_row(const char* id, const std::vector<Figure>& figures) {
+    const int columns = static_cast<int>(figures.size());
+    if (!ImGui::BeginTable(id, columns, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_NoPadOuterX)) return;
+    for (const Figure& f : figures) {
+        ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(0.0f);
+        text_muted(f.caption);
+        if (f.help) help_marker(f.help);
+        ImGui::PushFont(font(Font::figure));
+        text_in(f.colour, f.value);
+        ImGui::PopFont();
+        if (!f.note.empty()) text_muted(f.note);
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::EndTable();
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Bars and meters
+//-----------------------------------------------------------------------------
+
+void stacked_bar(const char* id, const std::vector<Segment>& segments, double total, float height, double marker,
+                 const std::string& marker_label) {
+    double sum = 0;
+    for (const Segment& s : segments) sum += std::max(0.0, s.value);
+    const double scale_total = std::max(total, sum);
+    const float width = ImGui::GetContentRegionAvail().x;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton(id, ImVec2(width, height));
+    const bool hovered = ImGui::IsItemHovered();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), colour(Colour::surface), 4.0f);
+    double at = 0;
+    for (const Segment& s : segments) {
+        if (s.value <= 0 || scale_total <= 0) continue;
+        const float x0 = origin.x + static_cast<float>(at / scale_total) * width;
+        at += s.value;
+        const float x1 = origin.x + static_cast<float>(at / scale_total) * width;
+        const ImVec2 a(x0, origin.y), b(x1, origin.y + height);
+        draw->AddRectFilled(a, b, colour(s.colour));
+        if (x1 - x0 > 1.5f) draw->AddLine(ImVec2(x1, origin.y), ImVec2(x1, origin.y + height), colour(Colour::background), 1.0f);
+        const ImVec2 text_size = ImGui::CalcTextSize(s.label.c_str());
+        if (!s.label.empty() && text_size.x + 10 < x1 - x0)
+            draw->AddText(ImVec2((x0 + x1 - text_size.x) * 0.5f, origin.y + (height - text_size.y) * 0.5f), text_on(s.colour),
+                          s.label.c_str());
+        if (hovered && ImGui::GetIO().MousePos.x >= x0 && ImGui::GetIO().MousePos.x < x1) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
+            swatch(s.colour);
+            ImGui::TextUnformatted((s.legend + ": " + s.label).c_str());
+            if (s.help) text_muted(s.help);
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+    }
+    if (marker > 0 && scale_total > 0) {
+        const float x = origin.x + static_cast<float>(marker / scale_total) * width;
+        draw->AddLine(ImVec2(x, origin.y - 4), ImVec2(x, origin.y + height + 4), colour(Colour::failure), 2.0f);
+        if (!marker_label.empty()) {
+            const ImVec2 size = ImGui::CalcTextSize(marker_label.c_str());
+            const float tx = std::min(x + 4, origin.x + width - size.x);
+            ImGui::Dummy(ImVec2(0, 0));
+            draw->AddText(ImVec2(tx, origin.y + height + 4), colour(Colour::failure), marker_label.c_str());
+            ImGui::Dummy(ImVec2(0, size.y));
+        }
+    }
+}
+
+void legend(const std::vector<Segment>& segments) {
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    bool first = true;
+    for (const Segment& s : segments) {
+        const std::string text = s.legend + "  " + s.label;
+        const float w = ImGui::GetTextLineHeight() * 0.7f + 6 + ImGui::CalcTextSize(text.c_str()).x;
+        if (!first) {
+            ImGui::SameLine(0, 18);
+            if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+        }
+        first = false;
+        ImGui::BeginGroup();
+        swatch(s.colour);
+        ImGui::TextUnformatted(s.legend.c_str());
+        ImGui::SameLine(0, 6);
+        text_muted(s.label);
+        ImGui::EndGroup();
+        if (s.help && ImGui::IsItemHovered()) tooltip_text(s.help);
+    }
+}
+
+void meter(const char* label, double fraction, const std::string& value, Colour c, const char* help) {
+    text_muted(label);
+    if (help) help_marker(help);
+    const float height = 12.0f;
+    const float value_width = ImGui::CalcTextSize("100.0%").x + 10;
+    const float width = std::max(20.0f, ImGui::GetContentRegionAvail().x - value_width);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float y = p.y + (ImGui::GetTextLineHeight() - height) * 0.5f;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, y + height), colour(Colour::surface), 3.0f);
+    const float filled = static_cast<float>(std::clamp(fraction, 0.0, 1.0)) * width;
+    if (filled > 0.5f) draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + filled, y + height), colour(c), 3.0f);
+    ImGui::Dummy(ImVec2(width, ImGui::GetTextLineHeight()));
+    ImGui::SameLine(0, 10);
+    ImGui::TextUnformatted(value.c_str());
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Charts
+//-----------------------------------------------------------------------------
+
+namespace {
+double axis_fraction(const Axis& a, double v) {
+    if (a.log) {
+        const double lo = std::log10(a.min), hi = std::log10(a.max);
+        return (std::log10(std::max(v, 1e-300)) - lo) / (hi - lo);
+    }
+    return (v - a.min) / (a.max - a.min);
+}
+}  // namespace
+
+float Plot::sx(double v) const { return min.x + static_cast<float>(axis_fraction(x, v)) * (max.x - min.x); }
+float Plot::sy(double v) const { return max.y - static_cast<float>(axis_fraction(y, v)) * (max.y - min.y); }
+
+double Plot::x_at(float screen_x) const {
+    const double f = (screen_x - min.x) / (max.x - min.x);
+    if (x.log) return std::pow(10.0, std::log10(x.min) + f * (std::log10(x.max) - std::log10(x.min)));
+    return x.min + f * (x.max - x.min);
+}
+
+Plot begin_plot(const char* id, float height, Axis x, Axis y, const Axis* right_axis) {
+    const float line = ImGui::GetTextLineHeight();
+    float left_margin = 0, right_margin = 8;
+    for (const auto& t : y.ticks) left_margin = std::max(left_margin, ImGui::CalcTextSize(t.second.c_str()).x);
+    left_margin += 8;
+    if (right_axis) {
+        float w = 0;
+        for (const auto& t : right_axis->ticks) w = std::max(w, ImGui::CalcTextSize(t.second.c_str()).x);
+        right_margin = w + 8;
+    }
+    const float title_height = y.title.empty() && (!right_axis || right_axis->title.empty()) ? 0 : line + 6;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    ImGui::InvisibleButton(id, ImVec2(width, height));
+
+    Plot plot;
+    plot.x = std::move(x);
+    plot.y = std::move(y);
+    plot.min = ImVec2(origin.x + left_margin, origin.y + title_height + line * 0.5f);
+    plot.max = ImVec2(origin.x + width - right_margin, origin.y + height - (line + 6) - (plot.x.title.empty() ? 0 : line + 4));
+
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImU32 grid = colour(Colour::border, 0.7f), label = colour(Colour::text_muted);
+    draw->AddRectFilled(plot.min, plot.max, colour(Colour::surface, 0.6f), 3.0f);
+    for (const auto& [v, text] : plot.x.ticks) {
+        const float sx = plot.sx(v);
+        if (sx < plot.min.x - 0.5f || sx > plot.max.x + 0.5f) continue;
+        draw->AddLine(ImVec2(sx, plot.min.y), ImVec2(sx, plot.max.y), grid);
+        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+        const float tx = std::clamp(sx - size.x * 0.5f, origin.x, origin.x + width - size.x);
+        draw->AddText(ImVec2(tx, plot.max.y + 4), label, text.c_str());
+    }
+    for (const auto& [v, text] : plot.y.ticks) {
+        const float sy = plot.sy(v);
+        if (sy < plot.min.y - 0.5f || sy > plot.max.y + 0.5f) continue;
+        draw->AddLine(ImVec2(plot.min.x, sy), ImVec2(plot.max.x, sy), grid);
+        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+        draw->AddText(ImVec2(plot.min.x - 6 - size.x, sy - size.y * 0.5f), label, text.c_str());
+    }
+    if (right_axis) {
+        for (const auto& [v, text] : right_axis->ticks) {
+            const float sy = plot.max.y - static_cast<float>(axis_fraction(*right_axis, v)) * (plot.max.y - plot.min.y);
+            if (sy < plot.min.y - 0.5f || sy > plot.max.y + 0.5f) continue;
+            const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+            draw->AddText(ImVec2(plot.max.x + 6, sy - size.y * 0.5f), label, text.c_str());
+        }
+        if (!right_axis->title.empty()) {
+            const ImVec2 size = ImGui::CalcTextSize(right_axis->title.c_str());
+            draw->AddText(ImVec2(origin.x + width - size.x, origin.y), label, right_axis->title.c_str());
+        }
+    }
+    if (!plot.y.title.empty()) draw->AddText(ImVec2(origin.x, origin.y), label, plot.y.title.c_str());
+    if (!plot.x.title.empty()) {
+        const ImVec2 size = ImGui::CalcTextSize(plot.x.title.c_str());
+        draw->AddText(ImVec2((plot.min.x + plot.max.x - size.x) * 0.5f, plot.max.y + line + 8), label, plot.x.title.c_str());
+    }
+    return plot;
+}
+
+void plot_line(const Plot& plot, const std::vector<ImVec2>& points, ImU32 c, float thickness, bool dashed) {
+    if (points.size() < 2) return;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->PushClipRect(plot.min, plot.max, true);
+    if (!dashed) {
+        draw->AddPolyline(points.data(), static_cast<int>(points.size()), c, ImDrawFlags_None, thickness);
+    } else {
+        const float on = 6.0f, off = 4.0f;
+        float phase = 0;
+        for (size_t i = 1; i < points.size(); ++i) {
+            const ImVec2 a = points[i - 1], b = points[i];
+            const float length = std::hypot(b.x - a.x, b.y - a.y);
+            float t = 0;
+            while (t < length) {
+                const float span = (phase < on) ? on - phase : on + off - phase;
+                const float step = std::min(span, length - t);
+                if (phase < on) {
+                    const ImVec2 p0(a.x + (b.x - a.x) * t / length, a.y + (b.y - a.y) * t / length);
+                    const ImVec2 p1(a.x + (b.x - a.x) * (t + step) / length, a.y + (b.y - a.y) * (t + step) / length);
+                    draw->AddLine(p0, p1, c, thickness);
+                }
+                t += step;
+                phase = std::fmod(phase + step, on + off);
+            }
+        }
+    }
+    draw->PopClipRect();
+}
+
+void plot_marker_x(const Plot& plot, double x, ImU32 c, const std::string& label, bool label_right) {
+    const float sx = plot.sx(x);
+    if (sx < plot.min.x || sx > plot.max.x) return;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddLine(ImVec2(sx, plot.min.y), ImVec2(sx, plot.max.y), c, 1.5f);
+    if (label.empty()) return;
+    const ImVec2 size = ImGui::CalcTextSize(label.c_str());
+    float tx = label_right ? sx + 5 : sx - 5 - size.x;
+    tx = std::clamp(tx, plot.min.x + 2, plot.max.x - size.x - 2);
+    draw->AddText(ImVec2(tx, plot.min.y + 3), c, label.c_str());
+}
+
+void plot_point(const Plot& plot, ImVec2 p, ImU32 c, const std::string& label) {
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddCircleFilled(p, 5.5f, colour(Colour::background));
+    draw->AddCircleFilled(p, 4.5f, c);
+    if (label.empty()) return;
+    const ImVec2 size = ImGui::CalcTextSize(label.c_str());
+    float tx = p.x + 9;
+    if (tx + size.x > plot.max.x) tx = p.x - 9 - size.x;
+    float ty = p.y - size.y - 4;
+    if (ty < plot.min.y) ty = p.y + 6;
+    draw->AddText(ImVec2(tx, ty), c, label.c_str());
+}
+
+std::vector<std::pair<double, std::string>> decade_ticks(double min, double max, std::string (*format)(double)) {
+    std::vector<std::pair<double, std::string>> ticks;
+    for (int e = static_cast<int>(std::floor(std::log10(min))); e <= static_cast<int>(std::ceil(std::log10(max))); ++e) {
+        const double v = std::pow(10.0, e);
+        if (v >= min * 0.999 && v <= max * 1.001) ticks.emplace_back(v, format(v));
+    }
+    return ticks;
+}
+
+std::vector<std::pair<double, std::string>> linear_ticks(double min, double max, int target, std::string (*format)(double)) {
+    std::vector<std::pair<double, std::string>> ticks;
+    if (!(max > min) || target < 1) return ticks;
+    const double raw = (max - min) / target;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = magnitude;
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+        if (m * magnitude >= raw) { step = m * magnitude; break; }
+    for (double v = std::ceil(min / step) * step; v <= max + step * 1e-6; v += step)
+        ticks.emplace_back(v, format(std::fabs(v) < step * 1e-6 ? 0.0 : v));
+    return ticks;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Engine log
+//-----------------------------------------------------------------------------
+
+void engine_log(const kv::Result& result) {
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float pad = 10.0f;
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    draw->ChannelsSplit(2);
+    draw->ChannelsSetCurrent(1);
+    ImGui::PushFont(font(Font::mono));
+    ImGui::Dummy(ImVec2(0, pad - ImGui::GetStyle().ItemSpacing.y));
+    ImGui::Indent(pad);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 2 * pad);
+    for (const kv::LogLine& line : result.log) {
+        Colour c = Colour::text;
+        switch (line.kind) {
+        case kv::LogKind::info: c = Colour::text; break;        // vLLM's own lines
+        case kv::LogKind::warning: c = Colour::warning; break;
+        case kv::LogKind::failure: c = Colour::failure; break;
+        case kv::LogKind::lesson: c = Colour::accent; break;    // what the numbers mean
+        }
+        const ImVec2 line_start = ImGui::GetCursorScreenPos();
+        ImGui::PushStyleColor(ImGuiCol_Text, colour_vec(c));
+        ImGui::TextUnformatted(line.text.c_str());
+        ImGui::PopStyleColor();
+        if (line.kind == kv::LogKind::failure || line.kind == kv::LogKind::warning) {
+            const float bottom = ImGui::GetItemRectMax().y;
+            draw->AddRectFilled(ImVec2(start.x + 3, line_start.y), ImVec2(start.x + 6, bottom), colour(c));
+        }
+    }
+    ImGui::PopTextWrapPos();
+    ImGui::Unindent(pad);
+    ImGui::Dummy(ImVec2(0, pad - ImGui::GetStyle().ItemSpacing.y));
+    ImGui::PopFont();
+    const float end_y = ImGui::GetItemRectMax().y;
+    draw->ChannelsSetCurrent(0);
+    draw->AddRectFilled(start, ImVec2(start.x + width, end_y), colour(Colour::surface), 4.0f);
+    draw->ChannelsMerge();
+}
+
+void keyboard_hint() {
+    ImGui::Dummy(ImVec2(0, 4));
+    text_wrapped("Keyboard: Tab into the panel, arrow keys to move, Space to take a slider, "
+                 "← → to change it, Space or Esc to let go.",
+                 Colour::text_muted);
+}
+
+}  // namespace kvui
