@@ -1,0 +1,104 @@
+// KvState: panel state <-> URL parameters, shared by the lesson page (lesson.js), the embed page
+// (embed.js) and nothing else. A classic script defining one global (file:// forbids modules).
+//
+//   KvState.parse(queryOrHash)        -> {panel, fields: [[name, rawText], ...]} in URL order
+//   KvState.coerce(name, rawText)     -> the JSON value the core expects (numbers, booleans, text);
+//                                        text that is not a number is passed on for the core to reject
+//   KvState.toQuery(kind, state, defaults) -> "panel=<kind>&field=value..." with only the fields that
+//                                        differ from the defaults, in alphabetical order (the site
+//                                        generator's embed_query writes the same string)
+//   KvState.applyFields(handle, fields) -> [{field, message}] one per rejected field; the accepted
+//                                        ones stay set, so one bad value never blanks the panel
+//   KvState.sameScenario(a, b)        -> true when every non-null field of a equals b's
+var KvState = (function () {
+  'use strict';
+
+  var PANELS = ['admission', 'phases', 'batching'];
+  var NUMERIC = ['prompt_tokens', 'output_tokens', 'concurrent_requests', 'gpu_memory_utilization',
+    'max_num_seqs', 'max_num_batched_tokens', 'tensor_parallel_size', 'max_model_len'];
+  var BOOLEAN = ['force_mha'];
+
+  function decode(text) {
+    try { return decodeURIComponent(text.replace(/\+/g, ' ')); } catch (e) { return text; }
+  }
+
+  function parse(text) {
+    var out = { panel: null, fields: [] };
+    text = (text || '').replace(/^[?#]/, '');
+    if (!text) return out;
+    text.split('&').forEach(function (pair) {
+      if (!pair) return;
+      var eq = pair.indexOf('=');
+      var name = decode(eq < 0 ? pair : pair.slice(0, eq));
+      var value = eq < 0 ? '' : decode(pair.slice(eq + 1));
+      if (name === 'panel') out.panel = value;
+      else out.fields.push([name, value]);
+    });
+    return out;
+  }
+
+  function coerce(name, raw) {
+    if (NUMERIC.indexOf(name) >= 0) {
+      if (name === 'max_model_len' && (raw === '' || raw === 'null' || raw === 'auto')) return null;
+      return /^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(raw) ? Number(raw) : raw;
+    }
+    if (BOOLEAN.indexOf(name) >= 0) {
+      if (raw === 'true' || raw === '1' || raw === '') return true;
+      if (raw === 'false' || raw === '0') return false;
+      return raw;
+    }
+    return raw;
+  }
+
+  // As the generator's percent-encoding: letters, digits and -_.~ stay, everything else is %XX.
+  function encode(text) {
+    return encodeURIComponent(text).replace(/[!'()*]/g, function (c) {
+      return '%' + c.charCodeAt(0).toString(16).toUpperCase();
+    });
+  }
+
+  function urlValue(v) {
+    if (typeof v === 'string') return encode(v);
+    if (typeof v === 'boolean') return v ? 'true' : 'false';
+    return encode(JSON.stringify(v));
+  }
+
+  function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+
+  function toQuery(kind, state, defaults) {
+    var query = 'panel=' + encode(kind);
+    Object.keys(state).sort().forEach(function (key) {
+      var v = state[key];
+      if (v === null || v === undefined) return;
+      if (defaults && Object.prototype.hasOwnProperty.call(defaults, key) && same(defaults[key], v)) return;
+      query += '&' + key + '=' + urlValue(v);
+    });
+    return query;
+  }
+
+  function applyFields(handle, fields, knownFields) {
+    var errors = [];
+    fields.forEach(function (pair) {
+      var name = pair[0], raw = pair[1], change = {};
+      change[name] = coerce(name, raw);
+      var reply = handle.setState(change);
+      if (reply && reply.error) {
+        var message = reply.error.message;
+        if (reply.error.code === 'unknown_field' && knownFields)
+          message += '; the fields are ' + knownFields.join(', ');
+        errors.push({ field: reply.error.field || name, code: reply.error.code, message: message });
+      }
+    });
+    return errors;
+  }
+
+  function sameScenario(a, b) {
+    if (!a || !b) return false;
+    return Object.keys(a).every(function (key) {
+      return a[key] === null || a[key] === undefined || same(a[key], b[key]);
+    });
+  }
+
+  return { PANELS: PANELS, parse: parse, coerce: coerce, toQuery: toQuery, applyFields: applyFields,
+    sameScenario: sameScenario };
+})();

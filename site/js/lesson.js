@@ -1,0 +1,236 @@
+// The lesson page's behaviour, all of it. The page reads right without this file: every figure is
+// baked into the HTML by the site generator. With it:
+//   - each panel mounts when it comes near the viewport (KvPanels, site/js/kvpanels.js);
+//   - clicking a figure loads the figure's scenario into its chapter's panel and brings the panel
+//     into view (a figure computed from several scenarios cycles through them on each click);
+//   - the panel that changed last is mirrored into the URL hash (#panel=phases&prompt_tokens=...)
+//     and restored from it on load;
+//   - figures whose scenario the panel is showing are marked, and the embed snippet and each
+//     panel's "open on its own" link follow the panel's state.
+// Page data comes from attributes (the CSP forbids inline scripts, file:// forbids fetch).
+// window.KvLesson exposes the panels' handles and the load-to-first-panel time for tests.
+(function () {
+  'use strict';
+
+  document.documentElement.classList.add('kv-js');
+  var main = document.querySelector('.kv-article');
+  if (!main) return;
+
+  var defaults = JSON.parse(main.getAttribute('data-defaults') || '{}');
+  var scenarios = JSON.parse(main.getAttribute('data-scenarios') || '{}');
+  var moduleUrl = main.getAttribute('data-module');
+  var knownFields = Object.keys(defaults);
+  var reduceMotion = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  var panels = {};
+  var lesson = window.KvLesson = { panels: {}, firstPanelMs: null, errors: [] };
+
+  // ---- Panels -----------------------------------------------------------------------------------
+
+  Array.prototype.forEach.call(document.querySelectorAll('figure.kv-panel'), function (figure) {
+    panels[figure.getAttribute('data-panel')] = {
+      kind: figure.getAttribute('data-panel'),
+      figure: figure,
+      canvas: figure.querySelector('canvas'),
+      status: figure.querySelector('.kv-panel__status'),
+      link: figure.querySelector('[data-embed-link]'),
+      initial: JSON.parse(figure.getAttribute('data-state')),
+      promise: null,
+      handle: null,
+    };
+  });
+
+  // On a wide screen a panel sticks beside its chapter's text. One taller than the window sticks
+  // by its bottom edge instead of its top, so every part of it can be scrolled into view.
+  function fitSticky(panel) {
+    var top = Math.min(16, window.innerHeight - panel.figure.offsetHeight - 16);
+    panel.figure.style.top = top + 'px';
+  }
+  if (window.ResizeObserver) {
+    var sizes = new ResizeObserver(function (entries) {
+      entries.forEach(function (e) { fitSticky(panels[e.target.getAttribute('data-panel')]); });
+    });
+    Object.keys(panels).forEach(function (kind) { sizes.observe(panels[kind].figure); });
+  }
+  window.addEventListener('resize', function () { Object.keys(panels).forEach(function (k) { fitSticky(panels[k]); }); });
+
+  function setStatus(panel, text, failed) {
+    if (!panel.status) return;
+    panel.status.textContent = text;
+    panel.figure.classList.toggle('is-failed', !!failed);
+  }
+
+  function mount(panel) {
+    if (panel.promise) return panel.promise;
+    if (!window.KvPanels) {
+      setStatus(panel, 'The interactive panel did not load (js/kvpanels.js is missing). The figures in the text are unaffected.', true);
+      panel.promise = Promise.reject(new Error('KvPanels missing'));
+      panel.promise.catch(function () {});
+      return panel.promise;
+    }
+    setStatus(panel, 'Loading the panel…');
+    panel.figure.classList.add('is-loading');
+    panel.promise = KvPanels.mount(panel.canvas, { panel: panel.kind, state: panel.initial, moduleUrl: moduleUrl })
+      .then(function (handle) {
+        panel.handle = lesson.panels[panel.kind] = handle;
+        panel.figure.classList.remove('is-loading');
+        panel.figure.classList.add('is-mounted');
+        if (lesson.firstPanelMs === null) {
+          lesson.firstPanelMs = performance.now();
+          if (performance.mark) performance.mark('kv:first-panel');
+        }
+        handle.onChange(function (state) { changed(panel, state, true); });
+        changed(panel, handle.getState(), false);
+        return handle;
+      }, function (error) {
+        panel.figure.classList.remove('is-loading');
+        setStatus(panel, 'The interactive panel could not start: ' + error.message +
+          '. The figures in the text are unaffected.', true);
+        lesson.errors.push(String(error));
+        throw error;
+      });
+    panel.promise.catch(function () {});
+    return panel.promise;
+  }
+
+  // Loads a full scenario into a panel; reports a refusal in the panel's status line.
+  function show(panel, state) {
+    return mount(panel).then(function (handle) {
+      var reply = handle.setState(state);
+      if (reply && reply.error) setStatus(panel, reply.error.message, true);
+      return handle;
+    });
+  }
+
+  function changed(panel, state, byReader) {
+    markFigures(panel.kind, state);
+    var query = KvState.toQuery(panel.kind, state, defaults);
+    if (panel.link) panel.link.setAttribute('href', 'embed.html?' + query);
+    updateSnippets(panel.kind, state);
+    if (byReader && window.history && history.replaceState) {
+      try { history.replaceState(null, '', '#' + query); } catch (e) { /* some file:// setups refuse */ }
+    }
+  }
+
+  // Mount each panel as it comes within a screen of the viewport: the wasm loads only when needed.
+  // An IntersectionObserver does it as the reader scrolls; a check after scrolling stops catches a
+  // jump (a link, a restored scroll position) that skipped over a panel between two frames.
+  function mountNear() {
+    Object.keys(panels).forEach(function (kind) {
+      var box = panels[kind].figure.getBoundingClientRect();
+      if (box.bottom > -window.innerHeight && box.top < 2 * window.innerHeight) mount(panels[kind]);
+    });
+  }
+  var settle = null;
+  window.addEventListener('scroll', function () {
+    clearTimeout(settle);
+    settle = setTimeout(mountNear, 150);
+  }, { passive: true });
+  if (window.IntersectionObserver) {
+    var near = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) {
+        if (!e.isIntersecting) return;
+        near.unobserve(e.target);
+        mount(panels[e.target.getAttribute('data-panel')]);
+      });
+    }, { rootMargin: '100% 0px' });
+    Object.keys(panels).forEach(function (kind) { near.observe(panels[kind].figure); });
+  } else {
+    Object.keys(panels).forEach(function (kind) { mount(panels[kind]); });
+  }
+
+  function bringIntoView(panel) {
+    var box = panel.figure.getBoundingClientRect();
+    var fits = box.top >= 0 && box.bottom <= window.innerHeight;
+    if (!fits) panel.figure.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'nearest' });
+  }
+
+  // ---- Figures ----------------------------------------------------------------------------------
+
+  var figures = Array.prototype.slice.call(main.querySelectorAll('a.kv-fig[data-panel]'));
+
+  function markFigures(kind, state) {
+    figures.forEach(function (a) {
+      if (a.getAttribute('data-panel') !== kind) return;
+      var names = JSON.parse(a.getAttribute('data-scenario-names'));
+      var shown = names.filter(function (n) { return KvState.sameScenario(scenarios[n], state); });
+      a.classList.toggle('is-active', shown.length > 0);
+    });
+  }
+
+  main.addEventListener('click', function (event) {
+    var a = event.target.closest && event.target.closest('a.kv-fig[data-panel]');
+    if (!a) return;
+    var panel = panels[a.getAttribute('data-panel')];
+    if (!panel || !window.KvPanels) return;   // the link still jumps to the panel
+    event.preventDefault();
+    var names = JSON.parse(a.getAttribute('data-scenario-names'));
+    // A figure over several scenarios (a ratio, a difference) shows the next one on each click.
+    var current = panel.handle ? panel.handle.getState() : null;
+    var index = 0;
+    for (var i = 0; i < names.length; ++i)
+      if (current && KvState.sameScenario(scenarios[names[i]], current)) index = (i + 1) % names.length;
+    var state = scenarios[names[index]] || JSON.parse(a.getAttribute('data-scenario'));
+    bringIntoView(panel);
+    show(panel, state).then(function (handle) {
+      changed(panel, handle.getState(), true);
+    }, function () {});
+  });
+
+  // ---- The URL hash -----------------------------------------------------------------------------
+
+  function restoreFromHash() {
+    var parsed = KvState.parse(location.hash);
+    if (!parsed.panel || !panels[parsed.panel]) return;
+    var panel = panels[parsed.panel];
+    mount(panel).then(function (handle) {
+      handle.setState(defaults);
+      var errors = KvState.applyFields(handle, parsed.fields, knownFields);
+      if (errors.length)
+        setStatus(panel, 'From the address: ' + errors.map(function (e) { return e.message; }).join('; '), true);
+      changed(panel, handle.getState(), false);
+      bringIntoView(panel);
+    }, function () {});
+  }
+  restoreFromHash();
+  window.addEventListener('hashchange', restoreFromHash);
+
+  // ---- Embed snippets ---------------------------------------------------------------------------
+
+  var snippets = Array.prototype.slice.call(main.querySelectorAll('.kv-snippet'));
+
+  function snippetCode(kind, state) {
+    return '<iframe src="embed.html?' + KvState.toQuery(kind, state, defaults) +
+      '" width="720" height="640" style="border:0;max-width:100%" loading="lazy" title="KV cache panel"></iframe>';
+  }
+
+  function updateSnippets(kind, state) {
+    snippets.forEach(function (s) {
+      s.querySelector('code').textContent = snippetCode(kind, state);
+    });
+  }
+
+  snippets.forEach(function (s) {
+    var button = s.querySelector('.kv-snippet__copy');
+    var code = s.querySelector('code');
+    if (!button) return;
+    button.hidden = false;
+    var label = button.textContent;
+    button.addEventListener('click', function () {
+      var done = function (ok) {
+        button.textContent = ok ? 'Copied' : 'Selected: press Ctrl+C';
+        setTimeout(function () { button.textContent = label; }, 2000);
+      };
+      var select = function () {
+        var range = document.createRange();
+        range.selectNodeContents(code);
+        var selection = window.getSelection();
+        selection.removeAllRanges();
+        selection.addRange(range);
+        done(false);
+      };
+      if (navigator.clipboard && navigator.clipboard.writeText)
+        navigator.clipboard.writeText(code.textContent).then(function () { done(true); }, select);
+      else select();
+    });
+  });
+})();
