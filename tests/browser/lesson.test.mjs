@@ -198,6 +198,22 @@ test('no figure is typed into the prose by hand', async () => {
   assert.deepEqual(leftover, null, `digits outside bindings: ${leftover}`);
 });
 
+// The prose is the lesson's own: no run of ten words from the brief (facts and figures carry over,
+// sentences do not). The brief lives outside the repository; without it the check is skipped.
+const brief = path.resolve(root, '../shared/seed/000_fbb80bd54744d07c.txt');
+test('no run of ten words is copied from the brief', { skip: !fs.existsSync(brief) && 'the brief is not here' }, async () => {
+  const words = (t) => t.replace(/[\u2018\u2019]/g, "'").toLowerCase().match(/[a-z0-9']+/g) || [];
+  const b = words(fs.readFileSync(brief, 'utf8'));
+  const runs = new Set();
+  for (let i = 0; i + 10 <= b.length; ++i) runs.add(b.slice(i, i + 10).join(' '));
+  const { page } = await open(`${server.url}/`);
+  const p = words(await page.evaluate(() => document.body.innerText));
+  await page.close();
+  const copied = [];
+  for (let i = 0; i + 10 <= p.length; ++i) if (runs.has(p.slice(i, i + 10).join(' '))) copied.push(p.slice(i, i + 10).join(' '));
+  assert.deepEqual(copied, []);
+});
+
 test('clicking a figure loads its scenario into its panel, into view, and into the URL hash', async () => {
   const { page, errors } = await open(`${server.url}/`, { width: 390, height: 844 });
   const scenarios = await page.evaluate(() => JSON.parse(document.querySelector('main').dataset.scenarios));
