@@ -133,6 +133,7 @@ std::string draw_stats() {
     const kvui::DrawStats& s = kvui::draw_stats();
     return json{{"frames", s.frames},
                 {"animation_requests", s.animation_requests},
+                {"layout_passes", s.layout_passes},
                 {"total_ms", s.total_ms},
                 {"last_ms", s.last_ms},
                 {"max_ms", s.max_ms},

@@ -88,22 +88,53 @@ ImGuiIO& use(Surface& s) {
 // [SECTION] Drawing: frames on demand
 //-----------------------------------------------------------------------------
 
+struct Geometry {
+    double css_w, css_h;
+    int fb_w, fb_h;
+};
+
+Geometry geometry(const Surface& s) {
+    Geometry g{s.size.css_width, s.size.css_height, s.size.pixel_width, s.size.pixel_height};
+    if (g.css_w <= 0 || g.css_h <= 0 || g.fb_w <= 0 || g.fb_h <= 0) {  // no size from the loader: ask the DOM
+        emscripten_get_element_css_size(s.selector.c_str(), &g.css_w, &g.css_h);
+        const double dpr = emscripten_get_device_pixel_ratio();
+        g.fb_w = static_cast<int>(std::lround(g.css_w * dpr));
+        g.fb_h = static_cast<int>(std::lround(g.css_h * dpr));
+    }
+    g.css_w = std::max(g.css_w, 1.0);
+    g.css_h = std::max(g.css_h, 1.0);
+    g.fb_w = std::max(g.fb_w, 1);
+    g.fb_h = std::max(g.fb_h, 1);
+    return g;
+}
+
+void report_height(Surface& s, float content_height) {
+    if (std::fabs(content_height - s.reported_height) > 0.5f) {
+        s.reported_height = content_height;
+        if (s.on_height) s.on_height(content_height);
+    }
+}
+
+// Off screen: build the frame for its height only, with no GL work, so the canvas keeps the
+// height its content needs and the page does not jump when it scrolls back into view.
+void measure(Surface& s) {
+    ImGuiIO& io = use(s);
+    const Geometry geo = geometry(s);
+    io.DisplaySize = ImVec2(static_cast<float>(geo.css_w), static_cast<float>(geo.css_h));
+    io.DeltaTime = 1e-4f;
+    ImGui::NewFrame();
+    const float content_height = s.frame();
+    ImGui::EndFrame();
+    stats.layout_passes += 1;
+    report_height(s, content_height);
+}
+
 void draw(Surface& s) {
     const double start = emscripten_get_now();
     ImGuiIO& io = use(s);
-
-    double css_w = s.size.css_width, css_h = s.size.css_height;
-    int fb_w = s.size.pixel_width, fb_h = s.size.pixel_height;
-    if (css_w <= 0 || css_h <= 0 || fb_w <= 0 || fb_h <= 0) {  // no size from the loader: ask the DOM
-        emscripten_get_element_css_size(s.selector.c_str(), &css_w, &css_h);
-        const double dpr = emscripten_get_device_pixel_ratio();
-        fb_w = static_cast<int>(std::lround(css_w * dpr));
-        fb_h = static_cast<int>(std::lround(css_h * dpr));
-    }
-    css_w = std::max(css_w, 1.0);
-    css_h = std::max(css_h, 1.0);
-    fb_w = std::max(fb_w, 1);
-    fb_h = std::max(fb_h, 1);
+    const Geometry geo = geometry(s);
+    const double css_w = geo.css_w, css_h = geo.css_h;
+    const int fb_w = geo.fb_w, fb_h = geo.fb_h;
     // Atlas and framebuffer scale from the device pixels the canvas really has (the ratio can be
     // fractional, e.g. 1.25, and differ a hair between axes after rounding).
     const float ratio = static_cast<float>(fb_w / css_w);
@@ -161,11 +192,7 @@ void draw(Surface& s) {
     for (int b = 0; b < 3; ++b)
         if (s.button_release_pending[b]) { io.MouseDown[b] = false; s.button_release_pending[b] = false; released = true; }
     if (released) s.frames_pending = std::max(s.frames_pending, 2);
-
-    if (std::fabs(content_height - s.reported_height) > 0.5f) {
-        s.reported_height = content_height;
-        if (s.on_height) s.on_height(content_height);
-    }
+    report_height(s, content_height);
 }
 
 EM_BOOL on_animation_frame(double, void* user) {
@@ -453,7 +480,10 @@ void surface_close(int id) {
 }
 
 void surface_invalidate(int id) {
-    if (Surface* s = find_surface(id)) invalidate(*s);
+    Surface* s = find_surface(id);
+    if (!s) return;
+    if (!s->visible) measure(*s);
+    invalidate(*s);
 }
 
 void surface_invalidate_all() {
@@ -474,6 +504,9 @@ void surface_resize(int id, SurfaceSize size) {
     Surface* s = find_surface(id);
     if (!s) return;
     s->size = size;
+    // At once: the loader calls this from a ResizeObserver, before the browser paints, so the
+    // resized canvas is never shown stretched.
+    if (s->visible) draw(*s);
     invalidate(*s);
 }
 

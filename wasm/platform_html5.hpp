@@ -2,7 +2,8 @@
 // context, input from Emscripten's html5.h callbacks registered on that canvas only, and frames
 // drawn on events. Nothing runs while a page is idle: an input event or a state change asks for a
 // few frames (ImGui settles hover and active states over two), then the loop stops. A canvas the
-// loader reports off screen draws nothing and catches up when it comes back.
+// loader reports off screen draws nothing (a state change there only re-measures its height, with
+// no GL work) and draws when it comes back.
 //   Mouse: down/move/up on the canvas; while a button is held, move/up on the document too (a
 //   slider dragged past the edge still follows and releases). Wheel: not listened to, so the page
 //   scrolls under a panel. Keyboard: the canvas is focusable (the loader gives it tabindex); arrows,
@@ -41,6 +42,7 @@ void surface_resize(int surface, SurfaceSize size); // CSS size or devicePixelRa
 struct DrawStats {
     int64_t frames = 0;              // frames drawn, all surfaces
     int64_t animation_requests = 0;  // requestAnimationFrame calls made
+    int64_t layout_passes = 0;       // off-screen frames built for their height only (no GL)
     double total_ms = 0;             // CPU time inside frames (ImGui, panels, core, GL submission)
     double last_ms = 0;
     double max_ms = 0;

@@ -24,6 +24,36 @@ ImU32 text_on(Colour background) {
     return luminance > 0.55f ? IM_COL32(20, 22, 26, 255) : IM_COL32(255, 255, 255, 255);
 }
 
+// Word wrap that breaks at spaces only: ImGui's own wrap also breaks after commas, which would
+// split "40,960" across two lines.
+void wrap_at_spaces(const std::string& text, float width) {
+    std::vector<std::pair<size_t, size_t>> lines;
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t fit = std::string::npos, pos = start;
+        while (true) {
+            const size_t space = text.find(' ', pos);
+            const size_t word_end = space == std::string::npos ? text.size() : space;
+            const float w = ImGui::CalcTextSize(text.data() + start, text.data() + word_end).x;
+            if (w > width && fit != std::string::npos) break;
+            fit = word_end;
+            if (word_end == text.size() || w > width) break;
+            pos = word_end + 1;
+        }
+        lines.emplace_back(start, fit);
+        start = fit;
+        while (start < text.size() && text[start] == ' ') ++start;
+    }
+    // Lines of one paragraph sit closer than separate items.
+    const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const bool last = i + 1 == lines.size();
+        if (!last) ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(spacing.x, 2.0f));
+        ImGui::TextUnformatted(text.data() + lines[i].first, text.data() + lines[i].second);
+        if (!last) ImGui::PopStyleVar();
+    }
+}
+
 void tooltip_text(const char* text) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26.0f);
@@ -75,9 +105,7 @@ void text_muted(const std::string& text) { text_in(Colour::text_muted, text); }
 
 void text_wrapped(const std::string& text, Colour c) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour_vec(c));
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
+    wrap_at_spaces(text, ImGui::GetContentRegionAvail().x);
     ImGui::PopStyleColor();
 }
 
@@ -108,14 +136,12 @@ void figure_row(const char* id, const std::vector<Figure>& figures) {
     if (!ImGui::BeginTable(id, columns, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_NoPadOuterX)) return;
     for (const Figure& f : figures) {
         ImGui::TableNextColumn();
-        ImGui::PushTextWrapPos(0.0f);
         text_muted(f.caption);
         if (f.help) help_marker(f.help);
         ImGui::PushFont(font(Font::figure));
         text_in(f.colour, f.value);
         ImGui::PopFont();
-        if (!f.note.empty()) text_muted(f.note);
-        ImGui::PopTextWrapPos();
+        if (!f.note.empty()) text_wrapped(f.note, Colour::text_muted);
     }
     ImGui::EndTable();
 }
@@ -160,6 +186,8 @@ void stacked_bar(const char* id, const std::vector<Segment>& segments, double to
     }
     if (marker > 0 && scale_total > 0) {
         const float x = origin.x + static_cast<float>(marker / scale_total) * width;
+        if (x < origin.x + width - 1)   // what lies past the marker does not fit: tint it
+            draw->AddRectFilled(ImVec2(x, origin.y), ImVec2(origin.x + width, origin.y + height), colour(Colour::failure, 0.45f));
         draw->AddLine(ImVec2(x, origin.y - 4), ImVec2(x, origin.y + height + 4), colour(Colour::failure), 2.0f);
         if (!marker_label.empty()) {
             const ImVec2 size = ImGui::CalcTextSize(marker_label.c_str());
@@ -381,7 +409,7 @@ void engine_log(const kv::Result& result) {
     ImGui::PushFont(font(Font::mono));
     ImGui::Dummy(ImVec2(0, pad - ImGui::GetStyle().ItemSpacing.y));
     ImGui::Indent(pad);
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 2 * pad);
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 5.0f));
     for (const kv::LogLine& line : result.log) {
         Colour c = Colour::text;
         switch (line.kind) {
@@ -391,15 +419,17 @@ void engine_log(const kv::Result& result) {
         case kv::LogKind::lesson: c = Colour::accent; break;    // what the numbers mean
         }
         const ImVec2 line_start = ImGui::GetCursorScreenPos();
+        ImGui::BeginGroup();
         ImGui::PushStyleColor(ImGuiCol_Text, colour_vec(c));
-        ImGui::TextUnformatted(line.text.c_str());
+        wrap_at_spaces(line.text, width - 2 * pad);
         ImGui::PopStyleColor();
+        ImGui::EndGroup();
         if (line.kind == kv::LogKind::failure || line.kind == kv::LogKind::warning) {
             const float bottom = ImGui::GetItemRectMax().y;
             draw->AddRectFilled(ImVec2(start.x + 3, line_start.y), ImVec2(start.x + 6, bottom), colour(c));
         }
     }
-    ImGui::PopTextWrapPos();
+    ImGui::PopStyleVar();
     ImGui::Unindent(pad);
     ImGui::Dummy(ImVec2(0, pad - ImGui::GetStyle().ItemSpacing.y));
     ImGui::PopFont();

@@ -4,6 +4,7 @@
 //   KvPanels.load({moduleUrl})            -> Promise<KvPanels>   loads kvcache.js once
 //   KvPanels.mount(canvas, {panel, state}) -> Promise<handle>    panel: 'admission' | 'phases' | 'batching'
 //   KvPanels.evaluate(scenario)           -> result object (or {error}) once loaded
+//   KvPanels.format(value, formatName)    -> text, formatted by core/format.hpp, once loaded
 //   handle.getState()                     -> scenario (the CLI's field names)
 //   handle.setState(partial)              -> {ok: true} | {error: {field, code, message}}
 //   handle.onChange(cb)                   -> unsubscribe; cb(state, result) after every accepted change
@@ -201,6 +202,13 @@ var KvPanels = (function () {
     });
   }
 
+  // A number formatted by core/format.hpp, by format name ('gib1', 'tokens_per_s', ...; see
+  // formatValue in wasm/bindings.cpp), so the page's prose prints figures as the panels do.
+  function format(value, formatName) {
+    if (!kv) throw new Error('KvPanels.format: call KvPanels.load() first');
+    return kv.formatValue(value, formatName);
+  }
+
   function evaluate(scenario) {
     if (!kv) throw new Error('KvPanels.evaluate: call KvPanels.load() first');
     return parse(kv.evaluate(JSON.stringify(scenario || {})));
@@ -210,6 +218,7 @@ var KvPanels = (function () {
   function drawStats() { return kv ? parse(kv.drawStats()) : null; }
   function resetDrawStats() { if (kv) kv.resetDrawStats(); }
 
-  var api = { load: load, mount: mount, evaluate: evaluate, drawStats: drawStats, resetDrawStats: resetDrawStats };
+  var api = { load: load, mount: mount, evaluate: evaluate, format: format, drawStats: drawStats,
+              resetDrawStats: resetDrawStats };
   return api;
 })();

@@ -112,7 +112,10 @@ function distinctColours(png) {
 }
 
 async function shoot(p, name, file) {
-  const png = await (await p.$(`#${name}`)).screenshot();
+  const element = await p.$(`#${name}`);
+  await element.scrollIntoViewIfNeeded();
+  await settle(p);   // a panel scrolled into view draws on its next animation frame
+  const png = await element.screenshot();
   saveArtifact(file, png);
   return decodePng(png);
 }
@@ -235,19 +238,66 @@ test('idle: no animation frames and no draws over 2 s', async () => {
   assert.equal(raf, 0, 'requestAnimationFrame calls while idle');
 });
 
-test('a panel off screen draws nothing, and catches up when it returns', async () => {
+test('a panel off screen draws nothing, keeps its height right, and catches up when it returns', async () => {
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   await settle();
   const hidden = await page.$eval('#admission', (c) => c.getBoundingClientRect().bottom < 0);
   assert.ok(hidden, 'admission scrolled out of view');
+  const tall = await page.$eval('#admission', (c) => c.clientHeight);
   await resetStats();
-  assert.deepEqual(await call('admission', 'setState', { output_tokens: 512 }), { ok: true });
+  // The failing state is shorter: the canvas follows without a frame being drawn.
+  assert.deepEqual(await call('admission', 'setState', { model: 'Qwen3-32B', gpu_memory_utilization: 0.72 }), { ok: true });
   await page.waitForTimeout(400);
-  assert.equal((await stats()).frames, 0, 'no frame for an off-screen panel');
+  const s = await stats();
+  assert.equal(s.frames, 0, 'no frame for an off-screen panel');
+  assert.equal(s.animation_requests, 0, 'no animation frame requested for it');
+  assert.ok(s.layout_passes >= 1);
+  assert.ok((await page.$eval('#admission', (c) => c.clientHeight)) < tall, 'height re-measured off screen');
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForFunction(() => KvPanels.drawStats().frames > 0, null, { timeout: 3000 });
-  await call('admission', 'setState', { output_tokens: 256 });
+  await call('admission', 'setState', { model: 'Qwen3-8B', gpu_memory_utilization: 0.9 });
   await settle();
+});
+
+test('the JS API: evaluate(), format(), run-time mount and unmount, refused mounts', async () => {
+  const out = await page.evaluate(async () => {
+    const r = KvPanels.evaluate({ prompt_tokens: 32768, kv_cache_dtype: 'fp8' });
+    const canvas = document.createElement('canvas');
+    canvas.className = 'kv-panel';
+    document.querySelector('main').appendChild(canvas);
+    const h = await KvPanels.mount(canvas, { panel: 'batching', state: { prompt_tokens: 32768, gpu: 'B200' } });
+    const mounted = { rejected: h.rejected, state: h.getState(), id: canvas.id, tab: canvas.tabIndex };
+    h.unmount();
+    canvas.remove();
+    let refused = null;
+    try {
+      await KvPanels.mount(document.createElement('canvas'), { panel: 'kv-heads' });
+    } catch (e) { refused = { field: e.field, code: e.code }; }
+    return { running: r.running, itl: r.itl_s, format: KvPanels.format(147456, 'kib'), mounted, refused };
+  });
+  assert.equal(out.running, 24);                 // the brief: FP8 serves 24 sequences at 32k
+  assert.equal(out.format, '144 KiB');
+  assert.equal(out.mounted.rejected.field, 'gpu', 'a refused initial state is reported...');
+  assert.equal(out.mounted.state.prompt_tokens, 4096, '...and none of it applied');
+  assert.equal(out.mounted.tab, 0, 'focusable');
+  assert.deepEqual(out.refused, { field: 'panel', code: 'unknown_value' });
+  assert.deepEqual(errors, []);
+});
+
+test('touch: a tap on a control changes it', async () => {
+  const context = await browser.newContext({ viewport: { width: 900, height: 900 }, hasTouch: true });
+  const touch = await context.newPage();
+  const touchErrors = watchErrors(touch);
+  await touch.goto(`${server.url}/panels.html`);
+  await touch.waitForFunction(() => window.kvTest && window.kvTest.ready, null, { timeout: 30000 });
+  await settle(touch);
+  const [x, y, w, h] = await touch.evaluate(() => window.kvTest.handles.admission.layout().kv_cache_dtype);
+  const box = await (await touch.$('#admission')).boundingBox();
+  await touch.touchscreen.tap(box.x + x + w - 10, box.y + y + h / 2);   // the FP8 radio's label
+  await settle(touch);
+  assert.equal(await touch.evaluate(() => window.kvTest.handles.admission.getState().kv_cache_dtype), 'fp8');
+  assert.deepEqual(touchErrors, []);
+  await context.close();
 });
 
 test('the wheel over a panel scrolls the page', async () => {
