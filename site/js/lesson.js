@@ -105,7 +105,7 @@
     markFigures(panel.kind, state);
     var query = KvState.toQuery(panel.kind, state, defaults);
     if (panel.link) panel.link.setAttribute('href', 'embed.html?' + query);
-    updateSnippets(panel.kind, state);
+    if (byReader) updateSnippets(panel.kind, state);
     if (byReader && window.history && history.replaceState) {
       try { history.replaceState(null, '', '#' + query); } catch (e) { /* some file:// setups refuse */ }
     }
@@ -188,6 +188,7 @@
       if (errors.length)
         setStatus(panel, 'From the address: ' + errors.map(function (e) { return e.message; }).join('; '), true);
       changed(panel, handle.getState(), false);
+      updateSnippets(panel.kind, handle.getState());
       bringIntoView(panel);
     }, function () {});
   }

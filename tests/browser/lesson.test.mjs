@@ -217,6 +217,11 @@ test('no run of ten words is copied from the brief', { skip: !fs.existsSync(brie
 test('clicking a figure loads its scenario into its panel, into view, and into the URL hash', async () => {
   const { page, errors } = await open(`${server.url}/`, { width: 390, height: 844 });
   const scenarios = await page.evaluate(() => JSON.parse(document.querySelector('main').dataset.scenarios));
+  // The generator's embed snippet and the page script write the same query for the same scenario.
+  const snippet = () => page.textContent('.kv-snippet code');
+  const expected = await page.evaluate(() => KvState.toQuery('phases', JSON.parse(document.querySelector('main').dataset.scenarios).rag,
+    JSON.parse(document.querySelector('main').dataset.defaults)));
+  assert.ok((await snippet()).includes(`src="embed.html?${expected}"`), await snippet());
 
   // "12" sequences at 32,768-token prompts, in the first chapter.
   const fig = page.locator('a.kv-fig[data-scenario-name="long_prompt"][data-field="max_resident_sequences"]').first();
@@ -242,6 +247,8 @@ test('clicking a figure loads its scenario into its panel, into view, and into t
   await ratio.click();
   await page.waitForFunction(() => window.KvLesson.panels.phases.getState().gpu === 'H100');
   assert.match(await page.evaluate(() => location.hash), /^#panel=phases&concurrent_requests=64&model=Qwen3-14B$/);
+  // The snippet follows the panel the reader changed last.
+  assert.ok((await snippet()).includes('src="embed.html?panel=phases&concurrent_requests=64&model=Qwen3-14B"'), await snippet());
 
   // The hash restores the panel on load.
   const restored = await open(`${server.url}/#panel=batching&tensor_parallel_size=4&prompt_tokens=16384`);
