@@ -21,14 +21,15 @@ const server = http.createServer((req, res) => {
   fs.createReadStream(file).pipe(res);
 });
 
+server.on('listening', () => {
+  console.log(`Serving ${path.relative(process.cwd(), dir) || dir} at http://127.0.0.1:${server.address().port}/ (Ctrl+C to stop)`);
+});
 function listen(port) {
   server.once('error', (err) => {
     if (err.code === 'EADDRINUSE' && port !== 0) listen(0);
     else { console.error(`run: ${err.message}`); process.exit(1); }
   });
-  server.listen(port, '127.0.0.1', () => {
-    console.log(`Serving ${path.relative(process.cwd(), dir) || dir} at http://127.0.0.1:${server.address().port}/ (Ctrl+C to stop)`);
-  });
+  server.listen(port, '127.0.0.1');
 }
 listen(8000);
 process.on('SIGINT', () => { server.close(); process.exit(0); });
