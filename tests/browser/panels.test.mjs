@@ -52,7 +52,7 @@ const call = (panel, method, ...args) =>
   page.evaluate(([p, m, a]) => window.kvTest.handles[p][m](...a), [panel, method, args]);
 
 // Waits until no frame has been drawn for `quietMs`.
-async function settle(p = page, quietMs = 300) {
+async function settle(p = page, quietMs = 200) {
   let last = -1;
   for (let i = 0; i < 50; ++i) {
     const frames = (await p.evaluate(() => KvPanels.drawStats())).frames;
@@ -327,12 +327,18 @@ test('keyboard: Tab focuses the first panel and the arrow keys change a control'
   }
   const after = (await call('admission', 'getState')).prompt_tokens;
   assert.ok(after > before, `prompt tokens ${before} -> ${after}`);
+  // Up to the model combo, Space opens it, Down picks the next model, Space confirms.
+  for (const key of ['ArrowUp', 'Space', 'ArrowDown', 'Space']) {
+    await page.keyboard.press(key);
+    await settle(page, 120);
+  }
+  assert.equal((await call('admission', 'getState')).model, 'Qwen3-14B');
   assert.equal(await page.evaluate(() => window.scrollY), scrollBefore, 'arrows and Space do not scroll the page');
   await shoot(page, 'admission', 'panels-admission-keyboard.png');
   // Tab leaves the panel: no keyboard trap.
   await page.keyboard.press('Tab');
   assert.notEqual(await page.evaluate(() => document.activeElement.id), 'admission');
-  await call('admission', 'setState', { prompt_tokens: 4096 });
+  await call('admission', 'setState', { prompt_tokens: 4096, model: 'Qwen3-8B' });
   await settle();
 });
 
@@ -346,7 +352,7 @@ test('dragging a slider: state follows the pointer; CPU time per frame', async (
   await settle();
   await resetStats();
   await page.mouse.down();
-  const steps = 40;
+  const steps = 24;
   for (let i = 1; i <= steps; ++i) {
     await page.mouse.move(box.x + x + w * (0.3 + 0.6 * i / steps), y0);
     await page.waitForTimeout(16);
