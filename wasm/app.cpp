@@ -67,6 +67,15 @@ Panel* find_panel(int id) {
 }
 
 std::optional<kv::InputError> set_scenario(Panel& panel, const kv::Scenario& scenario) {
+    // The same scenario again (a page echoing a change back) changes nothing and says nothing, so
+    // panels kept in step by their change hooks cannot ping-pong.
+    if (panel.surface && kv::scenario_to_json(scenario) == kv::scenario_to_json(panel.scenario)) {
+        if (panel.rejected) {
+            panel.rejected.reset();
+            kvui::surface_invalidate(panel.surface);
+        }
+        return std::nullopt;
+    }
     auto outcome = kv::evaluate(scenario);
     if (auto* error = std::get_if<kv::InputError>(&outcome)) {
         panel.rejected = *error;

@@ -5,7 +5,8 @@
 //
 // Core verbs: evaluate, sweepBatch, sweepTensorParallel, catalog, formatValue.
 // Panel verbs: panelMount, panelUnmount, panelGetState, panelSetState, panelResult,
-//              panelLayout, panelSetVisible, panelResize, setTheme, setEventHook, drawStats, palette.
+//              panelLayout, panelSetVisible, panelResize, setTheme, setEventHook,
+//              drawStats, resetDrawStats, palette.
 // site/js/kvpanels.js wraps the panel verbs in the page's API (KvPanels.mount and handles).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>

@@ -2,16 +2,19 @@
 // on file://) that defines one global, KvPanels:
 //
 //   KvPanels.load({moduleUrl})            -> Promise<KvPanels>   loads kvcache.js once
-//   KvPanels.mount(canvas, {panel, state}) -> Promise<handle>    panel: 'admission' | 'phases' | 'batching'
+//   KvPanels.mount(canvas, {panel, state, moduleUrl}) -> Promise<handle>
+//                                           panel: 'admission' | 'phases' | 'batching'; loads if needed
 //   KvPanels.evaluate(scenario)           -> result object (or {error}) once loaded
 //   KvPanels.format(value, formatName)    -> text, formatted by core/format.hpp, once loaded
 //   handle.getState()                     -> scenario (the CLI's field names)
 //   handle.setState(partial)              -> {ok: true} | {error: {field, code, message}}
 //   handle.onChange(cb)                   -> unsubscribe; cb(state, result) after every accepted change
+//                                            (from the reader or setState; setting the same state is silent)
 //   handle.result()                       -> result object
 //   handle.rejected                       -> the error of a refused initial state, or null
 //   handle.layout()                       -> {field: [x, y, w, h]} of each knob (tests, tools)
 //   handle.unmount()
+//   KvPanels.drawStats()                  -> {frames, animation_requests, mean_ms, ...} (tests, measurements)
 //
 // The module (build/wasm/kvcache.js, -sSINGLE_FILE -sMODULARIZE) is shared by every panel on the
 // page. This file only relays: it tells the module when a canvas is on or off screen

@@ -173,6 +173,11 @@ test('setState changes what getState, result() and onChange report', async () =>
   await page.waitForFunction((n) => window.kvTest.changes.length > n, changesBefore);
   const change = await page.evaluate(() => window.kvTest.changes.at(-1));
   assert.deepEqual(change, { panel: 'admission', prompt_tokens: 32768, running: 12 });
+  // Setting the same state again is accepted silently: no change event to echo back.
+  const count = await page.evaluate(() => window.kvTest.changes.length);
+  assert.deepEqual(await call('admission', 'setState', { prompt_tokens: 32768 }), { ok: true });
+  await page.waitForTimeout(50);
+  assert.equal(await page.evaluate(() => window.kvTest.changes.length), count);
   // Each panel keeps its own state.
   assert.equal((await call('phases', 'getState')).prompt_tokens, 4096);
   assert.deepEqual(await call('admission', 'setState', { prompt_tokens: 4096 }), { ok: true });
