@@ -259,9 +259,30 @@ void knobs(kvapp::Panel& panel, uint32_t which) {
             w = std::max(w, ImGui::CalcTextSize(shown[i]->label).x + marker_width);
         return w;
     };
-    // Two knobs per row when each control keeps at least 170 pixels.
+    // Two knobs per row when each control keeps at least 170 pixels; label beside control when the
+    // control keeps 200; otherwise (phones) the label goes above a full-width control.
     const float avail = ImGui::GetContentRegionAvail().x;
     const bool two_per_row = avail - label_width(2, 0) - label_width(2, 1) >= 2 * 170.0f;
+    const bool stacked = !two_per_row && avail - label_width(1, 0) < 200.0f;
+    const auto draw_control = [&](const KnobRow* row) {
+        ImGui::SetNextItemWidth(-FLT_MIN);
+        ImGui::PushID(row->field);
+        ImGui::BeginGroup();
+        control(panel, row->knob);
+        ImGui::EndGroup();
+        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        panel.knob_rects[row->field] = {a.x, a.y, b.x - a.x, b.y - a.y};
+        help_tooltip_on_focus(row->help);
+        ImGui::PopID();
+    };
+    if (stacked) {
+        for (const KnobRow* row : shown) {
+            ImGui::TextUnformatted(row->label);
+            help_marker(row->help);
+            draw_control(row);
+        }
+        return;
+    }
     const int pairs = two_per_row ? 2 : 1;
     const ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoPadOuterX;
     if (!ImGui::BeginTable("knobs", pairs * 2, flags)) return;
@@ -275,15 +296,7 @@ void knobs(kvapp::Panel& panel, uint32_t which) {
         ImGui::TextUnformatted(row->label);
         help_marker(row->help);
         ImGui::TableNextColumn();
-        ImGui::SetNextItemWidth(-FLT_MIN);
-        ImGui::PushID(row->field);
-        ImGui::BeginGroup();
-        control(panel, row->knob);
-        ImGui::EndGroup();
-        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-        panel.knob_rects[row->field] = {a.x, a.y, b.x - a.x, b.y - a.y};
-        help_tooltip_on_focus(row->help);
-        ImGui::PopID();
+        draw_control(row);
     }
     ImGui::EndTable();
 }

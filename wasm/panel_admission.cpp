@@ -26,15 +26,10 @@ namespace {
 //-----------------------------------------------------------------------------
 
 void title(const kv::Result& r) {
-    ImGui::PushFont(font(Font::heading));
-    ImGui::TextUnformatted("Admission and memory");
-    ImGui::PopFont();
-    ImGui::SameLine(0, 12);
     std::string where = r.model.name + " on " + r.gpu.label;
     if (r.scenario.tensor_parallel_size > 1)
         where += ", tensor parallel " + kv::format_count(r.scenario.tensor_parallel_size) + " (figures per GPU)";
-    text_muted(where);
-    ImGui::Dummy(ImVec2(0, 2));
+    panel_title("Admission and memory", where);
 }
 
 //-----------------------------------------------------------------------------
@@ -61,9 +56,10 @@ void budget_bar(const kv::Result& r) {
     stacked_bar("##hbm", segments, r.gpu.memory_bytes, 34.0f, overflows ? r.gpu.memory_bytes : 0.0,
                 overflows ? "HBM capacity " + kv::format_gib(r.gpu.memory_bytes, 0) : "");
     legend(segments);
-    text_muted("budget = gpu_memory_utilization " + kv::format_fixed(r.scenario.gpu_memory_utilization, 2) + " × " +
+    text_wrapped("budget = gpu_memory_utilization " + kv::format_fixed(r.scenario.gpu_memory_utilization, 2) + " × " +
                kv::format_gib(r.gpu.memory_bytes, 0) + " = " + kv::format_gib(r.budget_bytes, 1) +
-               "; the KV pool is what the weights and the reserve leave: " + kv::format_gib(r.kv_pool_bytes, 1) + ".");
+               "; the KV pool is what the weights and the reserve leave: " + kv::format_gib(r.kv_pool_bytes, 1) + ".",
+                 Colour::text_muted);
 }
 
 //-----------------------------------------------------------------------------

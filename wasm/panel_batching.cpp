@@ -26,13 +26,9 @@ namespace {
 //-----------------------------------------------------------------------------
 
 void title(const kv::Result& r) {
-    ImGui::PushFont(font(Font::heading));
-    ImGui::TextUnformatted("The batching ceiling");
-    ImGui::PopFont();
-    ImGui::SameLine(0, 12);
-    text_muted(r.model.name + " on " + r.gpu.label + ", " + kv::format_count(r.scenario.prompt_tokens + r.scenario.output_tokens) +
-               "-token sequences");
-    ImGui::Dummy(ImVec2(0, 2));
+    panel_title("The batching ceiling", r.model.name + " on " + r.gpu.label + ", " +
+                                            kv::format_count(r.scenario.prompt_tokens + r.scenario.output_tokens) +
+                                            "-token sequences");
 }
 
 //-----------------------------------------------------------------------------
@@ -142,12 +138,18 @@ void tensor_parallel(const kvapp::Panel& panel) {
     double best = 0;
     for (const kv::TensorParallelPoint& p : panel.tp_sweep)
         if (p.valid) best = std::max(best, p.result.decode_tokens_per_s);
+    // Narrow canvases (phones) keep the columns the lesson argues from and drop the bar.
+    const bool wide = ImGui::GetContentRegionAvail().x >= 620;
     const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                   ImGuiTableFlags_NoPadOuterX;
-    if (!ImGui::BeginTable("tp", 7, flags)) return;
-    const char* headers[] = {"GPUs", "KV heads / rank", "pool / rank", "resident", "step = ITL", "all-reduce", "aggregate"};
-    for (const char* h : headers) ImGui::TableSetupColumn(h, h == headers[6] ? ImGuiTableColumnFlags_WidthStretch : 0,
-                                                          h == headers[6] ? 2.0f : 1.0f);
+    if (!ImGui::BeginTable("tp", wide ? 7 : 5, flags)) return;
+    ImGui::TableSetupColumn("GPUs", 0, 0.7f);
+    ImGui::TableSetupColumn(wide ? "KV heads / rank" : "KV heads", 0, 1.0f);
+    ImGui::TableSetupColumn(wide ? "pool / rank" : "pool", 0, 1.0f);
+    if (wide) ImGui::TableSetupColumn("resident", 0, 1.0f);
+    ImGui::TableSetupColumn("step = ITL", 0, 1.0f);
+    if (wide) ImGui::TableSetupColumn("all-reduce", 0, 1.0f);
+    ImGui::TableSetupColumn("aggregate", 0, wide ? 2.2f : 1.6f);
     ImGui::TableHeadersRow();
     for (const kv::TensorParallelPoint& p : panel.tp_sweep) {
         ImGui::TableNextRow();
@@ -166,8 +168,10 @@ void tensor_parallel(const kvapp::Panel& panel) {
         else ImGui::TextUnformatted(kv::format_count(t.kv_heads_per_rank).c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(kv::format_gib(t.kv_pool_bytes, 1).c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(kv::format_count(t.max_resident_sequences).c_str());
+        if (wide) {
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(kv::format_count(t.max_resident_sequences).c_str());
+        }
         if (t.status != kv::Status::ok) {
             ImGui::TableNextColumn();
             text_in(Colour::failure, t.status == kv::Status::weights_do_not_fit ? "weights do not fit" : "request does not fit");
@@ -175,17 +179,20 @@ void tensor_parallel(const kvapp::Panel& panel) {
         }
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(kv::format_duration(t.itl_s).c_str());
+        if (wide) {
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(kv::format_duration(t.decode.communication_s).c_str());
+        }
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(kv::format_duration(t.decode.communication_s).c_str());
-        ImGui::TableNextColumn();
-        const ImVec2 pos = ImGui::GetCursorScreenPos();
-        const float width = ImGui::GetContentRegionAvail().x;
-        const float room = std::max(0.0f, width - ImGui::CalcTextSize("00,000 tokens/s").x - 8);
-        const float bar = best > 0 ? static_cast<float>(t.decode_tokens_per_s / best) * room : 0.0f;
-        const float h = ImGui::GetTextLineHeight();
-        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(pos.x, pos.y + h * 0.2f), ImVec2(pos.x + bar, pos.y + h * 0.8f),
-                                                  colour(Colour::decode), 2.0f);
-        ImGui::SetCursorScreenPos(ImVec2(pos.x + bar + 6, pos.y));
+        if (wide) {
+            const ImVec2 pos = ImGui::GetCursorScreenPos();
+            const float room = std::max(0.0f, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("00,000 tokens/s").x - 8);
+            const float bar = best > 0 ? static_cast<float>(t.decode_tokens_per_s / best) * room : 0.0f;
+            const float h = ImGui::GetTextLineHeight();
+            ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(pos.x, pos.y + h * 0.2f), ImVec2(pos.x + bar, pos.y + h * 0.8f),
+                                                      colour(Colour::decode), 2.0f);
+            ImGui::SetCursorScreenPos(ImVec2(pos.x + bar + 6, pos.y));
+        }
         ImGui::TextUnformatted(kv::format_tokens_per_s(t.decode_tokens_per_s).c_str());
     }
     ImGui::EndTable();

@@ -28,14 +28,7 @@ namespace {
 // [SECTION] Title
 //-----------------------------------------------------------------------------
 
-void title(const kv::Result& r) {
-    ImGui::PushFont(font(Font::heading));
-    ImGui::TextUnformatted("Two phases");
-    ImGui::PopFont();
-    ImGui::SameLine(0, 12);
-    text_muted(r.model.name + " on " + r.gpu.label);
-    ImGui::Dummy(ImVec2(0, 2));
-}
+void title(const kv::Result& r) { panel_title("Two phases", r.model.name + " on " + r.gpu.label); }
 
 //-----------------------------------------------------------------------------
 // [SECTION] TTFT and ITL, compute time against memory time
@@ -74,18 +67,20 @@ void phase_block(const char* name, const char* what, const kv::PhaseTiming& p, C
     ImGui::SameLine(0, 10);
     ImGui::AlignTextToFramePadding();
     text_in(p.bound == kv::Bound::compute ? Colour::compute : Colour::memory, bound_words(p.bound));
-    text_muted(what);
+    text_wrapped(what, Colour::text_muted);
     const double scale = std::max({p.compute_s, p.memory_s, p.communication_s});
     time_bar("compute", p.compute_s, scale, Colour::compute);
     time_bar("memory", p.memory_s, scale, Colour::memory);
     if (p.communication_s > 0) time_bar("all-reduce", p.communication_s, scale, Colour::communication);
-    text_muted("arithmetic intensity " + kv::format_intensity(p.arithmetic_intensity) + ", " +
-               kv::format_bytes(p.bytes) + " read");
+    text_wrapped("arithmetic intensity " + kv::format_intensity(p.arithmetic_intensity) + ", " +
+                     kv::format_bytes(p.bytes) + " read",
+                 Colour::text_muted);
 }
 
 void phases(const kv::Result& r) {
     heading("Time to first token and inter-token latency");
-    if (!ImGui::BeginTable("phases", 2, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_NoPadOuterX)) return;
+    const int columns = ImGui::GetContentRegionAvail().x >= 560 ? 2 : 1;
+    if (!ImGui::BeginTable("phases", columns, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_NoPadOuterX)) return;
     ImGui::TableNextColumn();
     phase_block("Prefill: TTFT", ("one " + kv::format_count(r.scenario.prompt_tokens) + "-token prompt in one pass").c_str(),
                 r.prefill, Colour::prefill,
@@ -97,7 +92,7 @@ void phases(const kv::Result& r) {
                 "Inter-token latency: every step reads the weights and every running sequence's whole cache for one "
                 "token per sequence. More bandwidth helps here.");
     ImGui::EndTable();
-    text_muted("Step time = max(compute, memory) + all-reduce: the longer of the two bars sets it.");
+    text_wrapped("Step time = max(compute, memory) + all-reduce: the longer of the two bars sets it.", Colour::text_muted);
 }
 
 //-----------------------------------------------------------------------------
@@ -126,7 +121,7 @@ void roofline(const kv::Result& r) {
     x.min = std::pow(10.0, std::floor(std::log10(std::max(1e-3, std::min({ai_decode, ai_prefill, ridge}) / 2))));
     x.max = std::pow(10.0, std::ceil(std::log10(std::max({ai_decode, ai_prefill, ridge}) * 2)));
     x.ticks = decade_ticks(x.min, x.max, intensity_tick);
-    x.title = "arithmetic intensity, FLOP per byte of HBM traffic";
+    x.title = "arithmetic intensity, FLOP/byte";
     Axis y;
     y.log = true;
     y.max = std::pow(10.0, std::ceil(std::log10(peak_flops * 1.5)));
@@ -172,7 +167,8 @@ void roofline(const kv::Result& r) {
 
 void dcgm(const kv::Result& r) {
     heading("What DCGM would show during decode (simulated)");
-    if (!ImGui::BeginTable("dcgm", 3, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_NoPadOuterX)) return;
+    const int columns = ImGui::GetContentRegionAvail().x >= 600 ? 3 : 1;
+    if (!ImGui::BeginTable("dcgm", columns, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_NoPadOuterX)) return;
     ImGui::TableNextColumn();
     meter("DRAM_ACTIVE", r.dram_active, kv::format_percent(r.dram_active, 0), Colour::memory,
           "DCGM_FI_PROF_DRAM_ACTIVE: the fraction of time the HBM interface is moving data.");

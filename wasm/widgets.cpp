@@ -68,6 +68,16 @@ void tooltip_text(const char* text) {
 // [SECTION] Text
 //-----------------------------------------------------------------------------
 
+void panel_title(const char* title, const std::string& subtitle) {
+    ImGui::PushFont(font(Font::heading));
+    ImGui::TextUnformatted(title);
+    ImGui::PopFont();
+    ImGui::SameLine(0, 12);
+    if (ImGui::CalcTextSize(subtitle.c_str()).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+    text_wrapped(subtitle, Colour::text_muted);
+    ImGui::Dummy(ImVec2(0, 2));
+}
+
 void heading(const char* title) {
     if (ImGui::GetCursorPosY() > ImGui::GetStyle().WindowPadding.y + 1.0f) ImGui::Dummy(ImVec2(0, 10));
     ImGui::PushFont(font(Font::heading));
@@ -132,7 +142,8 @@ std::string escape_format(const std::string& text) {
 //-----------------------------------------------------------------------------
 
 void figure_row(const char* id, const std::vector<Figure>& figures) {
-    const int columns = static_cast<int>(figures.size());
+    const int fit = static_cast<int>(ImGui::GetContentRegionAvail().x / 150.0f);
+    const int columns = std::clamp(fit, 1, static_cast<int>(figures.size()));
     if (!ImGui::BeginTable(id, columns, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_NoPadOuterX)) return;
     for (const Figure& f : figures) {
         ImGui::TableNextColumn();
@@ -284,13 +295,16 @@ Plot begin_plot(const char* id, float height, Axis x, Axis y, const Axis* right_
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImU32 grid = colour(Colour::border, 0.7f), label = colour(Colour::text_muted);
     draw->AddRectFilled(plot.min, plot.max, colour(Colour::surface, 0.6f), 3.0f);
+    float label_end = -FLT_MAX;   // a tick label that would overlap the previous one is left out
     for (const auto& [v, text] : plot.x.ticks) {
         const float sx = plot.sx(v);
         if (sx < plot.min.x - 0.5f || sx > plot.max.x + 0.5f) continue;
         draw->AddLine(ImVec2(sx, plot.min.y), ImVec2(sx, plot.max.y), grid);
         const ImVec2 size = ImGui::CalcTextSize(text.c_str());
         const float tx = std::clamp(sx - size.x * 0.5f, origin.x, origin.x + width - size.x);
+        if (tx < label_end + 8) continue;
         draw->AddText(ImVec2(tx, plot.max.y + 4), label, text.c_str());
+        label_end = tx + size.x;
     }
     for (const auto& [v, text] : plot.y.ticks) {
         const float sy = plot.sy(v);

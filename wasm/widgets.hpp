@@ -14,16 +14,18 @@
 namespace kvui {
 
 // [Text]
+void panel_title(const char* title, const std::string& subtitle);  // subtitle beside it, or under it when narrow
 void heading(const char* title);                          // a section title with a rule under it
 void help_marker(const char* text);                       // "(?)" on the same line; tooltip on hover
 void help_tooltip_on_focus(const char* text);             // the same text while keyboard focus is in the last item
 void text_in(Colour colour, const std::string& text);
 void text_muted(const std::string& text);
-void text_wrapped(const std::string& text, Colour colour = Colour::text);
+void text_wrapped(const std::string& text, Colour colour = Colour::text);   // breaks at spaces only
 void swatch(Colour colour);                               // a small square, inline, before a label
 std::string escape_format(const std::string& text);       // '%' doubled: safe as an ImGui format string
 
-// [Figures] A caption over a big number and a note under it, in a table cell.
+// [Figures] A caption over a big number and a note under it, in a table cell; as many per row as
+// fit at about 150 pixels each.
 struct Figure {
     const char* caption;
     std::string value;

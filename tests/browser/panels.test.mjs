@@ -289,19 +289,24 @@ test('the JS API: evaluate(), format(), run-time mount and unmount, refused moun
   assert.deepEqual(errors, []);
 });
 
-test('touch: a tap on a control changes it', async () => {
-  const context = await browser.newContext({ viewport: { width: 900, height: 900 }, hasTouch: true });
-  const touch = await context.newPage();
-  const touchErrors = watchErrors(touch);
-  await touch.goto(`${server.url}/panels.html`);
-  await touch.waitForFunction(() => window.kvTest && window.kvTest.ready, null, { timeout: 30000 });
-  await settle(touch);
-  const [x, y, w, h] = await touch.evaluate(() => window.kvTest.handles.admission.layout().kv_cache_dtype);
-  const box = await (await touch.$('#admission')).boundingBox();
-  await touch.touchscreen.tap(box.x + x + w - 10, box.y + y + h / 2);   // the FP8 radio's label
-  await settle(touch);
-  assert.equal(await touch.evaluate(() => window.kvTest.handles.admission.getState().kv_cache_dtype), 'fp8');
-  assert.deepEqual(touchErrors, []);
+test('a phone: narrow layout, and a tap on a control changes it', async () => {
+  const context = await browser.newContext({ viewport: { width: 400, height: 800 }, hasTouch: true, isMobile: true });
+  const phone = await context.newPage();
+  const phoneErrors = watchErrors(phone);
+  await phone.goto(`${server.url}/panels.html`);
+  await phone.waitForFunction(() => window.kvTest && window.kvTest.ready, null, { timeout: 30000 });
+  await settle(phone);
+  const layout = await phone.evaluate(() => window.kvTest.handles.admission.layout());
+  const canvasWidth = await phone.$eval('#admission', (c) => c.clientWidth);
+  // Knobs stack (label above a full-width control) so the controls keep their width.
+  assert.ok(layout.prompt_tokens[2] > canvasWidth * 0.7, `prompt slider ${layout.prompt_tokens[2]} of ${canvasWidth} px`);
+  const [x, y, w, h] = layout.kv_cache_dtype;
+  const box = await (await phone.$('#admission')).boundingBox();
+  await phone.touchscreen.tap(box.x + x + w - 10, box.y + y + h / 2);   // the FP8 radio (the group ends with it)
+  await settle(phone);
+  assert.equal(await phone.evaluate(() => window.kvTest.handles.admission.getState().kv_cache_dtype), 'fp8');
+  for (const name of panelNames) await shoot(phone, name, `panels-${name}-phone.png`);
+  assert.deepEqual(phoneErrors, []);
   await context.close();
 });
 
