@@ -68,12 +68,15 @@ std::string unknown_panel(int id) {
     return kv::error_to_json({"panel", kv::ErrorCode::unknown_value, "no panel " + std::to_string(id) + " is mounted"}).dump();
 }
 
-// {"id": n, "rejected": null | error}, or {"error": ...} when nothing was mounted. The size is the
-// canvas's content box in CSS pixels and the device pixels it covers.
+// {"id": n, "rejected": null | error}, or {"error": ...} when nothing was mounted. The geometry:
+// the canvas's content box in CSS pixels, the device pixels it covers, and its offset inside the
+// border box (border + padding).
 std::string panel_mount(const std::string& selector, const std::string& kind, const std::string& state_json,
-                        double css_width, double css_height, int pixel_width, int pixel_height) {
+                        double css_width, double css_height, int pixel_width, int pixel_height, double content_left,
+                        double content_top) {
     std::optional<kv::InputError> rejected;
-    auto mounted = kvapp::mount(selector, kind, state_json, {css_width, css_height, pixel_width, pixel_height}, &rejected);
+    auto mounted = kvapp::mount(selector, kind, state_json,
+                                {css_width, css_height, pixel_width, pixel_height, content_left, content_top}, &rejected);
     if (auto* error = std::get_if<kv::InputError>(&mounted)) return kv::error_to_json(*error).dump();
     json out = {{"id", std::get<int>(mounted)}, {"rejected", nullptr}};
     if (rejected) out["rejected"] = kv::error_to_json(*rejected)["error"];
@@ -112,9 +115,11 @@ void panel_set_visible(int id, bool visible) {
     if (const kvapp::Panel* panel = kvapp::find_panel(id)) kvui::surface_set_visible(panel->surface, visible);
 }
 
-void panel_resize(int id, double css_width, double css_height, int pixel_width, int pixel_height) {
+void panel_resize(int id, double css_width, double css_height, int pixel_width, int pixel_height, double content_left,
+                  double content_top) {
     if (const kvapp::Panel* panel = kvapp::find_panel(id))
-        kvui::surface_resize(panel->surface, {css_width, css_height, pixel_width, pixel_height});
+        kvui::surface_resize(panel->surface,
+                             {css_width, css_height, pixel_width, pixel_height, content_left, content_top});
 }
 
 void set_theme(const std::string& theme) { kvapp::set_theme(theme == "dark"); }

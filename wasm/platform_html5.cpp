@@ -52,7 +52,7 @@ struct Surface {
     float reported_height = -1;
 
     bool pointer_captured = false;     // a button went down on the canvas and is still held
-    double capture_offset_x = 0;       // canvas origin in client coordinates, at mouse down
+    double capture_offset_x = 0;       // content-box origin in client coordinates, at mouse down
     double capture_offset_y = 0;
     bool touch_active = false;
     double last_mousedown_time = -1e9;
@@ -251,7 +251,7 @@ EM_BOOL on_canvas_mouse(int type, const EmscriptenMouseEvent* e, void* user) {
     io.KeyShift = e->shiftKey;
     io.KeyAlt = e->altKey;
     io.KeySuper = e->metaKey;
-    const ImVec2 pos(static_cast<float>(e->targetX), static_cast<float>(e->targetY));
+    const ImVec2 pos(static_cast<float>(e->targetX - s.size.content_left), static_cast<float>(e->targetY - s.size.content_top));
     switch (type) {
     case EMSCRIPTEN_EVENT_MOUSEDOWN: {
         const int b = imgui_button(e->button);
@@ -263,8 +263,8 @@ EM_BOOL on_canvas_mouse(int type, const EmscriptenMouseEvent* e, void* user) {
         s.last_mousedown_time = emscripten_get_now();
         if (!s.pointer_captured) {
             s.pointer_captured = true;
-            s.capture_offset_x = static_cast<double>(e->clientX - e->targetX);
-            s.capture_offset_y = static_cast<double>(e->clientY - e->targetY);
+            s.capture_offset_x = static_cast<double>(e->clientX - e->targetX) + s.size.content_left;
+            s.capture_offset_y = static_cast<double>(e->clientY - e->targetY) + s.size.content_top;
             emscripten_set_mousemove_callback(EMSCRIPTEN_EVENT_TARGET_DOCUMENT, &s, EM_TRUE, on_document_mouse);
             emscripten_set_mouseup_callback(EMSCRIPTEN_EVENT_TARGET_DOCUMENT, &s, EM_TRUE, on_document_mouse);
         }
@@ -312,7 +312,8 @@ EM_BOOL on_touch(int type, const EmscriptenTouchEvent* e, void* user) {
         if (e->touches[i].isChanged) { touch = &e->touches[i]; break; }
     if (!touch) return EM_FALSE;
     ImGuiIO& io = use(s);
-    const ImVec2 pos(static_cast<float>(touch->targetX), static_cast<float>(touch->targetY));
+    const ImVec2 pos(static_cast<float>(touch->targetX - s.size.content_left),
+                     static_cast<float>(touch->targetY - s.size.content_top));
     switch (type) {
     case EMSCRIPTEN_EVENT_TOUCHSTART: {
         io.MousePos = pos;

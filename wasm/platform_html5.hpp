@@ -24,11 +24,13 @@ using FrameFn = std::function<float()>;
 // The content height changed (the loader sizes the canvas to it, so the page, not the panel, scrolls).
 using HeightFn = std::function<void(float)>;
 
-// The canvas's content box in CSS pixels and the device pixels it covers (the loader reads them
-// from ResizeObserver; zeros mean "ask the DOM").
+// The canvas's content box in CSS pixels, the device pixels it covers, and where it starts inside
+// the border box that mouse coordinates are measured from (border + padding). The loader reads
+// them from the DOM and ResizeObserver; zero sizes mean "ask the DOM".
 struct SurfaceSize {
     double css_width = 0, css_height = 0;
     int pixel_width = 0, pixel_height = 0;
+    double content_left = 0, content_top = 0;
 };
 
 // Opens a surface on the canvas matching `selector` ("#id"). Returns its id, or -1 and `error`.

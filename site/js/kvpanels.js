@@ -12,7 +12,7 @@
 //                                            (from the reader or setState; setting the same state is silent)
 //   handle.result()                       -> result object
 //   handle.rejected                       -> the error of a refused initial state, or null
-//   handle.layout()                       -> {field: [x, y, w, h]} of each knob (tests, tools)
+//   handle.layout()                       -> {field: [x, y, w, h]} of each knob, content-box CSS px (tests)
 //   handle.unmount()
 //   KvPanels.drawStats()                  -> {frames, animation_requests, mean_ms, ...} (tests, measurements)
 //
@@ -92,7 +92,8 @@ var KvPanels = (function () {
     return modulePromise;
   }
 
-  // The canvas's content box in CSS pixels and the device pixels it covers: [w, h, pw, ph].
+  // The canvas's content box in CSS pixels, the device pixels it covers, and its offset inside the
+  // border box (mouse coordinates are measured from there): [w, h, pw, ph, left, top].
   function measure(canvas) {
     var style = getComputedStyle(canvas);
     var px = function (v) { return parseFloat(v) || 0; };
@@ -100,7 +101,8 @@ var KvPanels = (function () {
     var w = rect.width - px(style.borderLeftWidth) - px(style.borderRightWidth) - px(style.paddingLeft) - px(style.paddingRight);
     var h = rect.height - px(style.borderTopWidth) - px(style.borderBottomWidth) - px(style.paddingTop) - px(style.paddingBottom);
     var ratio = window.devicePixelRatio || 1;
-    return [Math.max(w, 1), Math.max(h, 1), Math.max(1, Math.round(w * ratio)), Math.max(1, Math.round(h * ratio))];
+    return [Math.max(w, 1), Math.max(h, 1), Math.max(1, Math.round(w * ratio)), Math.max(1, Math.round(h * ratio)),
+            px(style.borderLeftWidth) + px(style.paddingLeft), px(style.borderTopWidth) + px(style.paddingTop)];
   }
 
   function prepareCanvas(canvas) {
@@ -119,7 +121,7 @@ var KvPanels = (function () {
       var size = measure(canvas);
       var reply = parse(kv.panelMount('#' + canvas.id, options.panel || 'admission',
                                       options.state ? JSON.stringify(options.state) : '',
-                                      size[0], size[1], size[2], size[3]));
+                                      size[0], size[1], size[2], size[3], size[4], size[5]));
       if (reply.error) {
         var err = new Error('KvPanels.mount: ' + reply.error.message);
         err.field = reply.error.field;
@@ -150,7 +152,7 @@ var KvPanels = (function () {
       var resize = function (next) {
         if (next.join() === lastSize) return;
         lastSize = next.join();
-        kv.panelResize(id, next[0], next[1], next[2], next[3]);
+        kv.panelResize(id, next[0], next[1], next[2], next[3], next[4], next[5]);
       };
       if (window.ResizeObserver) {
         // device-pixel-content-box gives the exact backing-store size (crisp at 1.25, 1.5...).
@@ -160,7 +162,7 @@ var KvPanels = (function () {
           var device = e.devicePixelContentBoxSize && e.devicePixelContentBoxSize[0];
           // Trusted only when it agrees with devicePixelRatio (emulated ratios report CSS pixels).
           if (device && Math.abs(device.inlineSize - next[2]) <= 2 && Math.abs(device.blockSize - next[3]) <= 2)
-            next = [e.contentRect.width, e.contentRect.height, device.inlineSize, device.blockSize];
+            next = [e.contentRect.width, e.contentRect.height, device.inlineSize, device.blockSize, next[4], next[5]];
           resize(next);
         });
         try { ro.observe(canvas, { box: 'device-pixel-content-box' }); } catch (e) { ro.observe(canvas); }
