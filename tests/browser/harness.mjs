@@ -2,7 +2,6 @@
 // playwright-core, with the flags this machine needs (no network, software WebGL2).
 import http from 'node:http';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -38,15 +37,13 @@ export async function serve(mounts) {
   return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((r) => server.close(r)) };
 }
 
+// playwright-core starts Chromium on a new, empty profile of its own (it refuses a
+// --user-data-dir of ours), which is what the flags below assume.
 export async function launchBrowser() {
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kv-chromium-'));
   const args = ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
-    '--disable-quic', `--user-data-dir=${userDataDir}`];
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args });
-  const close = browser.close.bind(browser);
-  browser.close = async () => { await close(); fs.rmSync(userDataDir, { recursive: true, force: true }); };
-  return browser;
+    '--disable-quic'];
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args });
 }
 
 // Collects console errors, page errors and CSP violations of a page.

@@ -16,7 +16,6 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { serve, launchBrowser, watchErrors, saveArtifact, root } from './harness.mjs';
 
 const site = path.join(root, 'build/site');
@@ -25,22 +24,6 @@ const require = createRequire(import.meta.url);
 const metrics = {};
 
 let server, browser, hostDir;
-
-// harness.mjs passes --user-data-dir, which this playwright-core refuses; fall back to the same
-// flags without it.
-async function launch() {
-  try {
-    return await launchBrowser();
-  } catch (e) {
-    if (!/userDataDir/.test(String(e))) throw e;
-    return chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
-        '--disable-quic', '--allow-file-access-from-files'],
-    });
-  }
-}
 
 // Records CSP violations from the first script on (the event fires in the page, not in the console).
 const recordViolations = () => {
@@ -109,7 +92,7 @@ before(async () => {
 <iframe data-kv-embed id="kv" src="kv/embed.html?panel=admission" width="700" height="600"></iframe>
 <script src="kv/js/kvembed-host.js"></script>`);
   server = await serve({ '/course/kv/': site, '/host/kv/': site, '/host/': hostDir, '/': site });
-  browser = await launch();
+  browser = await launchBrowser();
 });
 
 after(async () => {

@@ -10,7 +10,6 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { chromium } from 'playwright-core';
 import { serve, launchBrowser, watchErrors, saveArtifact, root } from './harness.mjs';
 
 const panelNames = ['admission', 'phases', 'batching'];
@@ -20,21 +19,6 @@ const metrics = {};
 
 let server, browser, page, errors;
 
-// harness.mjs passes --user-data-dir, which playwright-core 1.65 refuses ("Pass userDataDir
-// parameter to launchPersistentContext"); until it changes, the same flags without it.
-async function launch() {
-  try {
-    return await launchBrowser();
-  } catch (e) {
-    if (!/userDataDir/.test(String(e))) throw e;
-    return chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
-        '--disable-quic'],
-    });
-  }
-}
 
 async function openPage(options = {}) {
   const p = await browser.newPage({ viewport: { width: 900, height: 900 }, ...options });
@@ -128,7 +112,7 @@ before(async () => {
     '/site/js/': path.join(root, 'site/js'),
     '/site/css/': path.join(root, 'site/css'),
   });
-  browser = await launch();
+  browser = await launchBrowser();
   ({ page, errors } = await openPage());
   metrics.first_frame_ms = (await stats()).first_frame_at_ms;
 });
