@@ -75,8 +75,8 @@ void cache_sizes(const kv::Result& r) {
                                 " × " + kv::format_count(kv::bytes_per_element(s.kv_cache_dtype)) + " B";
     figure_row("sizes", {
         {"KV cache per token", kv::format_bytes(r.kv_bytes_per_token), formula, Colour::kv_used,
-         "2 (K and V) × layers × kv_heads × head_dim × bytes per element. kv_heads, not query heads: that is "
-         "grouped-query attention."},
+         "Keys plus values, for every layer and every KV head, head_dim wide, at the cache precision. Query "
+         "heads do not count: grouped-query attention shares each KV head among several of them."},
         {"per sequence", kv::format_bytes(r.bytes_per_sequence),
          "× " + kv::format_count(s.prompt_tokens + s.output_tokens) + " tokens (prompt + output)", Colour::kv_used,
          "Each sequence holds a block for its full final length in this simulation; paged attention would hold "
@@ -92,7 +92,7 @@ void cache_sizes(const kv::Result& r) {
 
 //-----------------------------------------------------------------------------
 // [SECTION] Admission: resident sequences and the binding limit
-// Lesson: "Concurrency is floor(pool / bytes_per_sequence), and nothing else."
+// Lesson: content/lesson/02-memory-order.md, "Why the batch stops where it does".
 //-----------------------------------------------------------------------------
 
 const char* binding_limit_words(kv::BindingLimit limit) {
@@ -131,7 +131,7 @@ void admission(const kv::Result& r) {
 
 //-----------------------------------------------------------------------------
 // [SECTION] Decode step: bytes, time, throughput, ITL
-// Lesson: "you are not buying arithmetic, you are buying sequences per byte".
+// Lesson: content/lesson/01-intro.md (throughput follows the resident sequences, not FLOPs).
 //-----------------------------------------------------------------------------
 
 void decode_step(const kv::Result& r) {

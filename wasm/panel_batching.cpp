@@ -126,7 +126,7 @@ void batch_curve(const kvapp::Panel& panel) {
 
 //-----------------------------------------------------------------------------
 // [SECTION] Tensor parallel 1, 2, 4, 8
-// Lesson: "This is the ceiling that tensor parallelism is really for."
+// Lesson: content/lesson/07-batching-ceiling.md, "The batching ceiling and tensor parallelism".
 //-----------------------------------------------------------------------------
 
 void tensor_parallel(const kvapp::Panel& panel) {

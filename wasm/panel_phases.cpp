@@ -32,7 +32,7 @@ void title(const kv::Result& r) { panel_title("Two phases", r.model.name + " on 
 
 //-----------------------------------------------------------------------------
 // [SECTION] TTFT and ITL, compute time against memory time
-// Lesson: "time to first token and inter-token latency have no lever in common".
+// Lesson: content/lesson/03-two-phases.md (TTFT follows FLOPs, ITL follows bandwidth).
 //-----------------------------------------------------------------------------
 
 const char* bound_words(kv::Bound b) { return b == kv::Bound::compute ? "compute-bound" : "memory-bound"; }
@@ -97,7 +97,7 @@ void phases(const kv::Result& r) {
 
 //-----------------------------------------------------------------------------
 // [SECTION] Roofline
-// Lesson: "Neither label is a property of the phase; both are ratios".
+// Lesson: content/lesson/03-two-phases.md (a bound is a ratio of work to bytes, not a phase).
 //-----------------------------------------------------------------------------
 
 std::string intensity_tick(double v) { return kv::format_significant(v, 1); }
@@ -162,7 +162,7 @@ void roofline(const kv::Result& r) {
 
 //-----------------------------------------------------------------------------
 // [SECTION] Simulated DCGM readout
-// Lesson: "busy memory, idle tensor cores, and nvidia-smi cheerfully reporting near-100%".
+// Lesson: content/lesson/09-real-system.md (the DCGM fields during steady-state decode).
 //-----------------------------------------------------------------------------
 
 void dcgm(const kv::Result& r) {
@@ -183,8 +183,7 @@ void dcgm(const kv::Result& r) {
 
 //-----------------------------------------------------------------------------
 // [SECTION] Chunked prefill
-// Lesson: "a slice of prefill folded into a decode step rides on a weight read that step was
-// making anyway".
+// Lesson: content/lesson/04-chunked-prefill.md, "Chunked prefill and speculative decoding".
 //-----------------------------------------------------------------------------
 
 std::string tokens_tick(double v) { return kv::format_count(static_cast<int64_t>(std::llround(v))); }
