@@ -259,10 +259,11 @@ void knobs(kvapp::Panel& panel, uint32_t which) {
             w = std::max(w, ImGui::CalcTextSize(shown[i]->label).x + marker_width);
         return w;
     };
-    // Two knobs per row when each control keeps at least 170 pixels; label beside control when the
-    // control keeps 200; otherwise (phones) the label goes above a full-width control.
+    // Two knobs per row when each control keeps at least 210 pixels (room for four tensor-parallel
+    // radios and a GPU name); label beside control when the control keeps 200; otherwise (phones)
+    // the label goes above a full-width control.
     const float avail = ImGui::GetContentRegionAvail().x;
-    const bool two_per_row = avail - label_width(2, 0) - label_width(2, 1) >= 2 * 170.0f;
+    const bool two_per_row = avail - label_width(2, 0) - label_width(2, 1) >= 2 * 210.0f;
     const bool stacked = !two_per_row && avail - label_width(1, 0) < 200.0f;
     const auto draw_control = [&](const KnobRow* row) {
         ImGui::SetNextItemWidth(-FLT_MIN);
