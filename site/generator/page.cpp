@@ -109,12 +109,15 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
     // Inputs.
     auto scenarios_file = read_json(paths.content / "scenarios.json", errors);
     auto facts_file = read_json(paths.content / "facts.json", errors);
+    // head.html is the one place the pages' CSP, stylesheets and shared scripts are written.
+    const auto head_fragment = read_text(paths.site / "templates/head.html");
     const auto index_template = read_text(paths.site / "templates/index.html");
     const auto embed_template = read_text(paths.site / "templates/embed.html");
     const auto panel_fragment = read_text(paths.site / "templates/panel.html");
     const auto snippet_fragment = read_text(paths.site / "templates/snippet.html");
-    if (!index_template || !embed_template || !panel_fragment || !snippet_fragment) {
-        errors << (paths.site / "templates").string() << ": index.html, embed.html, panel.html and snippet.html are needed\n";
+    if (!head_fragment || !index_template || !embed_template || !panel_fragment || !snippet_fragment) {
+        errors << (paths.site / "templates").string()
+               << ": head.html, index.html, embed.html, panel.html and snippet.html are needed\n";
         return 1;
     }
     if (!scenarios_file || !facts_file) return 1;
@@ -163,13 +166,15 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
     limits["weight_dtype"] = {"bf16", "fp8"};
     limits["force_mha"] = {false, true};
 
-    const std::string index = fill_template(*index_template, {{"TITLE_TEXT", escape_html(article.title_text)},
+    const std::string index = fill_template(*index_template, {{"HEAD", *head_fragment},
+                                                              {"TITLE_TEXT", escape_html(article.title_text)},
                                                               {"TITLE", article.title_html},
                                                               {"BODY", article.body_html},
                                                               {"DEFAULTS", defaults},
                                                               {"SCENARIOS", escape_html(scenarios.dump())},
                                                               {"FIGURE_COUNT", std::to_string(article.figures.size())}});
-    const std::string embed = fill_template(*embed_template, {{"DEFAULTS", defaults},
+    const std::string embed = fill_template(*embed_template, {{"HEAD", *head_fragment},
+                                                              {"DEFAULTS", defaults},
                                                               {"LIMITS", escape_html(limits.dump())},
                                                               {"TITLE_TEXT", escape_html(article.title_text)}});
 
