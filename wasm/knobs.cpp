@@ -140,10 +140,29 @@ const KnobRow rows[] = {
     {knob_force_mha, "force_mha", "force multi-head attention", help_force_mha},
 };
 
+// The stops of the log-stepped knobs, computed once.
+using L = kv::ScenarioLimits;
+const std::vector<int64_t> prompt_stops = log_stops(128, 131072);
+const std::vector<int64_t> output_stops = log_stops(1, 32768);
+const std::vector<int64_t> concurrent_stops = log_stops(1, L::max_concurrent);
+const std::vector<int64_t> num_seqs_stops = log_stops(1, L::max_num_seqs);
+const std::vector<int64_t> batched_tokens_stops = log_stops(256, 131072);
+
+// A log-stepped integer knob writing one scenario field.
+void stepped_knob(kvapp::Panel& panel, const char* id, int64_t kv::Scenario::*field,
+                  const std::vector<int64_t>& stops) {
+    int64_t v = panel.scenario.*field;
+    if (stop_slider(id, v, stops)) kvapp::edit(panel, [&](kv::Scenario& next) { next.*field = v; });
+}
+
+void dtype_knob(kvapp::Panel& panel, const char* id, kv::DType kv::Scenario::*field) {
+    kv::DType d = panel.scenario.*field;
+    if (dtype_radio(id, d)) kvapp::edit(panel, [&](kv::Scenario& next) { next.*field = d; });
+}
+
 // Draws one knob's control; a change goes straight to kvapp::edit().
 void control(kvapp::Panel& panel, Knob knob) {
     const kv::Scenario& s = panel.scenario;
-    using L = kv::ScenarioLimits;
     switch (knob) {
     case knob_model: {
         const std::string preview = s.model_config ? std::string("config.json (from the page)") : s.model;
@@ -170,25 +189,11 @@ void control(kvapp::Panel& panel, Knob knob) {
         }
         break;
     }
-    case knob_prompt_tokens: {
-        static const std::vector<int64_t> stops = log_stops(128, 131072);
-        int64_t v = s.prompt_tokens;
-        if (stop_slider("##prompt_tokens", v, stops)) kvapp::edit(panel, [&](kv::Scenario& next) { next.prompt_tokens = v; });
+    case knob_prompt_tokens: stepped_knob(panel, "##prompt_tokens", &kv::Scenario::prompt_tokens, prompt_stops); break;
+    case knob_output_tokens: stepped_knob(panel, "##output_tokens", &kv::Scenario::output_tokens, output_stops); break;
+    case knob_concurrent_requests:
+        stepped_knob(panel, "##concurrent_requests", &kv::Scenario::concurrent_requests, concurrent_stops);
         break;
-    }
-    case knob_output_tokens: {
-        static const std::vector<int64_t> stops = log_stops(1, 32768);
-        int64_t v = s.output_tokens;
-        if (stop_slider("##output_tokens", v, stops)) kvapp::edit(panel, [&](kv::Scenario& next) { next.output_tokens = v; });
-        break;
-    }
-    case knob_concurrent_requests: {
-        static const std::vector<int64_t> stops = log_stops(1, L::max_concurrent);
-        int64_t v = s.concurrent_requests;
-        if (stop_slider("##concurrent_requests", v, stops))
-            kvapp::edit(panel, [&](kv::Scenario& next) { next.concurrent_requests = v; });
-        break;
-    }
     case knob_gpu_memory_utilization: {
         // Hundredths, so 0.72 and 0.90 are exact and an arrow key moves 0.01.
         int hundredths = static_cast<int>(std::lround(s.gpu_memory_utilization * 100.0));
@@ -200,16 +205,8 @@ void control(kvapp::Panel& panel, Knob knob) {
             kvapp::edit(panel, [&](kv::Scenario& next) { next.gpu_memory_utilization = hundredths / 100.0; });
         break;
     }
-    case knob_kv_cache_dtype: {
-        kv::DType d = s.kv_cache_dtype;
-        if (dtype_radio("kv_cache_dtype", d)) kvapp::edit(panel, [&](kv::Scenario& next) { next.kv_cache_dtype = d; });
-        break;
-    }
-    case knob_weight_dtype: {
-        kv::DType d = s.weight_dtype;
-        if (dtype_radio("weight_dtype", d)) kvapp::edit(panel, [&](kv::Scenario& next) { next.weight_dtype = d; });
-        break;
-    }
+    case knob_kv_cache_dtype: dtype_knob(panel, "kv_cache_dtype", &kv::Scenario::kv_cache_dtype); break;
+    case knob_weight_dtype: dtype_knob(panel, "weight_dtype", &kv::Scenario::weight_dtype); break;
     case knob_force_mha: {
         bool on = s.force_mha;
         if (ImGui::Checkbox("##force_mha", &on)) kvapp::edit(panel, [&](kv::Scenario& next) { next.force_mha = on; });
@@ -218,19 +215,10 @@ void control(kvapp::Panel& panel, Knob knob) {
                    kv::format_count(panel.result.model.num_attention_heads));
         break;
     }
-    case knob_max_num_seqs: {
-        static const std::vector<int64_t> stops = log_stops(1, L::max_num_seqs);
-        int64_t v = s.max_num_seqs;
-        if (stop_slider("##max_num_seqs", v, stops)) kvapp::edit(panel, [&](kv::Scenario& next) { next.max_num_seqs = v; });
+    case knob_max_num_seqs: stepped_knob(panel, "##max_num_seqs", &kv::Scenario::max_num_seqs, num_seqs_stops); break;
+    case knob_max_num_batched_tokens:
+        stepped_knob(panel, "##max_num_batched_tokens", &kv::Scenario::max_num_batched_tokens, batched_tokens_stops);
         break;
-    }
-    case knob_max_num_batched_tokens: {
-        static const std::vector<int64_t> stops = log_stops(256, 131072);
-        int64_t v = s.max_num_batched_tokens;
-        if (stop_slider("##max_num_batched_tokens", v, stops))
-            kvapp::edit(panel, [&](kv::Scenario& next) { next.max_num_batched_tokens = v; });
-        break;
-    }
     case knob_tensor_parallel_size: {
         ImGui::PushID("tensor_parallel_size");
         for (int64_t tp : {1, 2, 4, 8}) {
