@@ -329,14 +329,10 @@ json catalog_to_json() {
     return {{"models", models}, {"gpus", gpus}, {"limits", limits}, {"defaults", scenario_to_json(Scenario{})}};
 }
 
-std::string evaluate_json_text(const std::string& text, bool* ok) {
+std::variant<Result, InputError> evaluate_text(const std::string& text) {
     auto scenario = scenario_from_text(text);
-    std::variant<Result, InputError> outcome =
-        std::holds_alternative<InputError>(scenario) ? std::variant<Result, InputError>(std::get<InputError>(scenario))
-                                                     : evaluate(std::get<Scenario>(scenario));
-    if (ok) *ok = std::holds_alternative<Result>(outcome);
-    if (auto* error = std::get_if<InputError>(&outcome)) return error_to_json(*error).dump();
-    return result_to_json(std::get<Result>(outcome)).dump();
+    if (auto* error = std::get_if<InputError>(&scenario)) return *error;
+    return evaluate(std::get<Scenario>(scenario));
 }
 
 }  // namespace kv

@@ -33,7 +33,7 @@ nlohmann::json tensor_parallel_sweep_to_json(const std::vector<TensorParallelPoi
 // Ids, labels and the knob ranges, for pickers and documentation.
 nlohmann::json catalog_to_json();
 
-// evaluate() for text: the result JSON, or {"error": {...}} (and `ok` false).
-std::string evaluate_json_text(const std::string& scenario_text, bool* ok = nullptr);
+// Parses a scenario text and evaluates it: the one path every text front end (CLI, embind) takes.
+std::variant<Result, InputError> evaluate_text(const std::string& scenario_text);
 
 }  // namespace kv

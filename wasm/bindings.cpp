@@ -33,9 +33,7 @@ using nlohmann::json;
 // Evaluates a scenario text and hands the result (or the error) to `on_result`.
 template <typename OnResult>
 std::string with_result(const std::string& scenario_text, OnResult on_result) {
-    auto scenario = kv::scenario_from_text(scenario_text);
-    if (auto* error = std::get_if<kv::InputError>(&scenario)) return kv::error_to_json(*error).dump();
-    auto outcome = kv::evaluate(std::get<kv::Scenario>(scenario));
+    auto outcome = kv::evaluate_text(scenario_text);
     if (auto* error = std::get_if<kv::InputError>(&outcome)) return kv::error_to_json(*error).dump();
     return on_result(std::get<kv::Result>(outcome)).dump();
 }

@@ -42,9 +42,7 @@ int main(int argc, char** argv) {
         scenario_text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     if (scenario_text.find_first_not_of(" \t\r\n") == std::string::npos) scenario_text = "{}";
 
-    auto scenario = kv::scenario_from_text(scenario_text);
-    if (auto* error = std::get_if<kv::InputError>(&scenario)) return print_error(*error);
-    auto outcome = kv::evaluate(std::get<kv::Scenario>(scenario));
+    auto outcome = kv::evaluate_text(scenario_text);
     if (auto* error = std::get_if<kv::InputError>(&outcome)) return print_error(*error);
     const kv::Result& result = std::get<kv::Result>(outcome);
 
