@@ -21,14 +21,19 @@ Catalog parse_catalog() {
     const auto gpus = nlohmann::json::parse(builtin_gpus_json, nullptr, false);
     if (models.is_discarded() || gpus.is_discarded()) catalog_defect("not JSON");
     for (const auto& entry : models.at("models")) {
-        auto parsed = model_from_config(entry.at("config"), entry.at("id").get<std::string>());
+        nlohmann::json config = entry.at("config");
+        // ModelOpt checkpoints keep their quantisation in a separate hf_quant_config.json.
+        if (entry.contains("hf_quant_config") && !config.contains("quantization_config") &&
+            entry["hf_quant_config"].value("quantization", nlohmann::json::object()).value("quant_algo", "") == "FP8")
+            config["quantization_config"] = {{"quant_method", "modelopt"}, {"quant_algo", "FP8"}};
+        auto parsed = model_from_config(config, entry.at("id").get<std::string>());
         if (auto* error = std::get_if<InputError>(&parsed)) catalog_defect(error->message);
         ModelSpec spec = std::get<ModelSpec>(parsed);
         spec.name = entry.at("id").get<std::string>();
         catalog.models.push_back(spec);
     }
     for (const auto& entry : gpus.at("gpus")) {
-        auto parsed = gpu_from_catalog_entry(entry);
+        auto parsed = gpu_from_json(entry, "gpus." + entry.value("id", std::string("?")));
         if (auto* error = std::get_if<InputError>(&parsed)) catalog_defect(error->message);
         catalog.gpus.push_back(std::get<GpuSpec>(parsed));
     }

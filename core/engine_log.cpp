@@ -15,35 +15,69 @@ void add(Result& r, LogKind kind, const std::string& text) {
     r.log.push_back({kind, prefix[static_cast<int>(kind)] + text});
 }
 
-// Utilisation rounded up to the next hundredth, so "fits at 0.78" really fits.
+std::string gib(double bytes, int decimals) { return format_fixed(bytes / GiB, decimals); }
+
+std::string concurrency(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2fx", std::isfinite(value) ? value : 0.0);
+    return text;
+}
+
+// Utilisation rounded up to the next hundredth, so "starts at 0.78" really starts.
 std::string utilization_ceiling(double fraction) {
     return format_fixed(std::ceil(fraction * 100.0 - 1e-9) / 100.0, 2);
 }
 
-void log_failure(Result& r) {
-    const Scenario& s = r.scenario;
-    const double need = r.weight_bytes + r.activation_bytes;
-    if (r.status == Status::weights_do_not_fit) {
-        std::string text = "the weights do not fit: " + format_gib(r.weight_bytes, 2) + " of weights and " +
-                           format_gib(r.activation_bytes, 2) + " of activation reserve need " + format_gib(need, 2) +
-                           ", but gpu_memory_utilization " + format_fixed(s.gpu_memory_utilization, 2) +
-                           " leaves a budget of " + format_gib(r.budget_bytes, 2) + " (" +
-                           format_gib(need - r.budget_bytes, 2) + " short). ";
-        const double one_request = (need + r.bytes_per_sequence) / r.gpu.memory_bytes;
-        if (one_request <= 1.0)
-            text += "The smallest gpu_memory_utilization that loads them is " + utilization_ceiling(r.min_utilization_that_fits) +
-                    "; serving one " + format_count(s.prompt_tokens + s.output_tokens) + "-token request needs " +
-                    utilization_ceiling(one_request) + ".";
-        else
-            text += "No gpu_memory_utilization serves a request on this GPU: use FP8 weights or tensor parallelism.";
-        add(r, LogKind::failure, text);
+// The start-up lines the engine prints, in its own formats for the version.
+void log_startup(Result& r) {
+    const MemoryPlan& m = r.memory;
+    const EngineRules& rules = r.rules;
+    const std::string max_len = std::to_string(*r.scenario.max_model_len);
+    if (!rules.v1_engine) {
+        add(r, LogKind::info, "Loading model weights took " + gib(m.weight_bytes, 4) + " GB");
+        add(r, LogKind::info, "Memory profiling results: total_gpu_memory=" + gib(m.visible_bytes, 2) +
+                                  "GiB peak_torch_memory=" + gib(m.weight_bytes + m.activation_peak_bytes, 2) +
+                                  "GiB non_torch_memory=" + gib(m.non_torch_bytes, 2) + "GiB kv_cache_size=" +
+                                  gib(m.available_kv_bytes, 2) + "GiB gpu_memory_utilization=" +
+                                  format_fixed(r.scenario.gpu_memory_utilization, 2));
+        if (m.startup_error && m.startup_error->kind != "max_model_len_does_not_fit") return;
+        add(r, LogKind::info, "# GPU blocks: " + std::to_string(m.num_gpu_blocks) +
+                                  ", # CPU blocks: " + std::to_string(m.cpu_swap_blocks));
+        add(r, LogKind::info, "Maximum concurrency for " + max_len + " tokens per request: " + concurrency(m.max_concurrency));
         return;
     }
-    add(r, LogKind::failure,
-        "the KV pool cannot hold one request: a " + format_count(s.prompt_tokens + s.output_tokens) +
-            "-token sequence needs " + format_gib(r.bytes_per_sequence, 2) + " but the pool is " +
-            format_gib(r.kv_pool_bytes, 2) + ". The longest request that fits is " +
-            format_count(r.longest_request_tokens) + " tokens.");
+    add(r, LogKind::info, "Model loading took " + gib(m.weight_bytes, rules.loading_log_says_memory ? 2 : 4) +
+                              (rules.loading_log_says_memory ? " GiB memory" : " GiB"));
+    if (m.cuda_graph_in_budget) add(r, LogKind::info, "Estimated CUDA graph memory: " + gib(m.cuda_graph_bytes, 2) + " GiB total");
+    add(r, LogKind::info, "Available KV cache memory: " + gib(m.available_kv_bytes, 2) + " GiB");
+    if (m.startup_error) return;
+    if (m.layout.padding_layers > 0)
+        add(r, LogKind::warning, "Add " + std::to_string(m.layout.padding_layers) + " padding layers, may waste at most " +
+                                     format_fixed(100.0 * static_cast<double>(m.layout.padding_layers) /
+                                                      static_cast<double>(m.layout.layers), 2) +
+                                     "% KV cache memory");
+    add(r, LogKind::info, "GPU KV cache size: " + format_count(m.kv_cache_tokens) + " tokens");
+    add(r, LogKind::info, "Maximum concurrency for " + format_count(*r.scenario.max_model_len) +
+                              " tokens per request: " + concurrency(m.max_concurrency));
+}
+
+void log_refusal(Result& r) {
+    const MemoryPlan& m = r.memory;
+    add(r, LogKind::failure, "ValueError: " + m.startup_error->message);
+    const double starts_at = r.min_utilization_that_fits;
+    if (m.startup_error->kind == "max_model_len_does_not_fit" || m.startup_error->kind == "no_kv_cache_memory") {
+        std::string text = "the engine loads the weights (" + format_gib(m.weight_bytes, 1) + ") and profiles (" +
+                           format_gib(m.activation_peak_bytes, 1) + " of activations, " +
+                           format_gib(m.non_torch_bytes, 2) + " outside torch), then finds ";
+        text += m.available_kv_bytes > 0 ? format_gib(m.available_kv_bytes, 2) + " for the cache where one " +
+                                               format_count(*r.scenario.max_model_len) + "-token request needs " +
+                                               format_gib(m.request_kv_bytes, 2) + "."
+                                         : "nothing left for the cache.";
+        if (m.estimated_max_model_len > 0)
+            text += " max_model_len " + format_count(m.estimated_max_model_len) + " would start;";
+        if (starts_at <= 1.0) text += " gpu_memory_utilization " + utilization_ceiling(starts_at) + " would start it as is.";
+        add(r, LogKind::lesson, text);
+    }
 }
 
 void log_binding_limit(Result& r) {
@@ -60,7 +94,7 @@ void log_binding_limit(Result& r) {
                                     "). Lowering max_num_seqs would not admit one more.");
         break;
     case BindingLimit::max_num_seqs:
-        add(r, LogKind::lesson, running + ": max_num_seqs (" + format_count(s.max_num_seqs) +
+        add(r, LogKind::lesson, running + ": max_num_seqs (" + format_count(*s.max_num_seqs) +
                                     ") is the limit, below the " + format_count(r.max_resident_sequences) +
                                     " sequences the pool holds: batching already paid for is left unused.");
         break;
@@ -72,24 +106,34 @@ void log_binding_limit(Result& r) {
 
 void write_engine_log(Result& r) {
     const Scenario& s = r.scenario;
+    const MemoryPlan& m = r.memory;
     const int64_t request_tokens = s.prompt_tokens + s.output_tokens;
-    add(r, LogKind::info, "Model loading took " + format_fixed(r.weight_bytes / GiB, 4) + " GiB");
-    if (request_tokens > *s.max_model_len)
-        add(r, LogKind::warning, "a " + format_count(request_tokens) + "-token request exceeds max_model_len (" +
-                                     format_count(*s.max_model_len) + "): vLLM would reject it. The numbers below "
-                                     "assume it were raised.");
-    if (r.status == Status::weights_do_not_fit) {
-        log_failure(r);
+    const std::string version = (r.rules.v1_engine ? "V1 LLM engine (v" : "LLM engine (v") + s.vllm_version + ")";
+    add(r, LogKind::info, "Initializing a " + version + " with config: model=" + r.model.name +
+                              ", max_seq_len=" + std::to_string(*s.max_model_len) + ", tensor_parallel_size=" +
+                              std::to_string(s.tensor_parallel_size) + ", pipeline_parallel_size=" +
+                              std::to_string(s.pipeline_parallel_size) + ", kv_cache_dtype=" +
+                              (s.kv_cache_dtype == DType::fp8 ? "fp8" : "auto") +
+                              ", enforce_eager=" + (s.enforce_eager ? "True" : "False"));
+    const bool config_refusal = m.startup_error && (m.startup_error->kind == "max_model_len_too_long" ||
+                                                    m.startup_error->kind == "tensor_parallel_mismatch" ||
+                                                    m.startup_error->kind == "pipeline_parallel_mismatch" ||
+                                                    m.startup_error->kind == "quantization_mismatch" ||
+                                                    m.startup_error->kind == "free_memory_below_request");
+    const bool load_refusal = m.startup_error && (m.startup_error->kind == "weights_do_not_fit" ||
+                                                  m.startup_error->kind == "profile_out_of_memory");
+    if (!config_refusal && !load_refusal) log_startup(r);
+    if (m.startup_error) {
+        log_refusal(r);
         return;
     }
-    add(r, LogKind::info, "Available KV cache memory: " + format_fixed(r.kv_pool_bytes / GiB, 2) + " GiB");
-    char concurrency[32];
-    std::snprintf(concurrency, sizeof concurrency, "%.2fx", r.max_concurrency);
-    add(r, LogKind::info, "GPU KV cache size: " + format_count(r.kv_cache_tokens) +
-                              " tokens, Maximum concurrency for " + format_count(*s.max_model_len) +
-                              " tokens per request: " + concurrency);
-    if (r.status == Status::request_does_not_fit) {
-        log_failure(r);
+    if (!m.cuda_graph_in_budget && !s.enforce_eager && m.cuda_graph_bytes > r.outside_budget_bytes)
+        add(r, LogKind::warning, "CUDA graphs need about " + format_gib(m.cuda_graph_bytes, 2) + " outside the budget but only " +
+                                     format_gib(r.outside_budget_bytes, 2) +
+                                     " is left there: capture may run out of memory (lower gpu_memory_utilization or use enforce_eager).");
+    if (r.status == Status::request_too_long) {
+        add(r, LogKind::failure, "a " + format_count(request_tokens) + "-token request exceeds max_model_len (" +
+                                     format_count(*s.max_model_len) + "): the server rejects it (HTTP 400).");
         return;
     }
     add(r, LogKind::info, "Avg prompt throughput: " + format_fixed(r.prompt_tokens_per_s, 1) +
@@ -108,7 +152,7 @@ void write_engine_log(Result& r) {
                                 format_duration(r.prefill.total_s) + "); decode is " + bound_name(r.decode.bound) +
                                 "-bound (step " + format_duration(r.decode.total_s) + ", tensor pipe " +
                                 format_percent(r.tensor_active, 1) + " active).");
-    if (r.kv_heads_replicated)
+    if (m.layout.kv_heads_replicated)
         add(r, LogKind::warning, "tensor_parallel_size " + std::to_string(s.tensor_parallel_size) + " exceeds the " +
                                      std::to_string(r.model.num_key_value_heads) +
                                      " KV heads: each rank keeps a replicated head, so the cache stops shrinking per rank.");

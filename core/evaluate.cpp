@@ -1,5 +1,9 @@
 #include "evaluate.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
 #include "catalog.hpp"
 #include "engine_log.hpp"
 #include "memory_plan.hpp"
@@ -15,8 +19,10 @@ const char* error_code_name(ErrorCode code) {
                                         "out_of_range",   "missing_field", "inconsistent_config"};
     return names[static_cast<int>(code)];
 }
+const char* entry_name(Entry entry) { return entry == Entry::offline ? "offline" : "serve"; }
+
 const char* status_name(Status status) {
-    static const char* const names[] = {"ok", "weights_do_not_fit", "request_does_not_fit"};
+    static const char* const names[] = {"ok", "engine_refused", "request_too_long"};
     return names[static_cast<int>(status)];
 }
 const char* binding_limit_name(BindingLimit limit) {
@@ -32,39 +38,111 @@ const char* log_kind_name(LogKind kind) {
     return names[static_cast<int>(kind)];
 }
 
+namespace {
+
+// Refusals the engine makes from the configuration alone, before it touches the GPU.
+std::optional<StartupError> config_refusal(const Scenario& s, const ModelSpec& m) {
+    const int64_t tp = s.tensor_parallel_size, pp = s.pipeline_parallel_size;
+    const std::string tps = std::to_string(tp);
+    if (m.num_attention_heads % tp != 0)
+        return StartupError{"tensor_parallel_mismatch",
+                            "Total number of attention heads (" + std::to_string(m.num_attention_heads) +
+                                ") must be divisible by tensor parallel size (" + tps + ")."};
+    const int64_t kv = m.num_key_value_heads;
+    if (m.attention == AttentionKind::standard && (kv >= tp ? kv % tp != 0 : tp % kv != 0))
+        return StartupError{"tensor_parallel_mismatch",
+                            "The " + std::to_string(kv) + " KV heads cannot be sharded over tensor parallel size " + tps +
+                                ": vLLM's QKV projection needs the KV heads to divide evenly among the ranks, or the "
+                                "ranks to divide evenly among the KV heads (then each head is replicated)."};
+    if (m.num_hidden_layers < pp)
+        return StartupError{"pipeline_parallel_mismatch",
+                            "pipeline_parallel_size " + std::to_string(pp) + " exceeds the model's " +
+                                std::to_string(m.num_hidden_layers) + " layers."};
+    if (s.max_model_len && m.max_position_embeddings > 0 && *s.max_model_len > m.max_position_embeddings)
+        return StartupError{"max_model_len_too_long",
+                            "User-specified max_model_len (" + std::to_string(*s.max_model_len) +
+                                ") is greater than the derived max_model_len (max_position_embeddings=" +
+                                std::to_string(m.max_position_embeddings) +
+                                " in model's config.json). This may lead to incorrect model outputs or CUDA errors. "
+                                "To allow overriding this maximum, set the env var VLLM_ALLOW_LONG_MAX_MODEL_LEN=1"};
+    if (s.weight_dtype == DType::fp8 && m.weight_format != WeightFormat::bf16)
+        return StartupError{"quantization_mismatch",
+                            std::string("Quantization method specified in the model config (") +
+                                weight_format_name(m.weight_format) +
+                                ") does not match the quantization method specified in the `quantization` argument (fp8)."};
+    return std::nullopt;
+}
+
+// The scheduler runs what is asked, up to what the pool holds and what max_num_seqs allows.
+void admit(Result& r) {
+    const Scenario& s = r.scenario;
+    const MemoryPlan& mem = r.memory;
+    const KvLayout& k = mem.layout;
+    const int64_t sequence_tokens = s.prompt_tokens + s.output_tokens;
+    const double block_set_bytes = k.page_bytes * static_cast<double>(k.group_size);
+    const double need = request_kv_bytes(k, r.model, sequence_tokens, *s.max_num_batched_tokens);
+    const auto blocks_per_sequence = static_cast<int64_t>(std::ceil(need / block_set_bytes));
+    r.bytes_per_sequence = need;
+    r.outside_budget_bytes = mem.visible_bytes - mem.requested_bytes;
+    r.min_utilization_that_fits =
+        (mem.requested_bytes - mem.available_kv_bytes + mem.request_kv_bytes) / mem.visible_bytes;
+    r.longest_request_tokens = mem.estimated_max_model_len;
+    if (r.status != Status::ok) {
+        r.waiting = s.concurrent_requests;
+        return;
+    }
+    r.max_resident_sequences = blocks_per_sequence > 0 ? mem.num_gpu_blocks / blocks_per_sequence : 0;
+    r.running = std::min({s.concurrent_requests, r.max_resident_sequences, *s.max_num_seqs});
+    r.waiting = s.concurrent_requests - r.running;
+    if (r.running == s.concurrent_requests) r.binding_limit = BindingLimit::concurrent_requests;
+    else if (r.running == r.max_resident_sequences) r.binding_limit = BindingLimit::kv_pool;
+    else r.binding_limit = BindingLimit::max_num_seqs;
+    r.kv_pool_used_bytes = need * static_cast<double>(r.running);
+    // vLLM counts usage over num_gpu_blocks - 1 (one null block).
+    r.kv_cache_usage = std::min(1.0, static_cast<double>(r.running * blocks_per_sequence) /
+                                         static_cast<double>(std::max<int64_t>(1, mem.num_gpu_blocks - 1)));
+}
+
+}  // namespace
+
 std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibration& calibration) {
-    Scenario s = scenario;
     ModelSpec model;
-    if (s.model_config) {
-        model = *s.model_config;
-        model.name = "config.json";
-    } else if (const ModelSpec* found = find_model(s.model)) {
+    if (scenario.model_config) {
+        model = *scenario.model_config;
+        if (model.name.empty()) model.name = "config.json";
+    } else if (const ModelSpec* found = find_model(scenario.model)) {
         model = *found;
     } else {
-        return InputError{"model", ErrorCode::unknown_value, "model \"" + s.model + "\" is not known; use one of " + model_ids()};
+        return InputError{"model", ErrorCode::unknown_value, "model \"" + scenario.model + "\" is not known; use one of " + model_ids()};
     }
-    const GpuSpec* gpu = find_gpu(s.gpu);
-    if (!gpu) return InputError{"gpu", ErrorCode::unknown_value, "gpu \"" + s.gpu + "\" is not known; use one of " + gpu_ids()};
-    if (model.num_attention_heads % s.tensor_parallel_size != 0)
-        return InputError{"tensor_parallel_size", ErrorCode::inconsistent_config,
-                          "tensor_parallel_size " + std::to_string(s.tensor_parallel_size) +
-                              " must divide the model's " + std::to_string(model.num_attention_heads) + " attention heads"};
-    if (!s.max_model_len) {
-        if (model.max_position_embeddings <= 0)
-            return InputError{"max_model_len", ErrorCode::missing_field,
-                              "config.json has no max_position_embeddings: set max_model_len (16 to 16,777,216)"};
-        s.max_model_len = model.max_position_embeddings;
-    }
-    return evaluate_resolved(s, model, *gpu, calibration);
+    GpuSpec gpu;
+    if (scenario.gpu_config) gpu = *scenario.gpu_config;
+    else if (const GpuSpec* found = find_gpu(scenario.gpu)) gpu = *found;
+    else return InputError{"gpu", ErrorCode::unknown_value, "gpu \"" + scenario.gpu + "\" is not known; use one of " + gpu_ids()};
+    if (!scenario.max_model_len && model.max_position_embeddings <= 0)
+        return InputError{"max_model_len", ErrorCode::missing_field,
+                          "config.json has no max_position_embeddings: set max_model_len (16 to 16,777,216)"};
+    return evaluate_resolved(scenario, model, gpu, calibration);
 }
 
 Result evaluate_resolved(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu,
                          const Calibration& calibration) {
     Result r;
-    r.scenario = scenario;
     r.model = scenario.force_mha ? with_multi_head_attention(model) : model;
     r.gpu = gpu;
-    plan_memory(r, calibration);
+    // An unparseable version cannot reach here: the JSON reader checks it.
+    r.rules = engine_rules(parse_engine_version(scenario.vllm_version).value_or(EngineVersion{0, 21, 0}));
+    r.memory = plan_memory(scenario, r.model, gpu, r.rules, calibration);
+    if (auto refusal = config_refusal(scenario, r.model)) r.memory.startup_error = refusal;
+    r.scenario = scenario;
+    r.scenario.max_num_seqs = r.memory.limits.max_num_seqs;
+    r.scenario.max_num_batched_tokens = r.memory.limits.max_num_batched_tokens;
+    r.scenario.max_model_len = r.memory.limits.max_model_len;
+    r.scenario.block_size = r.memory.limits.block_size;
+    r.params = parameter_count(r.model);
+    if (r.memory.startup_error) r.status = Status::engine_refused;
+    else if (scenario.prompt_tokens + scenario.output_tokens > r.memory.limits.max_model_len) r.status = Status::request_too_long;
+    admit(r);
     time_steps(r, calibration);
     write_engine_log(r);
     return r;

@@ -8,14 +8,18 @@
 #include <vector>
 
 #include "calibration.hpp"
+#include "engine_rules.hpp"
 #include "gpu_spec.hpp"
 #include "input_error.hpp"
+#include "memory_plan.hpp"
 #include "model_spec.hpp"
 #include "scenario.hpp"
 
 namespace kv {
 
-enum class Status { ok, weights_do_not_fit, request_does_not_fit };
+// engine_refused: the engine stops at start-up (memory.startup_error says why, in its words);
+// request_too_long: the engine starts but rejects a request longer than max_model_len.
+enum class Status { ok, engine_refused, request_too_long };
 enum class BindingLimit { concurrent_requests, kv_pool, max_num_seqs, none };
 enum class Bound { memory, compute, none };
 enum class LogKind { info, warning, failure, lesson };
@@ -44,31 +48,24 @@ struct PhaseTiming {
 
 struct Result {
     Status status = Status::ok;
-    Scenario scenario;            // as evaluated (ids resolved, max_model_len filled in)
+    Scenario scenario;            // as evaluated: ids resolved, every engine default filled in
     ModelSpec model;              // after force_mha
     GpuSpec gpu;
+    EngineRules rules;            // the vLLM version's accounting
+    MemoryPlan memory;            // the engine's start-up accounting (memory_plan.hpp)
 
     // Sizes.
     int64_t params = 0;
-    double kv_bytes_per_token = 0;        // per rank
-    double weight_bytes = 0;              // per rank
-    double activation_bytes = 0;          // reserve, per rank
-    double budget_bytes = 0;              // gpu_memory_utilization x capacity
-    double outside_budget_bytes = 0;
-    double kv_pool_bytes = 0;             // per rank; 0 when the weights do not fit
-    double bytes_per_sequence = 0;        // per rank, prompt + output tokens
-    int64_t kv_heads_per_rank = 0;
-    bool kv_heads_replicated = false;     // tensor_parallel_size > num_key_value_heads
+    double bytes_per_sequence = 0;        // per rank, prompt + output tokens (whole blocks)
+    double outside_budget_bytes = 0;      // visible memory beyond the requested budget
 
-    // Admission.
+    // Admission (zero when the engine refuses to start).
     int64_t max_resident_sequences = 0;
     int64_t running = 0;
     int64_t waiting = 0;
     BindingLimit binding_limit = BindingLimit::none;
     double kv_pool_used_bytes = 0;
-    int64_t kv_cache_tokens = 0;          // whole blocks, the group's (vLLM's boot line)
-    double max_concurrency = 0;           // kv_cache_tokens / max_model_len
-    double min_utilization_that_fits = 0; // smallest gpu_memory_utilization holding weights + reserve
+    double min_utilization_that_fits = 0; // smallest gpu_memory_utilization at which the engine starts
     int64_t longest_request_tokens = 0;   // longest request one sequence could hold in the pool
 
     // Decode step (one token for every running sequence).

@@ -1,19 +1,22 @@
-// One accelerator as the serving engine sees it: HBM size and bandwidth, dense tensor throughput
-// and the NVLink bandwidth its all-reduces use. Peak figures are the vendor's data-sheet numbers;
-// the achieved fractions live in Calibration.
+// One accelerator as the serving engine sees it: the memory CUDA (or ROCm) reports as total, which
+// is what vLLM multiplies by gpu_memory_utilization (a few hundred MiB below the marketed size),
+// HBM bandwidth, dense tensor throughput and the interconnect its all-reduces use. Peak figures are
+// the vendor's data-sheet numbers; the achieved fractions live in Calibration.
 #pragma once
 #include <string>
 
 namespace kv {
 
 struct GpuSpec {
-    std::string name;                 // short id: A100, H100, H200
+    std::string name;                 // short id: A100, H100, L4
     std::string label;                // full product name
-    double memory_bytes = 0;          // nominal HBM capacity
-    double hbm_bytes_per_s = 0;       // peak HBM bandwidth
+    double memory_bytes = 0;          // marketed capacity, read as GiB (80 for an H100)
+    double visible_memory_bytes = 0;  // what cudaMemGetInfo reports as total (79.19 GiB on an H100)
+    double hbm_bytes_per_s = 0;       // peak memory bandwidth
     double bf16_flops_per_s = 0;      // dense (no sparsity) BF16 tensor throughput
     double fp8_flops_per_s = 0;       // dense FP8; 0 when the GPU has no FP8 tensor cores
-    double nvlink_bytes_per_s = 0;    // per GPU, one direction (half the bidirectional figure)
+    double interconnect_bytes_per_s = 0;  // per GPU, one direction (half the bidirectional figure)
+    std::string interconnect = "nvlink";  // nvlink, pcie or xgmi
 };
 
 }  // namespace kv

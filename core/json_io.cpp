@@ -1,5 +1,6 @@
 #include "json_io.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -67,108 +68,81 @@ std::optional<InputError> assign(std::variant<T, InputError> parsed, Target& tar
 
 }  // namespace
 
-std::variant<ModelSpec, InputError> model_from_config(const json& config, const std::string& prefix) {
-    if (!config.is_object()) return fail(prefix, ErrorCode::wrong_type, prefix + " must be a config.json object");
-    const auto field = [&](const char* key) { return prefix + "." + key; };
-    ModelSpec m;
-    m.name = prefix;
-    struct Required { const char* key; int64_t ModelSpec::*member; int64_t max; };
-    const Required required[] = {
-        {"num_hidden_layers", &ModelSpec::num_hidden_layers, ConfigLimits::max_layers},
-        {"hidden_size", &ModelSpec::hidden_size, ConfigLimits::max_hidden},
-        {"intermediate_size", &ModelSpec::intermediate_size, ConfigLimits::max_intermediate},
-        {"num_attention_heads", &ModelSpec::num_attention_heads, ConfigLimits::max_heads},
-        {"vocab_size", &ModelSpec::vocab_size, ConfigLimits::max_vocab},
-    };
-    for (const Required& r : required) {
-        if (!config.contains(r.key))
-            return fail(field(r.key), ErrorCode::missing_field, field(r.key) + " is missing from config.json");
-        if (auto e = assign(read_integer(config[r.key], field(r.key), 1, r.max), m.*r.member)) return *e;
-    }
-    m.num_key_value_heads = m.num_attention_heads;  // absent means multi-head attention
-    if (config.contains("num_key_value_heads")) {
-        const std::string f = field("num_key_value_heads");
-        if (auto e = assign(read_integer(config["num_key_value_heads"], f, 1, ConfigLimits::max_heads),
-                            m.num_key_value_heads)) return *e;
-        if (m.num_attention_heads % m.num_key_value_heads != 0)
-            return fail(f, ErrorCode::inconsistent_config,
-                        f + " is " + std::to_string(m.num_key_value_heads) + "; it must divide num_attention_heads (" +
-                            std::to_string(m.num_attention_heads) + ")");
-    }
-    if (config.contains("head_dim") && !config["head_dim"].is_null()) {
-        if (auto e = assign(read_integer(config["head_dim"], field("head_dim"), 1, ConfigLimits::max_head_dim),
-                            m.head_dim)) return *e;
-    } else {
-        if (m.hidden_size % m.num_attention_heads != 0)
-            return fail(field("head_dim"), ErrorCode::inconsistent_config,
-                        field("head_dim") + " is absent and hidden_size (" + std::to_string(m.hidden_size) +
-                            ") is not a multiple of num_attention_heads (" + std::to_string(m.num_attention_heads) + ")");
-        m.head_dim = m.hidden_size / m.num_attention_heads;
-    }
-    if (config.contains("max_position_embeddings")) {
-        if (auto e = assign(read_integer(config["max_position_embeddings"], field("max_position_embeddings"), 1,
-                                         ConfigLimits::max_positions), m.max_position_embeddings)) return *e;
-    }
-    if (config.contains("tie_word_embeddings"))
-        if (auto e = assign(read_bool(config["tie_word_embeddings"], field("tie_word_embeddings")),
-                            m.tie_word_embeddings)) return *e;
-    if (config.contains("attention_bias"))
-        if (auto e = assign(read_bool(config["attention_bias"], field("attention_bias")), m.attention_bias)) return *e;
-    m.qk_norm = config.value("model_type", json()) == "qwen3";
-    return m;
+namespace {
+
+// The scenario's numeric fields: name, range and where each lives. Plain and optional (engine
+// default when unset or null) integers share the reader; the help text is for pickers and docs.
+struct IntegerField {
+    const char* name;
+    int64_t lo, hi;
+    int64_t Scenario::*plain;
+    std::optional<int64_t> Scenario::*optional;
+    const char* help;
+};
+using L = ScenarioLimits;
+const IntegerField integer_fields[] = {
+    {"prompt_tokens", L::min_prompt_tokens, L::max_prompt_tokens, &Scenario::prompt_tokens, nullptr, "tokens in each prompt"},
+    {"output_tokens", L::min_output_tokens, L::max_output_tokens, &Scenario::output_tokens, nullptr, "tokens each request generates"},
+    {"concurrent_requests", L::min_concurrent, L::max_concurrent, &Scenario::concurrent_requests, nullptr, "requests in flight"},
+    {"max_num_seqs", L::min_num_seqs, L::max_num_seqs, nullptr, &Scenario::max_num_seqs, "--max-num-seqs (null: the engine's default)"},
+    {"max_num_batched_tokens", L::min_batched_tokens, L::max_batched_tokens, nullptr, &Scenario::max_num_batched_tokens,
+     "--max-num-batched-tokens (null: the engine's default)"},
+    {"max_model_len", L::min_model_len, L::max_model_len, nullptr, &Scenario::max_model_len,
+     "--max-model-len (null: the model's max_position_embeddings)"},
+    {"block_size", L::min_block_size, L::max_block_size, nullptr, &Scenario::block_size, "--block-size (null: 16, MLA 64)"},
+    {"tensor_parallel_size", 1, 64, &Scenario::tensor_parallel_size, nullptr, "--tensor-parallel-size"},
+    {"pipeline_parallel_size", 1, L::max_pipeline_parallel, &Scenario::pipeline_parallel_size, nullptr, "--pipeline-parallel-size"},
+};
+
+std::optional<InputError> read_version(const json& value, std::string& target) {
+    const std::string msg = "vllm_version must be a version string such as \"0.6.3\" or \"0.21.0\" (0.4.0 or newer)";
+    if (!value.is_string()) return fail("vllm_version", ErrorCode::wrong_type, msg);
+    const auto v = parse_engine_version(value.get<std::string>());
+    if (!v) return fail("vllm_version", ErrorCode::unknown_value, msg);
+    if (*v < oldest_modelled_version) return fail("vllm_version", ErrorCode::out_of_range, msg);
+    target = value.get<std::string>();
+    return std::nullopt;
 }
 
-std::variant<GpuSpec, InputError> gpu_from_catalog_entry(const json& entry) {
-    GpuSpec g;
-    try {
-        g.name = entry.at("id").get<std::string>();
-        g.label = entry.at("label").get<std::string>();
-        g.memory_bytes = entry.at("memory_gib").get<double>() * GiB;
-        g.hbm_bytes_per_s = entry.at("hbm_tb_per_s").get<double>() * 1e12;
-        g.bf16_flops_per_s = entry.at("bf16_dense_tflops").get<double>() * 1e12;
-        g.fp8_flops_per_s = entry.at("fp8_dense_tflops").get<double>() * 1e12;
-        g.nvlink_bytes_per_s = entry.at("nvlink_bidirectional_gb_per_s").get<double>() * 1e9 / 2.0;
-    } catch (const json::exception& e) {
-        return fail("gpu", ErrorCode::missing_field, std::string("GPU catalog entry: ") + e.what());
-    }
-    if (g.memory_bytes <= 0 || g.hbm_bytes_per_s <= 0 || g.bf16_flops_per_s <= 0 || g.nvlink_bytes_per_s <= 0)
-        return fail("gpu", ErrorCode::out_of_range, "GPU catalog entry " + g.name + " has a non-positive figure");
-    return g;
-}
+}  // namespace
 
 std::variant<Scenario, InputError> scenario_from_json(const json& in, const Scenario& base) {
     if (!in.is_object()) return fail("scenario", ErrorCode::wrong_type, "the scenario must be a JSON object");
-    using L = ScenarioLimits;
     Scenario s = base;
     for (const auto& [key, value] : in.items()) {
         std::optional<InputError> e;
-        if (key == "model") e = assign(read_id(value, key, value.is_string() && find_model(value.get<std::string>()),
-                                               model_ids()), s.model);
+        const IntegerField* integer = nullptr;
+        for (const IntegerField& f : integer_fields)
+            if (key == f.name) integer = &f;
+        if (integer) {
+            if (integer->optional && value.is_null()) { (s.*(integer->optional)).reset(); continue; }
+            if (integer->plain) e = assign(read_integer(value, key, integer->lo, integer->hi), s.*(integer->plain));
+            else e = assign(read_integer(value, key, integer->lo, integer->hi), s.*(integer->optional));
+        }
+        else if (key == "model") e = assign(read_id(value, key, value.is_string() && find_model(value.get<std::string>()),
+                                                    model_ids()), s.model);
         else if (key == "model_config") {
             if (value.is_null()) { s.model_config.reset(); continue; }
             e = assign(model_from_config(value, key), s.model_config);
         }
         else if (key == "gpu") e = assign(read_id(value, key, value.is_string() && find_gpu(value.get<std::string>()),
                                                   gpu_ids()), s.gpu);
-        else if (key == "prompt_tokens") e = assign(read_integer(value, key, L::min_prompt_tokens, L::max_prompt_tokens), s.prompt_tokens);
-        else if (key == "output_tokens") e = assign(read_integer(value, key, L::min_output_tokens, L::max_output_tokens), s.output_tokens);
-        else if (key == "concurrent_requests") e = assign(read_integer(value, key, L::min_concurrent, L::max_concurrent), s.concurrent_requests);
+        else if (key == "gpu_config") {
+            if (value.is_null()) { s.gpu_config.reset(); continue; }
+            e = assign(gpu_from_json(value, key), s.gpu_config);
+        }
+        else if (key == "vllm_version") e = read_version(value, s.vllm_version);
+        else if (key == "entry") {
+            if (value == "serve") s.entry = Entry::serve;
+            else if (value == "offline") s.entry = Entry::offline;
+            else e = fail(key, value.is_string() ? ErrorCode::unknown_value : ErrorCode::wrong_type,
+                          "entry must be \"serve\" (vllm serve) or \"offline\" (the LLM class)");
+        }
         else if (key == "gpu_memory_utilization") e = assign(read_number(value, key, L::min_utilization, L::max_utilization), s.gpu_memory_utilization);
         else if (key == "kv_cache_dtype") e = assign(read_dtype(value, key), s.kv_cache_dtype);
         else if (key == "weight_dtype") e = assign(read_dtype(value, key), s.weight_dtype);
         else if (key == "force_mha") e = assign(read_bool(value, key), s.force_mha);
-        else if (key == "max_num_seqs") e = assign(read_integer(value, key, L::min_num_seqs, L::max_num_seqs), s.max_num_seqs);
-        else if (key == "max_num_batched_tokens") e = assign(read_integer(value, key, L::min_batched_tokens, L::max_batched_tokens), s.max_num_batched_tokens);
-        else if (key == "tensor_parallel_size") {
-            e = assign(read_integer(value, key, 1, 8), s.tensor_parallel_size);
-            const int64_t tp = s.tensor_parallel_size;
-            if (!e && tp != 1 && tp != 2 && tp != 4 && tp != 8)
-                e = fail(key, ErrorCode::out_of_range, key + " is " + value.dump() + "; it must be 1, 2, 4 or 8");
-        }
-        else if (key == "max_model_len") {
-            if (value.is_null()) { s.max_model_len.reset(); continue; }
-            e = assign(read_integer(value, key, L::min_model_len, L::max_model_len), s.max_model_len);
-        }
+        else if (key == "enforce_eager") e = assign(read_bool(value, key), s.enforce_eager);
         else e = fail(key, ErrorCode::unknown_field, "\"" + key + "\" is not a scenario field");
         if (e) return *e;
     }
@@ -182,27 +156,66 @@ std::variant<Scenario, InputError> scenario_from_text(const std::string& text, c
     return scenario_from_json(parsed, base);
 }
 
+namespace {
+
+json optional_json(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
+
+// A config.json that reads back to the same ModelSpec.
+json model_to_config(const ModelSpec& m) {
+    json c = {{"model_type", m.model_type.empty() ? "llama" : m.model_type},
+              {"num_hidden_layers", m.num_hidden_layers}, {"hidden_size", m.hidden_size},
+              {"num_attention_heads", m.num_attention_heads}, {"num_key_value_heads", m.num_key_value_heads},
+              {"head_dim", m.head_dim}, {"vocab_size", m.vocab_size}, {"tie_word_embeddings", m.tie_word_embeddings},
+              {"attention_bias", m.attention_bias}};
+    if (m.norms_per_layer != 2) c["model_type"] = "gemma3_text";
+    if (m.intermediate_size > 0) c["intermediate_size"] = m.intermediate_size;
+    if (m.max_position_embeddings > 0) c["max_position_embeddings"] = m.max_position_embeddings;
+    if (m.attention == AttentionKind::mla)
+        c.update({{"kv_lora_rank", m.kv_lora_rank}, {"q_lora_rank", m.q_lora_rank > 0 ? json(m.q_lora_rank) : json(nullptr)},
+                  {"qk_rope_head_dim", m.qk_rope_head_dim}, {"qk_nope_head_dim", m.qk_nope_head_dim},
+                  {"v_head_dim", m.v_head_dim}});
+    if (m.num_experts > 0)
+        c.update({{"num_experts", m.num_experts}, {"num_experts_per_tok", m.experts_per_token},
+                  {"moe_intermediate_size", m.moe_intermediate_size},
+                  {"shared_expert_intermediate_size", m.shared_expert_intermediate_size},
+                  {"first_k_dense_replace", m.num_dense_layers}});
+    if (m.sliding_window > 0) {
+        json types = json::array();
+        for (int64_t i = 0; i < m.num_hidden_layers; ++i)
+            types.push_back(i < m.num_sliding_layers ? "sliding_attention" : "full_attention");
+        c.update({{"sliding_window", m.sliding_window}, {"layer_types", types}});
+    }
+    switch (m.weight_format) {
+    case WeightFormat::bf16: break;
+    case WeightFormat::fp8: c["quantization_config"] = {{"quant_method", "fp8"}}; break;
+    case WeightFormat::int4_grouped:
+        c["quantization_config"] = {{"quant_method", "awq"}, {"bits", 4}, {"group_size", m.quant_group_size}};
+        break;
+    case WeightFormat::mxfp4_experts: c["quantization_config"] = {{"quant_method", "mxfp4"}}; break;
+    }
+    return c;
+}
+
+json gpu_to_json(const GpuSpec& g) {
+    return {{"id", g.name}, {"label", g.label}, {"memory_gib", g.memory_bytes / GiB},
+            {"visible_memory_mib", g.visible_memory_bytes / MiB}, {"hbm_tb_per_s", g.hbm_bytes_per_s / 1e12},
+            {"bf16_dense_tflops", g.bf16_flops_per_s / 1e12}, {"fp8_dense_tflops", g.fp8_flops_per_s / 1e12},
+            {"interconnect", {{"kind", g.interconnect}, {"bidirectional_gb_per_s", g.interconnect_bytes_per_s * 2 / 1e9}}}};
+}
+
+}  // namespace
+
 json scenario_to_json(const Scenario& s) {
     json out = {
-        {"model", s.model}, {"gpu", s.gpu}, {"prompt_tokens", s.prompt_tokens},
-        {"output_tokens", s.output_tokens}, {"concurrent_requests", s.concurrent_requests},
+        {"model", s.model}, {"gpu", s.gpu}, {"vllm_version", s.vllm_version}, {"entry", entry_name(s.entry)},
         {"gpu_memory_utilization", s.gpu_memory_utilization},
         {"kv_cache_dtype", dtype_name(s.kv_cache_dtype)}, {"weight_dtype", dtype_name(s.weight_dtype)},
-        {"force_mha", s.force_mha}, {"max_num_seqs", s.max_num_seqs},
-        {"max_num_batched_tokens", s.max_num_batched_tokens},
-        {"tensor_parallel_size", s.tensor_parallel_size},
+        {"force_mha", s.force_mha}, {"enforce_eager", s.enforce_eager},
     };
-    out["max_model_len"] = s.max_model_len ? json(*s.max_model_len) : json(nullptr);
-    if (s.model_config) {
-        const ModelSpec& m = *s.model_config;
-        out["model_config"] = {
-            {"num_hidden_layers", m.num_hidden_layers}, {"hidden_size", m.hidden_size},
-            {"intermediate_size", m.intermediate_size}, {"num_attention_heads", m.num_attention_heads},
-            {"num_key_value_heads", m.num_key_value_heads}, {"head_dim", m.head_dim},
-            {"vocab_size", m.vocab_size}, {"tie_word_embeddings", m.tie_word_embeddings},
-            {"attention_bias", m.attention_bias}, {"model_type", m.qk_norm ? "qwen3" : "llama"}};
-        if (m.max_position_embeddings > 0) out["model_config"]["max_position_embeddings"] = m.max_position_embeddings;
-    }
+    for (const IntegerField& f : integer_fields)
+        out[f.name] = f.plain ? json(s.*(f.plain)) : optional_json(s.*(f.optional));
+    out["model_config"] = s.model_config ? model_to_config(*s.model_config) : json(nullptr);
+    out["gpu_config"] = s.gpu_config ? gpu_to_json(*s.gpu_config) : json(nullptr);
     return out;
 }
 
@@ -214,7 +227,29 @@ json phase_to_json(const PhaseTiming& p) {
 }
 }  // namespace
 
+namespace {
+
+json startup_error_json(const std::optional<StartupError>& e) {
+    return e ? json{{"kind", e->kind}, {"message", e->message}} : json(nullptr);
+}
+
+json model_json(const ModelSpec& m) {
+    json derived = json::array();
+    for (const auto& [field, how] : m.derived) derived.push_back({{"field", field}, {"how", how}});
+    return {{"name", m.name}, {"model_type", m.model_type}, {"num_hidden_layers", m.num_hidden_layers},
+            {"num_attention_heads", m.num_attention_heads}, {"num_key_value_heads", m.num_key_value_heads},
+            {"head_dim", m.head_dim}, {"hidden_size", m.hidden_size},
+            {"attention", m.attention == AttentionKind::mla ? "mla" : "standard"},
+            {"num_experts", m.num_experts}, {"sliding_window", m.sliding_window},
+            {"num_sliding_layers", m.num_sliding_layers}, {"weight_format", weight_format_name(m.weight_format)},
+            {"multimodal", m.multimodal}, {"max_position_embeddings", m.max_position_embeddings},
+            {"derived", derived}};
+}
+
+}  // namespace
+
 json result_to_json(const Result& r) {
+    const MemoryPlan& mem = r.memory;
     json log = json::array(), kinds = json::array();
     for (const LogLine& line : r.log) {
         log.push_back(line.text);
@@ -223,30 +258,39 @@ json result_to_json(const Result& r) {
     return {
         {"status", status_name(r.status)},
         {"scenario", scenario_to_json(r.scenario)},
-        {"model", {{"name", r.model.name}, {"num_hidden_layers", r.model.num_hidden_layers},
-                   {"num_attention_heads", r.model.num_attention_heads},
-                   {"num_key_value_heads", r.model.num_key_value_heads}, {"head_dim", r.model.head_dim},
-                   {"hidden_size", r.model.hidden_size}}},
-        {"gpu", {{"name", r.gpu.name}, {"label", r.gpu.label}, {"memory_bytes", r.gpu.memory_bytes},
-                 {"hbm_bytes_per_s", r.gpu.hbm_bytes_per_s}, {"bf16_flops_per_s", r.gpu.bf16_flops_per_s},
-                 {"fp8_flops_per_s", r.gpu.fp8_flops_per_s}, {"nvlink_bytes_per_s", r.gpu.nvlink_bytes_per_s}}},
+        {"startup_error", startup_error_json(r.memory.startup_error)},
+        {"model", model_json(r.model)},
+        {"gpu", gpu_to_json(r.gpu)},
         {"params", r.params},
-        {"kv_bytes_per_token", r.kv_bytes_per_token},
-        {"weight_bytes", r.weight_bytes},
-        {"activation_bytes", r.activation_bytes},
-        {"budget_bytes", r.budget_bytes},
+        {"kv_bytes_per_token", mem.layout.kv_bytes_per_token},
+        {"kv_bytes_per_token_per_layer", mem.layout.bytes_per_token_per_layer},
+        {"visible_memory_bytes", mem.visible_bytes},
+        {"budget_bytes", mem.requested_bytes},
         {"outside_budget_bytes", r.outside_budget_bytes},
-        {"kv_pool_bytes", r.kv_pool_bytes},
+        {"weight_bytes", mem.weight_bytes},
+        {"activation_bytes", mem.activation_peak_bytes},
+        {"non_torch_bytes", mem.non_torch_bytes},
+        {"cuda_graph_bytes", mem.cuda_graph_bytes},
+        {"cuda_graph_in_budget", mem.cuda_graph_in_budget},
+        {"available_kv_cache_bytes", mem.available_kv_bytes},
+        {"kv_pool_bytes", std::max(0.0, mem.available_kv_bytes)},
         {"kv_pool_used_bytes", r.kv_pool_used_bytes},
+        {"num_gpu_blocks", mem.num_gpu_blocks},
+        {"block_size", mem.layout.block_size},
+        {"kv_cache_groups", mem.layout.num_groups},
+        {"kv_cache_tokens", mem.kv_cache_tokens},
+        {"max_concurrency", mem.max_concurrency},
+        {"request_kv_bytes", mem.request_kv_bytes},
+        {"estimated_max_model_len", mem.estimated_max_model_len},
+        {"profile_tokens", mem.profile_tokens},
+        {"engine", r.rules.v1_engine ? "V1" : "V0"},
         {"bytes_per_sequence", r.bytes_per_sequence},
-        {"kv_heads_per_rank", r.kv_heads_per_rank},
-        {"kv_heads_replicated", r.kv_heads_replicated},
+        {"kv_heads_per_rank", mem.layout.kv_heads_per_rank},
+        {"kv_heads_replicated", mem.layout.kv_heads_replicated},
         {"max_resident_sequences", r.max_resident_sequences},
         {"running", r.running},
         {"waiting", r.waiting},
         {"binding_limit", binding_limit_name(r.binding_limit)},
-        {"kv_cache_tokens", r.kv_cache_tokens},
-        {"max_concurrency", r.max_concurrency},
         {"min_utilization_that_fits", r.min_utilization_that_fits},
         {"longest_request_tokens", r.longest_request_tokens},
         {"decode_bytes_per_step", r.decode.bytes},
@@ -293,9 +337,10 @@ json tensor_parallel_sweep_to_json(const std::vector<TensorParallelPoint>& point
         json point = {{"tensor_parallel_size", p.tensor_parallel_size}, {"valid", p.valid}};
         if (p.valid) {
             const Result& r = p.result;
-            point.update({{"status", status_name(r.status)}, {"kv_pool_bytes", r.kv_pool_bytes},
-                          {"weight_bytes", r.weight_bytes}, {"kv_heads_per_rank", r.kv_heads_per_rank},
-                          {"kv_heads_replicated", r.kv_heads_replicated},
+            point.update({{"status", status_name(r.status)},
+                          {"kv_pool_bytes", std::max(0.0, r.memory.available_kv_bytes)},
+                          {"weight_bytes", r.memory.weight_bytes}, {"kv_heads_per_rank", r.memory.layout.kv_heads_per_rank},
+                          {"kv_heads_replicated", r.memory.layout.kv_heads_replicated},
                           {"max_resident_sequences", r.max_resident_sequences}, {"running", r.running},
                           {"decode_step_s", r.decode.total_s}, {"decode_communication_s", r.decode.communication_s},
                           {"decode_tokens_per_s", r.decode_tokens_per_s}, {"ttft_s", r.prefill.total_s}});
@@ -307,26 +352,22 @@ json tensor_parallel_sweep_to_json(const std::vector<TensorParallelPoint>& point
 
 json catalog_to_json() {
     json models = json::array(), gpus = json::array();
-    for (const ModelSpec& m : builtin_catalog().models)
-        models.push_back({{"id", m.name}, {"params", parameter_count(m)}, {"num_hidden_layers", m.num_hidden_layers},
-                          {"num_attention_heads", m.num_attention_heads},
-                          {"num_key_value_heads", m.num_key_value_heads}, {"head_dim", m.head_dim},
-                          {"max_position_embeddings", m.max_position_embeddings}});
-    for (const GpuSpec& g : builtin_catalog().gpus)
-        gpus.push_back({{"id", g.name}, {"label", g.label}, {"memory_bytes", g.memory_bytes},
-                        {"hbm_bytes_per_s", g.hbm_bytes_per_s}, {"bf16_flops_per_s", g.bf16_flops_per_s},
-                        {"fp8_flops_per_s", g.fp8_flops_per_s}});
-    using L = ScenarioLimits;
-    const json limits = {
-        {"prompt_tokens", {L::min_prompt_tokens, L::max_prompt_tokens}},
-        {"output_tokens", {L::min_output_tokens, L::max_output_tokens}},
-        {"concurrent_requests", {L::min_concurrent, L::max_concurrent}},
-        {"gpu_memory_utilization", {L::min_utilization, L::max_utilization}},
-        {"max_num_seqs", {L::min_num_seqs, L::max_num_seqs}},
-        {"max_num_batched_tokens", {L::min_batched_tokens, L::max_batched_tokens}},
-        {"tensor_parallel_size", {1, 2, 4, 8}},
-        {"max_model_len", {L::min_model_len, L::max_model_len}}};
-    return {{"models", models}, {"gpus", gpus}, {"limits", limits}, {"defaults", scenario_to_json(Scenario{})}};
+    for (const ModelSpec& m : builtin_catalog().models) {
+        json entry = model_json(m);
+        entry["id"] = m.name;
+        entry["params"] = parameter_count(m);
+        models.push_back(entry);
+    }
+    for (const GpuSpec& g : builtin_catalog().gpus) gpus.push_back(gpu_to_json(g));
+    json fields = json::object(), limits = json::object();
+    for (const IntegerField& f : integer_fields) {
+        fields[f.name] = {{"type", "integer"}, {"min", f.lo}, {"max", f.hi}, {"nullable", f.optional != nullptr},
+                          {"help", f.help}};
+        limits[f.name] = {f.lo, f.hi};
+    }
+    limits["gpu_memory_utilization"] = {L::min_utilization, L::max_utilization};
+    return {{"models", models}, {"gpus", gpus}, {"fields", fields}, {"limits", limits},
+            {"defaults", scenario_to_json(Scenario{})}};
 }
 
 std::variant<Result, InputError> evaluate_text(const std::string& text) {

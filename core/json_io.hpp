@@ -14,10 +14,11 @@
 
 namespace kv {
 
-// A config.json object (Llama/Qwen style). `field_prefix` names it in errors ("model_config").
+// A Hugging Face config.json as published (config_json.cpp). `field_prefix` names it in errors ("model_config").
 std::variant<ModelSpec, InputError> model_from_config(const nlohmann::json& config,
                                                       const std::string& field_prefix);
-std::variant<GpuSpec, InputError> gpu_from_catalog_entry(const nlohmann::json& entry);
+// A GPU: a catalog entry (content/data/gpus.json) or the reader's own description.
+std::variant<GpuSpec, InputError> gpu_from_json(const nlohmann::json& entry, const std::string& field_prefix);
 
 // Missing fields keep the defaults of `base` (Scenario{} unless given): a page can send one knob.
 std::variant<Scenario, InputError> scenario_from_json(const nlohmann::json& json,

@@ -2,70 +2,278 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
+
+#include "format.hpp"
+#include "units.hpp"
 
 namespace kv {
+namespace {
 
-double activation_reserve_bytes(const ModelSpec& model, const Scenario& s, const Calibration& c) {
-    const double activations = static_cast<double>(c.live_hidden_buffers) * s.max_num_batched_tokens *
-                               model.hidden_size * c.activation_bytes_per_element;
-    const double logits = static_cast<double>(s.max_num_seqs) * model.vocab_size *
-                          c.logits_bytes_per_element / s.tensor_parallel_size;
-    return activations + logits + c.fixed_workspace_bytes;
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+double to_d(int64_t v) { return static_cast<double>(v); }
+
+// vLLM prints GiB with two decimals in its refusals.
+std::string gib2(double bytes) { return format_fixed(bytes / GiB, 2); }
+
+bool is_mla(const ModelSpec& m) { return m.attention == AttentionKind::mla; }
+
+// Bytes per parameter of the linear layers (attention projections, MLP, experts).
+double linear_bytes_per_param(const ModelSpec& m, DType weight_dtype, bool experts) {
+    if (weight_dtype == DType::fp8) return 1.0;  // --quantization fp8 on a 16-bit checkpoint
+    switch (m.weight_format) {
+    case WeightFormat::bf16: return 2.0;
+    case WeightFormat::fp8: return 1.0;
+    case WeightFormat::int4_grouped:
+        // 4-bit weights plus a 16-bit scale and a 4-bit zero point per group.
+        return 0.5 + (m.quant_group_size > 0 ? 2.5 / to_d(m.quant_group_size) : 0.0);
+    case WeightFormat::mxfp4_experts: return experts ? 0.5 + 1.0 / 32.0 : 2.0;  // E8M0 scale per 32
+    }
+    return 2.0;
 }
 
-void plan_memory(Result& r, const Calibration& c) {
-    const Scenario& s = r.scenario;
-    const ModelSpec& m = r.model;
+// Pipeline stages as vLLM's get_pp_indices splits the layers: evenly, with the remainder going to
+// the stages before the last.
+std::vector<int64_t> stage_layers(int64_t layers, int64_t pp) {
+    std::vector<int64_t> out(static_cast<size_t>(pp), layers / pp);
+    const int64_t extra = layers % pp;
+    for (int64_t i = 0; i < extra; ++i) out[static_cast<size_t>(pp - 2 - i)] += 1;
+    return out;
+}
+
+struct Stage {
+    int64_t layers = 0;
+    bool first = true, last = true;
+};
+
+double weights_of_stage(const ModelSpec& m, const Scenario& s, const Stage& st, const KvLayout& layout) {
+    const ParameterCount p = count_parameters(m);
+    const double tp = to_d(s.tensor_parallel_size);
+    const double layer_share = to_d(st.layers) / to_d(m.num_hidden_layers);
+    const double linear = linear_bytes_per_param(m, s.weight_dtype, false);
+    const double expert = linear_bytes_per_param(m, s.weight_dtype, true);
+
+    // Attention: K and V of a replicated head are held whole by every rank that uses it.
+    double attention_per_rank = to_d(p.attention) / tp;
+    if (!is_mla(m) && m.num_key_value_heads > 0) {
+        const double kv_params = to_d(m.num_hidden_layers) * 2.0 * to_d(m.hidden_size * kv_width(m));
+        attention_per_rank += kv_params * (to_d(layout.kv_heads_per_rank) / to_d(m.num_key_value_heads) - 1.0 / tp);
+    }
+    double bytes = layer_share * (attention_per_rank * linear + to_d(p.dense_mlp) / tp * linear +
+                                  to_d(p.experts) / tp * expert + to_d(p.shared_and_router) / tp * linear +
+                                  to_d(p.norms) * 2.0);
+    // Embedding and lm_head stay 16-bit, vocabulary-parallel (padded to a multiple of 64).
+    const double vocab_rows = to_d(ceil_div(m.vocab_size, 64) * 64) / tp;
+    const double table = vocab_rows * to_d(m.hidden_size) * 2.0;
+    if (st.first) bytes += table;
+    if (st.last && (!m.tie_word_embeddings || !st.first)) bytes += table;
+    return bytes;
+}
+
+double activation_peak(const ModelSpec& m, const Scenario& s, const Stage& st, int64_t tokens, int64_t rows,
+                       const Calibration& c) {
+    const double tp = to_d(s.tensor_parallel_size);
+    double mlp_width = 0;
+    if (m.num_experts > 0) {
+        mlp_width = to_d(m.experts_per_token * m.moe_intermediate_size + m.shared_expert_intermediate_size) / tp;
+        if (m.num_dense_layers > 0) mlp_width = std::max(mlp_width, to_d(m.intermediate_size) / tp);
+    } else {
+        mlp_width = to_d(m.intermediate_size) / tp;
+    }
+    const double qkv_width = is_mla(m) ? to_d(m.num_attention_heads) / tp *
+                                             to_d(m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim) +
+                                             to_d(m.kv_lora_rank + m.qk_rope_head_dim)
+                                       : to_d(query_width(m) + 2 * kv_width(m)) / tp;
+    const double element = to_d(c.activation_bytes_per_element);
+    const double forward = to_d(tokens) * element *
+                           (c.forward_hidden_buffers * to_d(m.hidden_size) + c.forward_mlp_buffers * mlp_width +
+                            c.forward_qkv_buffers * qkv_width);
+    if (!st.last) return forward;
+    // The sampler runs with the forward pass's hidden states still alive.
+    const double sampler = to_d(rows) * to_d(m.vocab_size) * c.sampler_bytes_per_logit +
+                           to_d(tokens) * to_d(m.hidden_size) * element;
+    return std::max(forward, sampler);
+}
+
+KvLayout layout_of(const ModelSpec& m, const Scenario& s, const ResolvedLimits& limits, const EngineRules& rules,
+                   const Stage& st) {
+    KvLayout k;
+    k.block_size = limits.block_size;
     const int64_t tp = s.tensor_parallel_size;
-    const int64_t sequence_tokens = s.prompt_tokens + s.output_tokens;
-
-    // A rank holds kv_heads / tp heads; past kv_heads ranks each keeps a whole replicated head.
-    r.kv_heads_per_rank = std::max<int64_t>(1, m.num_key_value_heads / tp);
-    r.kv_heads_replicated = tp > m.num_key_value_heads;
-    r.kv_bytes_per_token = 2.0 * m.num_hidden_layers * r.kv_heads_per_rank * m.head_dim *
-                           bytes_per_element(s.kv_cache_dtype);
-    r.bytes_per_sequence = r.kv_bytes_per_token * static_cast<double>(sequence_tokens);
-
-    r.params = parameter_count(m);
-    r.weight_bytes = static_cast<double>(r.params) * bytes_per_element(s.weight_dtype) / tp;
-    r.activation_bytes = activation_reserve_bytes(m, s, c);
-    r.budget_bytes = s.gpu_memory_utilization * r.gpu.memory_bytes;
-    r.outside_budget_bytes = r.gpu.memory_bytes - r.budget_bytes;
-    r.min_utilization_that_fits = (r.weight_bytes + r.activation_bytes) / r.gpu.memory_bytes;
-
-    const double free_bytes = r.budget_bytes - r.weight_bytes - r.activation_bytes;
-    r.kv_pool_bytes = std::max(0.0, free_bytes);
-    if (free_bytes <= 0) {
-        r.status = Status::weights_do_not_fit;
-        r.binding_limit = BindingLimit::kv_pool;
-        r.waiting = s.concurrent_requests;
-        return;
+    const int dtype = bytes_per_element(s.kv_cache_dtype);
+    if (is_mla(m)) {
+        k.bytes_per_token_per_layer = to_d((m.kv_lora_rank + m.qk_rope_head_dim) * dtype);
+    } else {
+        k.kv_heads_per_rank = std::max<int64_t>(1, m.num_key_value_heads / tp);
+        k.kv_heads_replicated = tp > m.num_key_value_heads;
+        k.bytes_per_token_per_layer = to_d(2 * k.kv_heads_per_rank * m.head_dim * dtype);
     }
+    k.page_bytes = k.bytes_per_token_per_layer * to_d(k.block_size);
+    // Sliding-window (and linear-attention) layers keep their share on every stage.
+    k.layers = num_kv_cache_layers(m) * st.layers / m.num_hidden_layers;
+    k.sliding_layers = m.num_sliding_layers * st.layers / m.num_hidden_layers;
+    k.kv_bytes_per_token = k.bytes_per_token_per_layer * to_d(k.layers);
 
-    const double block_bytes = r.kv_bytes_per_token * static_cast<double>(c.kv_block_tokens);
-    const auto blocks = static_cast<int64_t>(std::floor(r.kv_pool_bytes / block_bytes));
-    r.kv_cache_tokens = blocks * c.kv_block_tokens;
-    r.max_concurrency = static_cast<double>(r.kv_cache_tokens) / static_cast<double>(*s.max_model_len);
-    r.longest_request_tokens = static_cast<int64_t>(std::floor(r.kv_pool_bytes / r.kv_bytes_per_token));
-    r.max_resident_sequences = static_cast<int64_t>(std::floor(r.kv_pool_bytes / r.bytes_per_sequence));
-    if (r.max_resident_sequences == 0) {
-        r.status = Status::request_does_not_fit;
-        r.binding_limit = BindingLimit::kv_pool;
-        r.waiting = s.concurrent_requests;
-        return;
+    const int64_t full = k.layers - k.sliding_layers, sliding = k.sliding_layers;
+    const bool hybrid = rules.v1_engine && rules.hybrid_kv_allocator && full > 0 && sliding > 0;
+    if (!hybrid) {
+        k.group_size = k.layers;
+        k.num_groups = 1;
+        return k;
     }
+    // kv_cache_utils: groups of equal layer counts, the smaller type's count as the group size
+    // unless the two counts are within 1.5x of each other.
+    const int64_t lo = std::min(full, sliding), hi = std::max(full, sliding);
+    k.group_size = to_d(hi) < to_d(lo) * 1.5 ? hi : lo;
+    k.num_groups = ceil_div(full, k.group_size) + ceil_div(sliding, k.group_size);
+    k.padding_layers = k.num_groups * k.group_size - k.layers;
+    return k;
+}
 
-    // The scheduler runs what is asked, up to what the pool holds and what max_num_seqs allows.
-    r.running = std::min({s.concurrent_requests, r.max_resident_sequences, s.max_num_seqs});
-    r.waiting = s.concurrent_requests - r.running;
-    if (r.running == s.concurrent_requests) r.binding_limit = BindingLimit::concurrent_requests;
-    else if (r.running == r.max_resident_sequences) r.binding_limit = BindingLimit::kv_pool;
-    else r.binding_limit = BindingLimit::max_num_seqs;
+}  // namespace
 
-    r.kv_pool_used_bytes = r.bytes_per_sequence * static_cast<double>(r.running);
-    const int64_t blocks_per_sequence = (sequence_tokens + c.kv_block_tokens - 1) / c.kv_block_tokens;
-    r.kv_cache_usage = std::min(1.0, static_cast<double>(r.running * blocks_per_sequence) /
-                                         static_cast<double>(blocks));
+double request_kv_bytes(const KvLayout& k, const ModelSpec& m, int64_t tokens, int64_t max_num_batched_tokens) {
+    const int64_t full_blocks = ceil_div(tokens, k.block_size);
+    int64_t sliding_blocks = full_blocks;
+    if (m.sliding_window > 0)
+        sliding_blocks = ceil_div(std::min(m.sliding_window - 1 + max_num_batched_tokens, tokens), k.block_size) + 1;
+    const int64_t full_layers = k.layers - k.sliding_layers;
+    if (k.num_groups == 1) {
+        // One group: every layer needs the same blocks (a window-only model needs only its window).
+        const int64_t blocks = k.sliding_layers == k.layers ? sliding_blocks : full_blocks;
+        return to_d(blocks) * k.page_bytes * to_d(k.layers);
+    }
+    const int64_t full_groups = ceil_div(full_layers, k.group_size);
+    const int64_t sliding_groups = k.num_groups - full_groups;
+    return to_d(k.group_size) * k.page_bytes * to_d(full_groups * full_blocks + sliding_groups * sliding_blocks);
+}
+
+ResolvedLimits resolve_limits(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu, const EngineRules& rules) {
+    ResolvedLimits r;
+    r.max_model_len = s.max_model_len ? *s.max_model_len : m.max_position_embeddings;
+    r.block_size = s.block_size ? *s.block_size : (is_mla(m) && rules.v1_engine ? 64 : 16);
+    const bool offline = s.entry == Entry::offline;
+    if (!rules.v1_engine) {
+        r.max_num_seqs = 256;
+        // V0's OpenAI server turned chunked prefill on for contexts above 32K, 512 tokens a step.
+        const bool chunked = !offline && r.max_model_len > 32768;
+        r.max_num_batched_tokens = chunked ? 512 : std::max<int64_t>(r.max_model_len, 2048);
+    } else if (rules.device_batch_defaults && gpu.visible_memory_bytes >= 70 * GiB &&
+               gpu.name.find("A100") == std::string::npos) {
+        r.max_num_seqs = 1024;
+        r.max_num_batched_tokens = offline ? 16384 : 8192;
+    } else {
+        r.max_num_seqs = 256;
+        r.max_num_batched_tokens = offline ? 8192 : 2048;
+    }
+    if (s.max_num_seqs) r.max_num_seqs = *s.max_num_seqs;
+    if (s.max_num_batched_tokens) r.max_num_batched_tokens = *s.max_num_batched_tokens;
+    else if (rules.v1_engine)
+        r.max_num_batched_tokens = std::min(r.max_num_batched_tokens, r.max_num_seqs * r.max_model_len);
+    return r;
+}
+
+MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu, const EngineRules& rules,
+                       const Calibration& c) {
+    MemoryPlan plan;
+    plan.limits = resolve_limits(s, m, gpu, rules);
+    const ResolvedLimits& lim = plan.limits;
+    plan.visible_bytes = gpu.visible_memory_bytes;
+    plan.requested_bytes = plan.visible_bytes * s.gpu_memory_utilization;
+    plan.profile_tokens = lim.max_num_batched_tokens;
+    plan.profile_rows = rules.v1_engine ? std::min(lim.max_num_seqs, lim.max_num_batched_tokens) : lim.max_num_seqs;
+    const bool parallel = s.tensor_parallel_size * s.pipeline_parallel_size > 1;
+    plan.non_torch_bytes = c.non_torch_bytes + (parallel ? c.non_torch_parallel_bytes : 0.0);
+    plan.cuda_graph_in_budget = rules.cuda_graphs_in_budget && !s.enforce_eager;
+
+    // Every pipeline stage is its own rank; the engine clamps all of them to the fewest blocks.
+    const std::vector<int64_t> layers = stage_layers(m.num_hidden_layers, s.pipeline_parallel_size);
+    bool have_plan = false;
+    for (size_t i = 0; i < layers.size(); ++i) {
+        const Stage st{layers[i], i == 0, i + 1 == layers.size()};
+        const KvLayout layout = layout_of(m, s, lim, rules, st);
+        const double weights = weights_of_stage(m, s, st, layout);
+        const double peak = activation_peak(m, s, st, plan.profile_tokens, plan.profile_rows, c);
+        const double graphs = s.enforce_eager ? 0.0 : c.cuda_graph_fixed_bytes + c.cuda_graph_bytes_per_layer * to_d(st.layers);
+        const double available = plan.requested_bytes - weights - peak - plan.non_torch_bytes -
+                                 (plan.cuda_graph_in_budget ? graphs : 0.0);
+        const int64_t blocks = available <= 0 || layout.page_bytes <= 0
+                                   ? 0
+                                   : static_cast<int64_t>(std::floor(available / layout.page_bytes / to_d(layout.group_size)));
+        if (!have_plan || blocks < plan.num_gpu_blocks) {
+            have_plan = true;
+            plan.layout = layout;
+            plan.weight_bytes = weights;
+            plan.activation_peak_bytes = peak;
+            plan.cuda_graph_bytes = graphs;
+            plan.available_kv_bytes = available;
+            plan.num_gpu_blocks = blocks;
+        }
+    }
+    const KvLayout& k = plan.layout;
+    plan.kv_cache_tokens = plan.num_gpu_blocks / k.num_groups * k.block_size;
+    plan.request_kv_bytes = request_kv_bytes(k, m, lim.max_model_len, lim.max_num_batched_tokens);
+    const double block_set_bytes = k.page_bytes * to_d(k.group_size);
+    const double blocks_per_request = std::ceil(plan.request_kv_bytes / block_set_bytes);
+    plan.max_concurrency = rules.device_batch_defaults
+                               ? to_d(plan.num_gpu_blocks) / blocks_per_request
+                               : to_d(plan.kv_cache_tokens) / to_d(lim.max_model_len);
+    if (!rules.v1_engine) plan.cpu_swap_blocks = static_cast<int64_t>(4.0 * GiB / block_set_bytes);
+
+    // The longest max_model_len whose request fits (the engine's binary search).
+    int64_t lo = 0, hi = lim.max_model_len;
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo + 1) / 2;
+        if (request_kv_bytes(k, m, mid, lim.max_num_batched_tokens) <= plan.available_kv_bytes) lo = mid;
+        else hi = mid - 1;
+    }
+    plan.estimated_max_model_len = lo;
+
+    // Start-up checks, in the order the engine meets them.
+    const double free_at_start = plan.visible_bytes - c.startup_context_bytes;
+    auto refuse = [&](const char* kind, std::string message) {
+        if (!plan.startup_error) plan.startup_error = StartupError{kind, std::move(message)};
+    };
+    if (rules.startup_free_memory_check && free_at_start < plan.requested_bytes)
+        refuse("free_memory_below_request",
+               "Free memory on device (" + gib2(free_at_start) + "/" + gib2(plan.visible_bytes) +
+                   " GiB) on startup is less than desired GPU memory utilization (" +
+                   format_fixed(s.gpu_memory_utilization, 2) + ", " + gib2(plan.requested_bytes) +
+                   " GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.");
+    if (plan.weight_bytes > free_at_start)
+        refuse("weights_do_not_fit",
+               "torch.OutOfMemoryError: CUDA out of memory while loading the model: this rank's weights need " +
+                   gib2(plan.weight_bytes) + " GiB and the GPU has " + gib2(free_at_start) + " GiB free.");
+    else if (plan.weight_bytes + plan.activation_peak_bytes + plan.non_torch_bytes > free_at_start)
+        refuse("profile_out_of_memory",
+               "torch.OutOfMemoryError: CUDA out of memory during the profile run: weights (" + gib2(plan.weight_bytes) +
+                   " GiB) and the activation peak of " + format_count(plan.profile_tokens) + " tokens (" +
+                   gib2(plan.activation_peak_bytes) + " GiB) exceed the " + gib2(free_at_start) + " GiB free.");
+    if (plan.available_kv_bytes <= 0 || plan.num_gpu_blocks <= 0)
+        refuse("no_kv_cache_memory",
+               "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
+               "initializing the engine.");
+    else if (plan.request_kv_bytes > plan.available_kv_bytes || plan.kv_cache_tokens < lim.max_model_len) {
+        if (rules.v1_engine) {
+            std::string estimate;
+            if (plan.estimated_max_model_len > 0)
+                estimate = "Based on the available memory, the estimated maximum model length is " +
+                           std::to_string(plan.estimated_max_model_len) + ". ";
+            refuse("max_model_len_does_not_fit",
+                   "To serve at least one request with the models's max seq len (" + std::to_string(lim.max_model_len) +
+                       "), (" + gib2(plan.request_kv_bytes) +
+                       " GiB KV cache is needed, which is larger than the available KV cache memory (" +
+                       gib2(plan.available_kv_bytes) + " GiB). " + estimate +
+                       "Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.");
+        } else if (plan.kv_cache_tokens < lim.max_model_len) {
+            refuse("max_model_len_does_not_fit",
+                   "The model's max seq len (" + std::to_string(lim.max_model_len) +
+                       ") is larger than the maximum number of tokens that can be stored in KV cache (" +
+                       std::to_string(plan.kv_cache_tokens) +
+                       "). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.");
+        }
+    }
+    return plan;
 }
 
 }  // namespace kv

@@ -1,22 +1,90 @@
-// The engine's memory order, as vLLM carves HBM at start-up:
-//   1. budget = gpu_memory_utilization x capacity (the rest: CUDA context, allocator, driver);
-//   2. minus the weights (this rank's shard);
-//   3. minus the activation reserve for the largest forward pass the scheduler may launch;
-//   4. the rest is the KV pool. Each sequence holds a contiguous block for prompt + output tokens,
-//      so capacity = floor(pool / bytes per sequence).
-// Leaves out paged allocation (a sequence only holding what it has generated) and preemption.
+// vLLM's start-up memory accounting, step by step as the engine does it, per GPU (per tensor- and
+// pipeline-parallel rank):
+//   1. requested = visible memory (what CUDA reports) x gpu_memory_utilization;
+//   2. the weights of this rank's shard (quantised linear layers, 16-bit embedding and lm_head);
+//   3. the profile run's activation peak: one forward pass over max_num_batched_tokens tokens (V0
+//      without chunked prefill: max(max_model_len, 2048)) and a sampler pass over the rows;
+//   4. the non-torch increase (CUDA context growth, NCCL and custom all-reduce buffers);
+//   5. from 0.21.0 the CUDA-graph estimate (none with enforce_eager);
+//   6. available KV = 1 - 2 - 3 - 4 - 5, cut into blocks of block_size tokens for every attention
+//      layer of the rank (sliding-window layers in their own groups), clamped to the smallest rank;
+//   7. the start-up checks: free memory at start, weights that do not load, no memory for the cache
+//      blocks, and one request of max_model_len that does not fit (with the engine's estimate of the
+//      longest that would). A refusal is a result (startup_error), not an input error.
+// Sources: shared/reference/vllm-memory.md (gpu_worker.py, kv_cache_utils.py, arg_utils.py).
 #pragma once
-#include "evaluate.hpp"
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "calibration.hpp"
+#include "engine_rules.hpp"
+#include "gpu_spec.hpp"
+#include "model_spec.hpp"
+#include "scenario.hpp"
 
 namespace kv {
 
-// Bytes reserved for activations: calibration.live_hidden_buffers hidden-width activations for
-// every token of a max_num_batched_tokens forward pass, the sampler's FP32 logits for
-// max_num_seqs sequences (vocab-parallel under tensor parallelism), and a fixed workspace.
-double activation_reserve_bytes(const ModelSpec& model, const Scenario& scenario,
-                                const Calibration& calibration);
+struct StartupError {
+    std::string kind;     // max_model_len_too_long, tensor_parallel_mismatch, quantization_mismatch,
+                          // free_memory_below_request, weights_do_not_fit, profile_out_of_memory,
+                          // no_kv_cache_memory, max_model_len_does_not_fit
+    std::string message;  // the engine's own words where it has them
+};
 
-// Fills the size and admission fields of `result` (scenario, model and gpu already set).
-void plan_memory(Result& result, const Calibration& calibration);
+// The scenario with every engine default filled in for this version, GPU and entry point.
+struct ResolvedLimits {
+    int64_t max_num_seqs = 0;
+    int64_t max_num_batched_tokens = 0;
+    int64_t max_model_len = 0;
+    int64_t block_size = 0;
+};
+ResolvedLimits resolve_limits(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu,
+                              const EngineRules& rules);
+
+// How one rank lays out its KV cache.
+struct KvLayout {
+    int64_t block_size = 16;
+    int64_t kv_heads_per_rank = 0;       // 0 for MLA
+    bool kv_heads_replicated = false;    // tensor_parallel_size > num_key_value_heads
+    double bytes_per_token_per_layer = 0;
+    double page_bytes = 0;               // one block of one layer
+    int64_t layers = 0;                  // attention layers on this rank
+    int64_t sliding_layers = 0;
+    int64_t group_size = 0;              // layers per KV-cache group
+    int64_t num_groups = 1;
+    int64_t padding_layers = 0;          // empty slots the grouping adds
+    double kv_bytes_per_token = 0;       // every attention layer of the rank, as if full attention
+};
+
+struct MemoryPlan {
+    ResolvedLimits limits;
+    KvLayout layout;
+    double visible_bytes = 0;
+    double requested_bytes = 0;          // visible x gpu_memory_utilization
+    double weight_bytes = 0;
+    double activation_peak_bytes = 0;
+    double non_torch_bytes = 0;
+    double cuda_graph_bytes = 0;
+    bool cuda_graph_in_budget = false;
+    double available_kv_bytes = 0;       // may be negative: then the engine refuses
+    int64_t profile_tokens = 0;          // tokens in the profile forward pass
+    int64_t profile_rows = 0;            // sampler rows in the profile run
+    int64_t num_gpu_blocks = 0;
+    int64_t kv_cache_tokens = 0;         // the engine's "GPU KV cache size"
+    double max_concurrency = 0;          // the engine's "Maximum concurrency" for max_model_len
+    double request_kv_bytes = 0;         // KV one max_model_len request needs on this rank
+    int64_t estimated_max_model_len = 0; // longest max_model_len the pool would take
+    int64_t cpu_swap_blocks = 0;         // V0's "# CPU blocks" (4 GiB of swap space)
+    std::optional<StartupError> startup_error;
+};
+
+MemoryPlan plan_memory(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu,
+                       const EngineRules& rules, const Calibration& calibration);
+
+// KV bytes one request of `tokens` tokens holds on a rank (sliding-window layers keep only their
+// window plus a step's tokens), as the engine's max_memory_usage_bytes computes it.
+double request_kv_bytes(const KvLayout& layout, const ModelSpec& model, int64_t tokens,
+                        int64_t max_num_batched_tokens);
 
 }  // namespace kv

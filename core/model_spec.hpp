@@ -1,38 +1,98 @@
-// A decoder-only transformer as the KV cache sees it: the config.json numbers that set the cache
-// size and the parameter count. Parameter count follows the Llama/Qwen layout: token embedding,
-// per layer q/k/v/o projections (optionally with bias), gated MLP (gate, up, down), two RMSNorms
-// (plus per-head q/k norms for Qwen3), a final norm and an lm_head unless tied. Leaves out MoE,
-// sliding windows, MLA and vision towers.
+// A decoder-only transformer as vLLM's memory accounting sees it: the config.json numbers that set
+// the KV cache per token and layer, the weights (parameter count and how each tensor is stored) and
+// the profile run's activation peak.
+//   Attention: multi-head or grouped-query (K and V per KV head), or MLA (DeepSeek V2/V3: one
+//   compressed latent of kv_lora_rank + qk_rope_head_dim elements per token and layer, shared by
+//   every head and not split by tensor parallelism).
+//   Layers: full attention, or sliding-window layers that keep only the last `sliding_window`
+//   tokens (Gemma 2/3, gpt-oss, Mistral v0.1): vLLM puts them in their own KV-cache groups.
+//   MLP: dense gated (gate, up, down) or mixture-of-experts (routed experts, optional shared ones,
+//   optional first dense layers).
+//   Weights: 16-bit, or quantised linear layers (FP8, AWQ/GPTQ 4-bit with group scales, MXFP4
+//   experts) with the embedding and lm_head kept in 16 bits, as published checkpoints do.
+// Leaves out vision encoders of multimodal checkpoints (only `text_config` is read), Mamba/linear
+// attention layers, and small tensors (biases of gpt-oss experts, attention sinks).
 #pragma once
 #include <cstdint>
-#include <optional>
 #include <string>
-#include <variant>
-
-#include "input_error.hpp"
+#include <utility>
+#include <vector>
 
 namespace kv {
 
+enum class AttentionKind { standard, mla };
+enum class WeightFormat { bf16, fp8, int4_grouped, mxfp4_experts };
+
+const char* weight_format_name(WeightFormat format);
+
 struct ModelSpec {
     std::string name;
+    std::string model_type;          // config.json's model_type ("qwen3", "llama", ...)
     int64_t num_hidden_layers = 0;
     int64_t hidden_size = 0;
-    int64_t intermediate_size = 0;
+    int64_t intermediate_size = 0;   // dense MLP width (dense layers of an MoE too)
     int64_t num_attention_heads = 0;
     int64_t num_key_value_heads = 0;
     int64_t head_dim = 0;            // config's head_dim, else hidden_size / num_attention_heads
     int64_t vocab_size = 0;
-    int64_t max_position_embeddings = 0;
+    int64_t max_position_embeddings = 0;  // after rope scaling, as vLLM derives max_model_len
     bool tie_word_embeddings = false;
     bool attention_bias = false;
     bool qk_norm = false;            // Qwen3 normalises q and k per head
+    int64_t norms_per_layer = 2;     // RMSNorms per layer (Gemma 2/3: 4)
+
+    // MLA (DeepSeek V2/V3, Kimi K2).
+    AttentionKind attention = AttentionKind::standard;
+    int64_t kv_lora_rank = 0;
+    int64_t q_lora_rank = 0;         // 0: q is projected directly
+    int64_t qk_rope_head_dim = 0;
+    int64_t qk_nope_head_dim = 0;
+    int64_t v_head_dim = 0;
+
+    // Sliding-window layers (0 = none).
+    int64_t sliding_window = 0;
+    int64_t num_sliding_layers = 0;
+
+    // Linear-attention layers (Qwen3-Next): no KV cache; their fixed-size state is left out.
+    int64_t num_linear_layers = 0;
+
+    // Mixture of experts (num_experts = 0: dense).
+    int64_t num_experts = 0;
+    int64_t experts_per_token = 0;
+    int64_t moe_intermediate_size = 0;
+    int64_t shared_expert_intermediate_size = 0;  // total width of the shared experts
+    int64_t num_dense_layers = 0;                 // leading dense layers (DeepSeek's first_k_dense_replace)
+
+    WeightFormat weight_format = WeightFormat::bf16;
+    int64_t quant_group_size = 0;    // int4: weights per scale
+    bool multimodal = false;         // a text_config was read; the vision encoder is left out
+
+    // How each field was obtained, for the reader: "read", or how it was derived.
+    std::vector<std::pair<std::string, std::string>> derived;
 };
 
 // Multi-head attention variant: every query head gets its own K and V head, so k_proj and v_proj
-// widen to the query width.
+// widen to the query width. MLA models are returned unchanged (they have no KV heads to widen).
 ModelSpec with_multi_head_attention(ModelSpec model);
 
+int64_t num_full_attention_layers(const ModelSpec& model);
+int64_t num_kv_cache_layers(const ModelSpec& model);  // layers with a KV cache
+
+// Parameters by where they live; the weight bytes of each part depend on how it is stored.
+struct ParameterCount {
+    int64_t embedding = 0;   // token embedding (vocab x hidden)
+    int64_t lm_head = 0;     // 0 when tied
+    int64_t attention = 0;   // all layers' projections (and biases)
+    int64_t dense_mlp = 0;   // dense MLP layers
+    int64_t experts = 0;     // routed experts, all layers
+    int64_t shared_and_router = 0;  // shared experts and routers
+    int64_t norms = 0;
+    int64_t total() const { return embedding + lm_head + attention + dense_mlp + experts + shared_and_router + norms; }
+};
+ParameterCount count_parameters(const ModelSpec& model);
 int64_t parameter_count(const ModelSpec& model);
+// Parameters one token passes through: the routed experts count experts_per_token of num_experts.
+int64_t active_parameter_count(const ModelSpec& model);
 int64_t query_width(const ModelSpec& model);   // num_attention_heads * head_dim
 int64_t kv_width(const ModelSpec& model);      // num_key_value_heads * head_dim
 
@@ -45,6 +105,8 @@ struct ConfigLimits {
     static constexpr int64_t max_head_dim = 2048;
     static constexpr int64_t max_vocab = 1 << 23;
     static constexpr int64_t max_positions = 1 << 24;
+    static constexpr int64_t max_experts = 4096;
+    static constexpr int64_t max_lora_rank = 1 << 16;
 };
 
 }  // namespace kv

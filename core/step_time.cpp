@@ -14,7 +14,7 @@ double peak_flops_per_s(const GpuSpec& gpu, DType weight_dtype) {
 double allreduce_s(double message_bytes, int64_t tp, const GpuSpec& gpu, const Calibration& c) {
     if (tp <= 1) return 0.0;
     const double ring_bytes = 2.0 * static_cast<double>(tp - 1) / static_cast<double>(tp) * message_bytes;
-    return ring_bytes / gpu.nvlink_bytes_per_s + c.allreduce_latency_s;
+    return ring_bytes / gpu.interconnect_bytes_per_s + c.allreduce_latency_s;
 }
 
 // Two all-reduces per layer of `tokens` hidden-width activations.
@@ -33,8 +33,22 @@ double attention_flops_per_pair(const Result& r, int64_t tp) {
 // the prompt.
 double prefill_flops_per_chunk_token(const Result& r) {
     const int64_t tp = r.scenario.tensor_parallel_size;
-    return 2.0 * static_cast<double>(r.params) / static_cast<double>(tp) +
+    return 2.0 * static_cast<double>(active_parameter_count(r.model)) / static_cast<double>(tp) +
            attention_flops_per_pair(r, tp) * static_cast<double>(r.scenario.prompt_tokens) / 2.0;
+}
+
+// Fraction of the experts a batch of `tokens` touches when each picks experts_per_token at random.
+double experts_touched(const ModelSpec& m, double tokens) {
+    if (m.num_experts <= 0) return 1.0;
+    const double miss = 1.0 - static_cast<double>(m.experts_per_token) / static_cast<double>(m.num_experts);
+    return 1.0 - std::pow(miss, tokens);
+}
+
+// This rank's routed-expert bytes (the weights a step may skip).
+double expert_weight_bytes(const Result& r) {
+    if (r.model.num_experts <= 0) return 0.0;
+    const double share = static_cast<double>(count_parameters(r.model).experts) / static_cast<double>(r.params);
+    return r.memory.weight_bytes * share;
 }
 
 void settle(PhaseTiming& phase, double flops_per_s, double bytes_per_s) {
@@ -56,18 +70,21 @@ void time_steps(Result& r, const Calibration& c) {
     const int64_t tp = s.tensor_parallel_size;
     const double flops_per_s = achieved_flops_per_s(r.gpu, s.weight_dtype, c);
     const double bytes_per_s = r.gpu.hbm_bytes_per_s * c.achieved_bandwidth_fraction;
-    const double matmul_flops_per_token = 2.0 * static_cast<double>(r.params) / static_cast<double>(tp);
+    const double matmul_flops_per_token =
+        2.0 * static_cast<double>(active_parameter_count(r.model)) / static_cast<double>(tp);
+    const double weight_bytes = r.memory.weight_bytes;
+    const double kv_bytes_per_token = r.memory.layout.kv_bytes_per_token;
     const double pair_flops = attention_flops_per_pair(r, tp);
     const auto prompt = static_cast<double>(s.prompt_tokens);
     const double context = static_cast<double>(s.prompt_tokens + s.output_tokens);
 
     // Prefill one prompt; a prompt longer than max_num_batched_tokens runs in chunks, each of which
     // reads the weights again.
-    if (r.status != Status::weights_do_not_fit) {
-        const auto chunks = static_cast<double>((s.prompt_tokens + s.max_num_batched_tokens - 1) /
-                                                s.max_num_batched_tokens);
+    if (r.status != Status::engine_refused) {
+        const int64_t step_tokens = *s.max_num_batched_tokens;
+        const auto chunks = static_cast<double>((s.prompt_tokens + step_tokens - 1) / step_tokens);
         r.prefill.flops = matmul_flops_per_token * prompt + pair_flops * prompt * prompt / 2.0;
-        r.prefill.bytes = chunks * r.weight_bytes + prompt * r.kv_bytes_per_token;
+        r.prefill.bytes = chunks * weight_bytes + prompt * kv_bytes_per_token;
         r.prefill.communication_s = layer_allreduces_s(r, prompt, tp, c);
         settle(r.prefill, flops_per_s, bytes_per_s);
     }
@@ -75,21 +92,23 @@ void time_steps(Result& r, const Calibration& c) {
     if (r.running == 0) return;
     const auto running = static_cast<double>(r.running);
     r.decode.flops = running * (matmul_flops_per_token + pair_flops * context);
-    r.decode.bytes = r.weight_bytes + running * r.bytes_per_sequence;
+    // A mixture of experts reads only the experts the batch routes to (uniform routing).
+    const double step_weight_bytes = weight_bytes - expert_weight_bytes(r) * (1.0 - experts_touched(r.model, running));
+    r.decode.bytes = step_weight_bytes + running * r.bytes_per_sequence;
     r.decode.communication_s = layer_allreduces_s(r, running, tp, c);
     settle(r.decode, flops_per_s, bytes_per_s);
 
     r.itl_s = r.decode.total_s;
     r.decode_tokens_per_s = running / r.decode.total_s;
     r.prompt_tokens_per_s = r.decode_tokens_per_s * prompt / static_cast<double>(s.output_tokens);
-    r.weight_share = r.weight_bytes / r.decode.bytes;
+    r.weight_share = step_weight_bytes / r.decode.bytes;
     r.dram_active = r.decode.bytes / (r.decode.total_s * r.gpu.hbm_bytes_per_s);
     r.tensor_active = r.decode.flops / (r.decode.total_s * peak_flops_per_s(r.gpu, s.weight_dtype));
     r.gpu_utilization = 1.0;  // some kernel is resident for the whole step
 
     // Chunked prefill: prefill tokens folded into this step cost FLOPs (and their KV writes) but
     // no extra weight read, so they are free until compute catches up with memory time.
-    r.chunk_budget_tokens = std::max<int64_t>(0, s.max_num_batched_tokens - r.running);
+    r.chunk_budget_tokens = std::max<int64_t>(0, *s.max_num_batched_tokens - r.running);
     const double flops_per_chunk_token = prefill_flops_per_chunk_token(r);
     const double spare_flops = std::max(0.0, r.decode.memory_s - r.decode.compute_s) * flops_per_s;
     r.free_prefill_tokens = std::min<int64_t>(
@@ -104,7 +123,7 @@ double decode_step_with_chunk_s(const Result& r, int64_t chunk_tokens, const Cal
     const double flops_per_s = achieved_flops_per_s(r.gpu, s.weight_dtype, c);
     const double bytes_per_s = r.gpu.hbm_bytes_per_s * c.achieved_bandwidth_fraction;
     const double compute_s = r.decode.compute_s + chunk * prefill_flops_per_chunk_token(r) / flops_per_s;
-    const double memory_s = r.decode.memory_s + chunk * r.kv_bytes_per_token / bytes_per_s;
+    const double memory_s = r.decode.memory_s + chunk * r.memory.layout.kv_bytes_per_token / bytes_per_s;
     const double tokens = static_cast<double>(r.running) + chunk;
     return std::max(compute_s, memory_s) + layer_allreduces_s(r, tokens, s.tensor_parallel_size, c);
 }

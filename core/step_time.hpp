@@ -6,7 +6,7 @@
 //   Bytes: the rank's weights, plus every running sequence's whole KV block (the new query attends
 //   over all of it).
 //   All-reduce: two per layer (after attention and after the MLP), ring algorithm:
-//   2 (tp-1)/tp x message bytes over one direction of NVLink, plus a fixed latency per call.
+//   2 (tp-1)/tp x message bytes over one direction of the interconnect (NVLink, PCIe), plus a fixed latency per call.
 // Leaves out kernel launch gaps, sampling, and overlap of communication with compute.
 #pragma once
 #include "evaluate.hpp"

@@ -7,8 +7,8 @@ namespace kv {
 BatchSweep sweep_batch(const Result& base, int max_points, const Calibration& c) {
     BatchSweep sweep;
     sweep.pool_limit = base.max_resident_sequences;
-    if (base.bytes_per_sequence > 0) sweep.amortised_batch = base.weight_bytes / base.bytes_per_sequence;
-    const int64_t largest = std::min(base.max_resident_sequences, base.scenario.max_num_seqs);
+    if (base.bytes_per_sequence > 0) sweep.amortised_batch = base.memory.weight_bytes / base.bytes_per_sequence;
+    const int64_t largest = std::min(base.max_resident_sequences, base.scenario.max_num_seqs.value_or(0));
     if (largest <= 0) return sweep;
 
     std::vector<int64_t> batches;
@@ -33,12 +33,11 @@ std::vector<TensorParallelPoint> sweep_tensor_parallel(const Result& base, const
     for (int64_t tp : {1, 2, 4, 8}) {
         TensorParallelPoint point;
         point.tensor_parallel_size = tp;
-        point.valid = base.model.num_attention_heads % tp == 0;
-        if (point.valid) {
-            Scenario s = base.scenario;
-            s.tensor_parallel_size = tp;
-            point.result = evaluate_resolved(s, base.model, base.gpu, c);
-        }
+        Scenario s = base.scenario;
+        s.tensor_parallel_size = tp;
+        point.result = evaluate_resolved(s, base.model, base.gpu, c);
+        const auto& refusal = point.result.memory.startup_error;
+        point.valid = !(refusal && refusal->kind == "tensor_parallel_mismatch");
         points.push_back(std::move(point));
     }
     return points;

@@ -28,8 +28,8 @@ BatchSweep sweep_batch(const Result& base, int max_points = 128, const Calibrati
 
 struct TensorParallelPoint {
     int64_t tensor_parallel_size = 0;
-    bool valid = false;              // tp divides the attention heads
-    Result result;                   // per-rank figures (valid points only)
+    bool valid = false;              // the engine accepts this tensor-parallel size for the model's heads
+    Result result;                   // per-rank figures
 };
 
 std::vector<TensorParallelPoint> sweep_tensor_parallel(const Result& base, const Calibration& calibration = {});

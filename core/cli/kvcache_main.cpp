@@ -4,6 +4,9 @@
 //   kvcache --scenario '{"prompt_tokens": 32768}'
 //   kvcache --sweep batch|tp --scenario '{...}'     curves of the batching-ceiling panel
 //   kvcache --catalog                               built-in models and GPUs
+//   kvcache --validate tests/validation/startup_logs.json   the model against real vLLM start-ups
+//   (exit 1 when the median |error| exceeds 3% or a row exceeds 10%)
+#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <string>
@@ -11,11 +14,12 @@
 #include "evaluate.hpp"
 #include "json_io.hpp"
 #include "sweep.hpp"
+#include "validation.hpp"
 
 namespace {
 
 int usage() {
-    std::cerr << "usage: kvcache [--scenario JSON] [--sweep batch|tp] [--catalog]\n"
+    std::cerr << "usage: kvcache [--scenario JSON] [--sweep batch|tp] [--catalog] [--validate FILE]\n"
                  "       with no --scenario the scenario JSON is read from standard input\n";
     return 2;
 }
@@ -23,6 +27,20 @@ int usage() {
 int print_error(const kv::InputError& error) {
     std::cout << kv::error_to_json(error).dump(2) << "\n";
     return 2;
+}
+
+int validate(const char* path) {
+    std::ifstream in(path);
+    const auto data = nlohmann::json::parse(in, nullptr, false);
+    if (!in.good() && data.is_discarded()) {
+        std::cerr << "kvcache: cannot read " << path << "\n";
+        return 2;
+    }
+    auto outcome = kv::validate_startups(data);
+    if (auto* error = std::get_if<kv::InputError>(&outcome)) return print_error(*error);
+    const auto& summary = std::get<kv::ValidationSummary>(outcome);
+    std::cout << kv::validation_table(summary);
+    return summary.median_abs_error <= 0.03 && summary.max_abs_error <= 0.10 ? 0 : 1;
 }
 
 }  // namespace
@@ -34,6 +52,7 @@ int main(int argc, char** argv) {
         const std::string arg = argv[i];
         if (arg == "--scenario" && i + 1 < argc) { scenario_text = argv[++i]; have_scenario = true; }
         else if (arg == "--sweep" && i + 1 < argc) sweep = argv[++i];
+        else if (arg == "--validate" && i + 1 < argc) return validate(argv[++i]);
         else if (arg == "--catalog") { std::cout << kv::catalog_to_json().dump(2) << "\n"; return 0; }
         else return usage();
     }

@@ -1,5 +1,9 @@
+// vLLM's start-up accounting: the order of the terms, the version rules, the blocks and the
+// refusals. Values are derived from the formulas the engine uses (shared/reference/vllm-memory.md).
 #include <catch2/catch.hpp>
+#include <cmath>
 
+#include "calibration.hpp"
 #include "memory_plan.hpp"
 #include "support.hpp"
 #include "units.hpp"
@@ -7,30 +11,138 @@
 using namespace kv;
 using kvtest::evaluate_ok;
 
-TEST_CASE("the budget is filled in the engine's order") {
+namespace {
+
+// A small dense config.json (Llama layout) to vary one thing at a time.
+nlohmann::json small_config() {
+    return {{"model_type", "llama"}, {"num_hidden_layers", 24}, {"hidden_size", 2048}, {"intermediate_size", 8192},
+            {"num_attention_heads", 16}, {"num_key_value_heads", 4}, {"vocab_size", 32000},
+            {"max_position_embeddings", 32768}};
+}
+
+}  // namespace
+
+TEST_CASE("available KV = visible x util - weights - activation peak - non-torch - CUDA graphs") {
     const Result r = evaluate_ok({});
-    CHECK(r.budget_bytes == Approx(0.9 * 80 * GiB));
-    CHECK(r.outside_budget_bytes == Approx(0.1 * 80 * GiB));
-    CHECK(r.weight_bytes == 8190735360.0 * 2);
-    // Reserve: 5 hidden-width BF16 activations x 8,192 tokens + 256 x 151,936 FP32 logits + 640 MiB.
-    CHECK(r.activation_bytes == 5.0 * 8192 * 4096 * 2 + 256.0 * 151936 * 4 + 640 * MiB);
-    CHECK(r.kv_pool_bytes == Approx(r.budget_bytes - r.weight_bytes - r.activation_bytes));
+    const MemoryPlan& m = r.memory;
+    CHECK(m.requested_bytes == Approx(0.9 * m.visible_bytes));
+    CHECK(m.visible_bytes < 80 * GiB);  // CUDA reports less than the marketed size
+    CHECK(m.cuda_graph_in_budget);      // 0.21.0, the default version
+    CHECK(m.available_kv_bytes ==
+          Approx(m.requested_bytes - m.weight_bytes - m.activation_peak_bytes - m.non_torch_bytes - m.cuda_graph_bytes));
+    const Result older = evaluate_ok({{"vllm_version", "0.13.0"}});
+    CHECK_FALSE(older.memory.cuda_graph_in_budget);
+    CHECK(older.memory.available_kv_bytes - m.available_kv_bytes == Approx(m.cuda_graph_bytes));
+    const Result eager = evaluate_ok({{"enforce_eager", true}});
+    CHECK(eager.memory.cuda_graph_bytes == 0);
+    CHECK(eager.memory.available_kv_bytes > m.available_kv_bytes);
 }
 
-TEST_CASE("the reserve grows with max_num_batched_tokens and the model's width") {
-    const Result small = evaluate_ok({{"max_num_batched_tokens", 2048}});
-    const Result large = evaluate_ok({{"max_num_batched_tokens", 32768}});
-    CHECK(large.activation_bytes > small.activation_bytes);
-    CHECK(large.kv_pool_bytes < small.kv_pool_bytes);
-    CHECK(evaluate_ok({{"model", "Qwen3-32B"}}).activation_bytes / GiB == Approx(1.16).epsilon(0.01));
-    CHECK(evaluate_ok({}).activation_bytes / GiB == Approx(1.08).epsilon(0.01));
+TEST_CASE("blocks: floor(available / page / layers), 16 tokens each, the same on every rank") {
+    const Result r = evaluate_ok({});
+    const MemoryPlan& m = r.memory;
+    CHECK(m.layout.page_bytes == 16.0 * 2 * 8 * 128 * 2);
+    CHECK(m.num_gpu_blocks == static_cast<int64_t>(std::floor(m.available_kv_bytes / m.layout.page_bytes / 36)));
+    CHECK(m.kv_cache_tokens == m.num_gpu_blocks * 16);
+    CHECK(m.max_concurrency == Approx(static_cast<double>(m.num_gpu_blocks) / (40960 / 16)));
+    CHECK(evaluate_ok({{"block_size", 32}}).memory.kv_cache_tokens % 32 == 0);
 }
 
-TEST_CASE("capacity is floor(pool / bytes per sequence) for prompt + output tokens") {
+TEST_CASE("the activation peak follows the profile batch the engine version uses") {
+    Calibration c;
+    const Result v1 = evaluate_ok({{"max_model_len", 8192}});
+    const Result v1_long = evaluate_ok({{"max_model_len", 32768}});
+    CHECK(v1.memory.profile_tokens == 8192);  // max_num_batched_tokens, not the context
+    CHECK(v1_long.memory.activation_peak_bytes == v1.memory.activation_peak_bytes);
+    // V0 without chunked prefill profiles max(max_model_len, 2048) tokens in one pass.
+    const Result v0 = evaluate_ok({{"vllm_version", "0.6.3"}, {"max_model_len", 8192}, {"max_num_batched_tokens", nullptr}});
+    const Result v0_long = evaluate_ok({{"vllm_version", "0.6.3"}, {"max_model_len", 32768}, {"max_num_batched_tokens", nullptr}});
+    CHECK(v0.memory.profile_tokens == 8192);
+    CHECK(v0_long.memory.profile_tokens == 32768);
+    CHECK(v0_long.memory.activation_peak_bytes > 3.0 * v0.memory.activation_peak_bytes);
+    // The forward pass: hidden, MLP and q/k/v widths per token.
+    const double per_token = 2.0 * (c.forward_hidden_buffers * 4096 + c.forward_mlp_buffers * 12288 +
+                                    c.forward_qkv_buffers * (4096 + 2 * 1024));
+    CHECK(v0_long.memory.activation_peak_bytes == Approx(32768 * per_token));
+}
+
+TEST_CASE("batch defaults by version, GPU and entry point") {
+    const Result h100 = evaluate_ok({{"max_num_seqs", nullptr}, {"max_num_batched_tokens", nullptr}});
+    CHECK(*h100.scenario.max_num_seqs == 1024);
+    CHECK(*h100.scenario.max_num_batched_tokens == 8192);
+    const Result a100 = evaluate_ok({{"gpu", "A100"}, {"max_num_seqs", nullptr}, {"max_num_batched_tokens", nullptr}});
+    CHECK(*a100.scenario.max_num_seqs == 256);
+    CHECK(*a100.scenario.max_num_batched_tokens == 2048);
+    const Result offline = evaluate_ok({{"entry", "offline"}, {"max_num_seqs", nullptr}, {"max_num_batched_tokens", nullptr}});
+    CHECK(*offline.scenario.max_num_batched_tokens == 16384);
+    const Result v085 = evaluate_ok({{"vllm_version", "0.8.5"}, {"max_num_seqs", nullptr}, {"max_num_batched_tokens", nullptr}});
+    CHECK(*v085.scenario.max_num_seqs == 256);
+    CHECK(*v085.scenario.max_num_batched_tokens == 2048);
+    // More sampler rows and a longer profile pass mean a larger peak and a smaller pool.
+    CHECK(h100.memory.activation_peak_bytes > v085.memory.activation_peak_bytes);
+}
+
+TEST_CASE("Qwen3-32B on one H100 at 0.90: the engine refuses its 40,960-token default and says what fits") {
+    const Result r = evaluate_ok({{"model", "Qwen3-32B"}});
+    REQUIRE(r.memory.startup_error);
+    CHECK(r.status == Status::engine_refused);
+    CHECK(r.memory.startup_error->kind == "max_model_len_does_not_fit");
+    CHECK_THAT(r.memory.startup_error->message, Catch::StartsWith("To serve at least one request with the models's max seq len (40960)"));
+    const int64_t fits = r.memory.estimated_max_model_len;
+    CHECK(fits > 4352);
+    CHECK(fits < 40960);
+    CHECK_THAT(r.memory.startup_error->message, Catch::Contains("estimated maximum model length is " + std::to_string(fits)));
+    CHECK(r.running == 0);
+    CHECK(r.waiting == 32);
+    // The estimate starts; one block more does not.
+    CHECK(evaluate_ok({{"model", "Qwen3-32B"}, {"max_model_len", fits}}).status == Status::ok);
+    CHECK(evaluate_ok({{"model", "Qwen3-32B"}, {"max_model_len", fits + 16}}).status == Status::engine_refused);
+}
+
+TEST_CASE("the other refusals, each with the engine's reason") {
+    auto kind_of = [](const nlohmann::json& s) {
+        const Result r = evaluate_ok(s);
+        return r.memory.startup_error ? r.memory.startup_error->kind : std::string("none");
+    };
+    // The weights load, then nothing is left for blocks.
+    CHECK(kind_of({{"model", "Qwen3-32B"}, {"gpu_memory_utilization", 0.72}, {"max_model_len", 4352}}) == "no_kv_cache_memory");
+    // Free memory at start is below total x 1.0 (the CUDA context is already there).
+    CHECK(kind_of({{"gpu_memory_utilization", 1.0}}) == "free_memory_below_request");
+    CHECK(kind_of({{"gpu_memory_utilization", 1.0}, {"vllm_version", "0.6.3"}}) == "none");  // V0 had no such check
+    CHECK(kind_of({{"max_model_len", 65536}}) == "max_model_len_too_long");
+    nlohmann::json six_kv = small_config();
+    six_kv["num_attention_heads"] = 24;
+    six_kv["num_key_value_heads"] = 6;
+    six_kv["hidden_size"] = 3072;
+    CHECK(kind_of({{"model_config", six_kv}, {"tensor_parallel_size", 4}}) == "tensor_parallel_mismatch");
+    CHECK(kind_of({{"model_config", six_kv}, {"tensor_parallel_size", 5}}) == "tensor_parallel_mismatch");
+    CHECK(kind_of({{"model_config", six_kv}, {"tensor_parallel_size", 3}}) == "none");
+    nlohmann::json giant = small_config();
+    giant["num_hidden_layers"] = 160;
+    giant["hidden_size"] = 8192;
+    giant["intermediate_size"] = 28672;
+    giant["num_attention_heads"] = 64;
+    giant["num_key_value_heads"] = 8;
+    CHECK(kind_of({{"model_config", giant}}) == "weights_do_not_fit");
+    const Result refused = evaluate_ok({{"model", "Qwen3-32B"}, {"gpu_memory_utilization", 0.72}, {"max_model_len", 4352}});
+    CHECK(refused.min_utilization_that_fits > 0.72);
+    CHECK(evaluate_ok({{"model", "Qwen3-32B"}, {"max_model_len", 4352},
+                       {"gpu_memory_utilization", std::ceil(refused.min_utilization_that_fits * 100) / 100}})
+              .status == Status::ok);
+}
+
+TEST_CASE("a request longer than max_model_len is rejected, the engine still starts") {
+    const Result r = evaluate_ok({{"prompt_tokens", 8192}, {"max_model_len", 4096}});
+    CHECK(r.status == Status::request_too_long);
+    CHECK_FALSE(r.memory.startup_error);
+    CHECK(r.memory.kv_cache_tokens > 0);
+    CHECK(r.running == 0);
+}
+
+TEST_CASE("capacity counts whole blocks of prompt + output tokens") {
     const Result r = evaluate_ok({{"prompt_tokens", 32768}});
     CHECK(r.bytes_per_sequence == 147456.0 * (32768 + 256));
-    CHECK(r.max_resident_sequences == static_cast<int64_t>(r.kv_pool_bytes / r.bytes_per_sequence));
-    CHECK(r.max_resident_sequences == 12);
+    CHECK(r.max_resident_sequences == r.memory.num_gpu_blocks / ((32768 + 256) / 16));
 }
 
 TEST_CASE("which of the three limits binds") {
@@ -43,73 +155,91 @@ TEST_CASE("which of the three limits binds") {
     SECTION("the pool") {
         const Result r = evaluate_ok({{"prompt_tokens", 32768}});
         CHECK(r.binding_limit == BindingLimit::kv_pool);
-        CHECK(r.running == 12);
-        CHECK(r.waiting == 20);
+        CHECK(r.running == r.max_resident_sequences);
+        CHECK(r.waiting == 32 - r.running);
     }
     SECTION("max_num_seqs, below what the pool could hold") {
         const Result r = evaluate_ok({{"max_num_seqs", 16}});
         CHECK(r.binding_limit == BindingLimit::max_num_seqs);
         CHECK(r.running == 16);
-        CHECK(r.max_resident_sequences == 93);
+        CHECK(r.max_resident_sequences > 16);
     }
 }
 
 TEST_CASE("lowering max_num_seqs never admits more and never helps throughput") {
     const Result pool_bound = evaluate_ok({{"prompt_tokens", 32768}});
     const Result knob_lowered = evaluate_ok({{"prompt_tokens", 32768}, {"max_num_seqs", 6}});
-    CHECK(knob_lowered.max_resident_sequences == pool_bound.max_resident_sequences);
     CHECK(knob_lowered.running == 6);
     CHECK(knob_lowered.decode_tokens_per_s < pool_bound.decode_tokens_per_s);
-}
-
-TEST_CASE("vLLM's boot line: whole 16-token blocks, divided by max_model_len") {
-    const Result r = evaluate_ok({});
-    CHECK(r.kv_cache_tokens % 16 == 0);
-    CHECK(r.kv_cache_tokens == 405312);
-    CHECK(r.max_concurrency == Approx(405312.0 / 40960));
-    CHECK(evaluate_ok({{"max_model_len", 4352}}).max_concurrency == Approx(405312.0 / 4352));
-}
-
-TEST_CASE("weights that do not fit: nothing runs and the smallest utilisation is stated") {
-    const Result r = evaluate_ok({{"model", "Qwen3-32B"}, {"gpu_memory_utilization", 0.72}});
-    CHECK(r.status == Status::weights_do_not_fit);
-    CHECK(r.kv_pool_bytes == 0);
-    CHECK(r.running == 0);
-    CHECK(r.waiting == 32);
-    CHECK(r.min_utilization_that_fits == Approx((r.weight_bytes + r.activation_bytes) / (80 * GiB)));
-    CHECK(r.min_utilization_that_fits > 0.72);
-    // 0.78 loads the weights but leaves no room for a 4,352-token request; 0.80 serves one.
-    CHECK(evaluate_ok({{"model", "Qwen3-32B"}, {"gpu_memory_utilization", 0.78}}).status == Status::request_does_not_fit);
-    CHECK(evaluate_ok({{"model", "Qwen3-32B"}, {"gpu_memory_utilization", 0.80}}).running == 1);
-}
-
-TEST_CASE("a pool too small for one request reports the longest request that fits") {
-    const Result r = evaluate_ok({{"model", "Qwen3-32B"}, {"force_mha", true}});
-    CHECK(r.status == Status::request_does_not_fit);
-    CHECK(r.max_resident_sequences == 0);
-    CHECK(r.longest_request_tokens == static_cast<int64_t>(r.kv_pool_bytes / r.kv_bytes_per_token));
-    CHECK(r.longest_request_tokens < 4352);
-    Result shorter = evaluate_ok({{"model", "Qwen3-32B"}, {"force_mha", true},
-                                  {"prompt_tokens", r.longest_request_tokens - 256}});
-    CHECK(shorter.max_resident_sequences == 1);
 }
 
 TEST_CASE("tensor parallelism shards weights and KV heads, then replicates heads") {
     const Result tp1 = evaluate_ok({});
     const Result tp4 = evaluate_ok({{"tensor_parallel_size", 4}});
-    CHECK(tp4.weight_bytes == tp1.weight_bytes / 4);
-    CHECK(tp4.kv_heads_per_rank == 2);
-    CHECK(tp4.kv_bytes_per_token == tp1.kv_bytes_per_token / 4);
-    CHECK(static_cast<double>(tp4.kv_cache_tokens) > 4.0 * static_cast<double>(tp1.kv_cache_tokens));
-    // Qwen3-32B has 8 KV heads: 8 ranks hold one each; the heads cannot be split further.
+    CHECK(tp4.memory.weight_bytes == Approx(tp1.memory.weight_bytes / 4).epsilon(0.001));
+    CHECK(tp4.memory.layout.kv_heads_per_rank == 2);
+    CHECK(tp4.memory.layout.kv_bytes_per_token == tp1.memory.layout.kv_bytes_per_token / 4);
+    CHECK(tp4.memory.non_torch_bytes > tp1.memory.non_torch_bytes);  // NCCL buffers
+    CHECK(static_cast<double>(tp4.memory.kv_cache_tokens) > 4.0 * static_cast<double>(tp1.memory.kv_cache_tokens));
     const Result tp8 = evaluate_ok({{"model", "Qwen3-32B"}, {"tensor_parallel_size", 8}});
-    CHECK(tp8.kv_heads_per_rank == 1);
-    CHECK_FALSE(tp8.kv_heads_replicated);
-    nlohmann::json four_kv_heads = {{"num_hidden_layers", 4}, {"hidden_size", 1024}, {"intermediate_size", 2048},
-                                    {"num_attention_heads", 16}, {"num_key_value_heads", 4}, {"vocab_size", 1000},
-                                    {"max_position_embeddings", 8192}};
+    CHECK(tp8.memory.layout.kv_heads_per_rank == 1);
+    CHECK_FALSE(tp8.memory.layout.kv_heads_replicated);
+    nlohmann::json four_kv_heads = small_config();
     const Result replicated = evaluate_ok({{"model_config", four_kv_heads}, {"tensor_parallel_size", 8}});
-    CHECK(replicated.kv_heads_per_rank == 1);
-    CHECK(replicated.kv_heads_replicated);
-    CHECK(replicated.kv_bytes_per_token == evaluate_ok({{"model_config", four_kv_heads}, {"tensor_parallel_size", 4}}).kv_bytes_per_token);
+    CHECK(replicated.memory.layout.kv_heads_per_rank == 1);
+    CHECK(replicated.memory.layout.kv_heads_replicated);
+    CHECK(replicated.memory.layout.kv_bytes_per_token ==
+          evaluate_ok({{"model_config", four_kv_heads}, {"tensor_parallel_size", 4}}).memory.layout.kv_bytes_per_token);
+}
+
+TEST_CASE("pipeline parallelism: each stage holds its layers; the engine takes the fewest blocks") {
+    const Result pp1 = evaluate_ok({});
+    const Result pp2 = evaluate_ok({{"pipeline_parallel_size", 2}});
+    CHECK(pp2.memory.layout.layers == 18);
+    CHECK(pp2.memory.weight_bytes < 0.6 * pp1.memory.weight_bytes);
+    CHECK(pp2.memory.kv_cache_tokens > 2 * pp1.memory.kv_cache_tokens);
+    CHECK(evaluate_ok({{"model_config", small_config()}, {"pipeline_parallel_size", 16}}).memory.layout.layers == 1);
+}
+
+TEST_CASE("sliding-window layers: their own KV-cache groups (gpt-oss and Gemma 3 layouts)") {
+    nlohmann::json alternating = small_config();
+    nlohmann::json types = nlohmann::json::array();
+    for (int i = 0; i < 24; ++i) types.push_back(i % 2 ? "full_attention" : "sliding_attention");
+    alternating["layer_types"] = types;
+    alternating["sliding_window"] = 128;
+    const Result r = evaluate_ok({{"model_config", alternating}, {"max_model_len", 32768}});
+    CHECK(r.memory.layout.sliding_layers == 12);
+    CHECK(r.memory.layout.group_size == 12);
+    CHECK(r.memory.layout.num_groups == 2);
+    CHECK(r.memory.num_gpu_blocks == static_cast<int64_t>(std::floor(r.memory.available_kv_bytes / r.memory.layout.page_bytes / 12)));
+    CHECK(r.memory.kv_cache_tokens == r.memory.num_gpu_blocks / 2 * 16);
+    // A sequence holds full blocks in the full-attention group and only its window in the other.
+    const Result full = evaluate_ok({{"model_config", small_config()}, {"max_model_len", 32768}});
+    CHECK(r.max_resident_sequences > full.max_resident_sequences);
+    // Before the hybrid allocator (0.10) every layer was cached as full attention.
+    CHECK(evaluate_ok({{"model_config", alternating}, {"vllm_version", "0.9.2"}}).memory.layout.num_groups == 1);
+
+    nlohmann::json gemma3 = small_config();
+    gemma3["num_hidden_layers"] = 62;
+    gemma3["model_type"] = "gemma3_text";
+    gemma3["sliding_window"] = 1024;
+    gemma3["sliding_window_pattern"] = 6;
+    const Result g = evaluate_ok({{"model_config", gemma3}});
+    CHECK(g.memory.layout.sliding_layers == 52);
+    CHECK(g.memory.layout.group_size == 10);
+    CHECK(g.memory.layout.num_groups == 7);
+    CHECK(g.memory.layout.padding_layers == 8);
+}
+
+TEST_CASE("MLA: one latent per token and layer, not split by tensor parallelism, 64-token blocks") {
+    nlohmann::json mla = small_config();
+    mla["kv_lora_rank"] = 512;
+    mla["qk_rope_head_dim"] = 64;
+    mla["qk_nope_head_dim"] = 128;
+    mla["v_head_dim"] = 128;
+    const Result r = evaluate_ok({{"model_config", mla}});
+    CHECK(r.memory.layout.bytes_per_token_per_layer == 576.0 * 2);
+    CHECK(r.memory.layout.block_size == 64);
+    const Result tp2 = evaluate_ok({{"model_config", mla}, {"tensor_parallel_size", 2}});
+    CHECK(tp2.memory.layout.bytes_per_token_per_layer == 576.0 * 2);
 }

@@ -29,10 +29,10 @@ TEST_CASE("tied embeddings and attention bias change the count by exactly their 
 }
 
 TEST_CASE("KV bytes per token use kv heads, not query heads") {
-    CHECK(kvtest::evaluate_ok({}).kv_bytes_per_token == 2.0 * 36 * 8 * 128 * 2);
-    CHECK(kvtest::evaluate_ok({{"force_mha", true}}).kv_bytes_per_token == 2.0 * 36 * 32 * 128 * 2);
-    CHECK(kvtest::evaluate_ok({{"kv_cache_dtype", "fp8"}}).kv_bytes_per_token == 2.0 * 36 * 8 * 128);
-    CHECK(kvtest::evaluate_ok({{"model", "Qwen3-32B"}}).kv_bytes_per_token == 256 * KiB);
+    CHECK(kvtest::evaluate_ok({}).memory.layout.kv_bytes_per_token == 2.0 * 36 * 8 * 128 * 2);
+    CHECK(kvtest::evaluate_ok({{"force_mha", true}}).memory.layout.kv_bytes_per_token == 2.0 * 36 * 32 * 128 * 2);
+    CHECK(kvtest::evaluate_ok({{"kv_cache_dtype", "fp8"}}).memory.layout.kv_bytes_per_token == 2.0 * 36 * 8 * 128);
+    CHECK(kvtest::evaluate_ok({{"model", "Qwen3-32B"}}).memory.layout.kv_bytes_per_token == 256 * KiB);
 }
 
 TEST_CASE("config.json: head_dim falls back to hidden_size / num_attention_heads") {

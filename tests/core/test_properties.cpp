@@ -3,6 +3,7 @@
 #include <cmath>
 #include <random>
 
+#include "catalog.hpp"
 #include "support.hpp"
 
 using namespace kv;
@@ -22,15 +23,20 @@ struct RandomScenarios {
     }
     Scenario next() {
         Scenario s;
-        s.model = pick<std::string>({"Qwen3-8B", "Qwen3-14B", "Qwen3-32B"});
-        s.gpu = pick<std::string>({"A100", "H100", "H200"});
+        const Catalog& catalog = builtin_catalog();
+        s.model = catalog.models[std::uniform_int_distribution<size_t>(0, catalog.models.size() - 1)(rng)].name;
+        s.gpu = catalog.gpus[std::uniform_int_distribution<size_t>(0, catalog.gpus.size() - 1)(rng)].name;
+        s.vllm_version = pick<std::string>({"0.5.4", "0.6.3", "0.8.5", "0.10.1", "0.13.0", "0.21.0"});
+        s.enforce_eager = pick({false, true});
+        s.pipeline_parallel_size = pick<int64_t>({1, 1, 2, 4});
         s.prompt_tokens = log_uniform(1, 1 << 20);
         s.output_tokens = log_uniform(1, 1 << 16);
         s.concurrent_requests = log_uniform(1, 4096);
         s.gpu_memory_utilization = std::uniform_real_distribution<double>(0.05, 1.0)(rng);
         s.kv_cache_dtype = pick({DType::bf16, DType::fp8});
-        s.weight_dtype = pick({DType::bf16, DType::fp8});
+        s.weight_dtype = pick({DType::bf16, DType::bf16, DType::fp8});
         s.force_mha = pick({false, true});
+        if (pick({false, true})) s.max_model_len = log_uniform(16, 1 << 17);
         s.max_num_seqs = log_uniform(1, 4096);
         s.max_num_batched_tokens = log_uniform(16, 1 << 20);
         s.tensor_parallel_size = pick<int64_t>({1, 2, 4, 8});
@@ -72,15 +78,24 @@ TEST_CASE("properties hold over 3,000 random scenarios") {
             CHECK(line.text.find("inf ") == std::string::npos);
         }
 
-        // Pool + weights + reserve never exceed the budget; nothing is negative.
-        CHECK(r.kv_pool_bytes >= 0);
-        if (r.status != Status::weights_do_not_fit)
-            CHECK(r.kv_pool_bytes + r.weight_bytes + r.activation_bytes <= r.budget_bytes * (1 + 1e-12));
-        CHECK(r.kv_pool_used_bytes <= r.kv_pool_bytes * (1 + 1e-12));
+        // The budget adds up; an engine that starts has a pool that holds one max_model_len request.
+        const MemoryPlan& m = r.memory;
+        CHECK(m.available_kv_bytes + m.weight_bytes + m.activation_peak_bytes + m.non_torch_bytes +
+                  (m.cuda_graph_in_budget ? m.cuda_graph_bytes : 0.0) ==
+              Approx(m.requested_bytes));
+        if (!m.startup_error) {
+            CHECK(m.available_kv_bytes > 0);
+            CHECK(m.request_kv_bytes <= m.available_kv_bytes);
+            CHECK(m.kv_cache_tokens > 0);
+        } else {
+            CHECK(r.status == Status::engine_refused);
+            CHECK(r.running == 0);
+        }
+        CHECK(r.kv_pool_used_bytes <= std::max(0.0, m.available_kv_bytes) * (1 + 1e-12));
 
         // Admission: running never exceeds any of its three limits, and requests are conserved.
         CHECK(r.running <= s.concurrent_requests);
-        CHECK(r.running <= s.max_num_seqs);
+        CHECK(r.running <= *r.scenario.max_num_seqs);
         CHECK(r.running <= r.max_resident_sequences);
         CHECK(r.running + r.waiting == s.concurrent_requests);
         CHECK(r.kv_cache_usage >= 0);
@@ -104,12 +119,14 @@ TEST_CASE("properties hold over 3,000 random scenarios") {
         CHECK(evaluate_scenario(fp8_cache).max_resident_sequences >= r.max_resident_sequences);
         Scenario fp8_weights = s;
         fp8_weights.weight_dtype = DType::fp8;
-        CHECK(evaluate_scenario(fp8_weights).kv_pool_bytes >= r.kv_pool_bytes);
+        CHECK(evaluate_scenario(fp8_weights).memory.available_kv_bytes >= r.memory.available_kv_bytes);
 
         // More memory for the engine never reduces what it can hold.
         Scenario more_memory = s;
         more_memory.gpu_memory_utilization = std::min(1.0, s.gpu_memory_utilization + 0.05);
-        CHECK(evaluate_scenario(more_memory).max_resident_sequences >= r.max_resident_sequences);
+        const Result more = evaluate_scenario(more_memory);
+        if (!more.memory.startup_error || more.memory.startup_error->kind != "free_memory_below_request")
+            CHECK(more.max_resident_sequences >= r.max_resident_sequences);
     }
 }
 
@@ -123,7 +140,7 @@ TEST_CASE("extreme accepted inputs neither overflow nor produce NaN") {
     s.max_num_seqs = ScenarioLimits::max_num_seqs;
     s.gpu_memory_utilization = ScenarioLimits::min_utilization;
     check_finite(result_to_json(evaluate_scenario(s)), "min-utilisation");
-    s.gpu_memory_utilization = 1.0;
+    s.gpu_memory_utilization = 0.99;
     s.max_num_batched_tokens = 16;
     s.prompt_tokens = 1;
     s.output_tokens = 1;
@@ -137,7 +154,9 @@ TEST_CASE("extreme accepted inputs neither overflow nor produce NaN") {
                            {"num_attention_heads", 1024}, {"head_dim", 2048}, {"vocab_size", ConfigLimits::max_vocab},
                            {"max_position_embeddings", ConfigLimits::max_positions}};
     const Result giant = kvtest::evaluate_ok({{"model_config", huge}});
-    CHECK(giant.status == Status::weights_do_not_fit);
+    CHECK(giant.status == Status::engine_refused);
+    REQUIRE(giant.memory.startup_error);
+    CHECK(giant.memory.startup_error->kind == "weights_do_not_fit");
     CHECK(giant.params > 0);
     check_finite(result_to_json(giant), "giant");
 }

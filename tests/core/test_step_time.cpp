@@ -9,14 +9,14 @@ using kvtest::evaluate_ok;
 
 TEST_CASE("decode moves the weights plus every running sequence's whole cache") {
     const Result r = evaluate_ok({});
-    CHECK(r.decode.bytes == r.weight_bytes + 32 * r.bytes_per_sequence);
+    CHECK(r.decode.bytes == r.memory.weight_bytes + 32 * r.bytes_per_sequence);
     CHECK(r.decode.memory_s == Approx(r.decode.bytes / (3.35e12 * 0.8)));
     CHECK(r.decode.compute_s == Approx(r.decode.flops / (989e12 * 0.55)));
     CHECK(r.decode.total_s == Approx(std::max(r.decode.memory_s, r.decode.compute_s)));
     CHECK(r.decode.bound == Bound::memory);
     CHECK(r.decode_tokens_per_s == Approx(32 / r.decode.total_s));
     CHECK(r.itl_s == r.decode.total_s);
-    CHECK(r.weight_share == Approx(r.weight_bytes / r.decode.bytes));
+    CHECK(r.weight_share == Approx(r.memory.weight_bytes / r.decode.bytes));
 }
 
 TEST_CASE("decode FLOPs: 2 x params per token plus attention over the context") {

@@ -18,7 +18,7 @@ TEST_CASE("batch sweep: every point is a full evaluation, up to the pool limit")
     CHECK(sweep.points[7].step_s == Approx(at8.decode.total_s));
     CHECK(sweep.points[7].tokens_per_s == Approx(at8.decode_tokens_per_s));
     // Cache read equals weight read where batch x bytes per sequence = weight bytes.
-    CHECK(sweep.amortised_batch == Approx(base.weight_bytes / base.bytes_per_sequence));
+    CHECK(sweep.amortised_batch == Approx(base.memory.weight_bytes / base.bytes_per_sequence));
 }
 
 TEST_CASE("batch sweep: aggregate rises with diminishing returns, per-stream latency rises") {
@@ -36,7 +36,7 @@ TEST_CASE("tensor-parallel sweep marks sizes that do not divide the heads") {
     const auto points = sweep_tensor_parallel(base);
     REQUIRE(points.size() == 4);
     for (const auto& p : points) CHECK(p.valid);
-    CHECK(points[3].result.kv_heads_per_rank == 1);
+    CHECK(points[3].result.memory.layout.kv_heads_per_rank == 1);
     nlohmann::json six_heads = {{"num_hidden_layers", 2}, {"hidden_size", 384}, {"intermediate_size", 1024},
                                 {"num_attention_heads", 6}, {"num_key_value_heads", 2}, {"vocab_size", 1000},
                                 {"max_position_embeddings", 4096}};

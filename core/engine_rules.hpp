@@ -1,0 +1,51 @@
+// Which accounting a vLLM version follows. The rules, with where each comes from
+// (shared/reference/vllm-memory.md has the sources):
+//   - V1 engine (the default from 0.8.0): chunked prefill always on; the profile run is one forward
+//     pass over max_num_batched_tokens tokens plus a sampler pass over min(max_num_seqs, tokens)
+//     rows; available KV = total x util - weights - activation peak - non-torch increase.
+//   - V0 (before 0.8.0): without chunked prefill the profile batch is max(max_model_len, 2048)
+//     tokens unless max_num_batched_tokens is set, so the activation peak grows with the context;
+//     the OpenAI server turned chunked prefill on for contexts above 32K (then 512 tokens a step).
+//   - Batch defaults: from 0.9.0 GPUs with at least 70 GiB that are not A100s get max_num_seqs 1024
+//     and 8,192 (serve) or 16,384 (offline) tokens; others 256 and 2,048 or 8,192.
+//   - CUDA graphs: their memory comes out of the KV budget from 0.21.0 (the estimate became the
+//     default); before, it had to fit in the 1 - util headroom. None with enforce_eager.
+//   - Hybrid KV-cache allocator (0.10.0+): sliding-window layers get their own groups and hold only
+//     their window; before, every layer was cached as full attention.
+//   - Start-up free-memory check (V1): the engine refuses when free memory at start is below
+//     total x util.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace kv {
+
+struct EngineVersion {
+    int major = 0, minor = 0, patch = 0;
+    bool operator<(const EngineVersion& o) const {
+        if (major != o.major) return major < o.major;
+        if (minor != o.minor) return minor < o.minor;
+        return patch < o.patch;
+    }
+};
+
+// "0.6.3", "v0.10.1.post1", "0.19.2rc1.dev8+g4b7f5ea1a": the first three numbers count.
+std::optional<EngineVersion> parse_engine_version(const std::string& text);
+
+struct EngineRules {
+    EngineVersion version;
+    bool v1_engine = true;
+    bool device_batch_defaults = true;      // the >= 70 GiB, non-A100 split (0.9.0+)
+    bool cuda_graphs_in_budget = true;      // 0.21.0+
+    bool hybrid_kv_allocator = true;        // sliding-window layers in their own groups (0.10.0+)
+    bool startup_free_memory_check = true;  // V1
+    bool loading_log_says_memory = true;    // "Model loading took X GiB memory and Y seconds" (0.11+)
+};
+
+EngineRules engine_rules(const EngineVersion& version);
+
+// The oldest and newest versions whose accounting the model follows.
+inline constexpr EngineVersion oldest_modelled_version{0, 4, 0};
+
+}  // namespace kv
