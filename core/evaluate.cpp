@@ -80,7 +80,8 @@ void admit(Result& r) {
     const KvLayout& k = mem.layout;
     const int64_t sequence_tokens = s.prompt_tokens + s.output_tokens;
     const double block_set_bytes = k.page_bytes * static_cast<double>(k.group_size);
-    const double need = request_kv_bytes(k, r.model, sequence_tokens, *s.max_num_batched_tokens);
+    // A running sequence holds only the window of its sliding-window layers.
+    const double need = request_kv_bytes(k, r.model, sequence_tokens, 1);
     const auto blocks_per_sequence = static_cast<int64_t>(std::ceil(need / block_set_bytes));
     r.bytes_per_sequence = need;
     r.outside_budget_bytes = mem.visible_bytes - mem.requested_bytes;

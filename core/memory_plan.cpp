@@ -20,7 +20,8 @@ bool is_mla(const ModelSpec& m) { return m.attention == AttentionKind::mla; }
 
 // Bytes per parameter of the linear layers (attention projections, MLP, experts).
 double linear_bytes_per_param(const ModelSpec& m, DType weight_dtype, bool experts) {
-    if (weight_dtype == DType::fp8) return 1.0;  // --quantization fp8 on a 16-bit checkpoint
+    // --quantization fp8 on a 16-bit checkpoint (on a quantised one the engine refuses).
+    if (weight_dtype == DType::fp8 && m.weight_format == WeightFormat::bf16) return 1.0;
     switch (m.weight_format) {
     case WeightFormat::bf16: return 2.0;
     case WeightFormat::fp8: return 1.0;

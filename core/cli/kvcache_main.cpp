@@ -4,9 +4,8 @@
 //   kvcache --scenario '{"prompt_tokens": 32768}'
 //   kvcache --sweep batch|tp --scenario '{...}'     curves of the batching-ceiling panel
 //   kvcache --catalog                               built-in models and GPUs
-//   kvcache --validate tests/validation/startup_logs.json   the model against real vLLM start-ups
+//   kvcache --validate < tests/validation/startup_logs.json   the model against real vLLM start-ups
 //   (exit 1 when the median |error| exceeds 3% or a row exceeds 10%)
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <string>
@@ -19,7 +18,7 @@
 namespace {
 
 int usage() {
-    std::cerr << "usage: kvcache [--scenario JSON] [--sweep batch|tp] [--catalog] [--validate FILE]\n"
+    std::cerr << "usage: kvcache [--scenario JSON] [--sweep batch|tp] [--catalog] [--validate < startups.json]\n"
                  "       with no --scenario the scenario JSON is read from standard input\n";
     return 2;
 }
@@ -29,11 +28,10 @@ int print_error(const kv::InputError& error) {
     return 2;
 }
 
-int validate(const char* path) {
-    std::ifstream in(path);
-    const auto data = nlohmann::json::parse(in, nullptr, false);
-    if (!in.good() && data.is_discarded()) {
-        std::cerr << "kvcache: cannot read " << path << "\n";
+int validate() {
+    const auto data = nlohmann::json::parse(std::cin, nullptr, false);
+    if (data.is_discarded()) {
+        std::cerr << "kvcache: the validation data on standard input is not JSON\n";
         return 2;
     }
     auto outcome = kv::validate_startups(data);
@@ -52,7 +50,7 @@ int main(int argc, char** argv) {
         const std::string arg = argv[i];
         if (arg == "--scenario" && i + 1 < argc) { scenario_text = argv[++i]; have_scenario = true; }
         else if (arg == "--sweep" && i + 1 < argc) sweep = argv[++i];
-        else if (arg == "--validate" && i + 1 < argc) return validate(argv[++i]);
+        else if (arg == "--validate") return validate();
         else if (arg == "--catalog") { std::cout << kv::catalog_to_json().dump(2) << "\n"; return 0; }
         else return usage();
     }

@@ -13,18 +13,20 @@ check() {  # check NAME EXPECTED_EXIT JQ_LIKE_PYTHON_EXPR -- ARGS...
     failed=$((failed + 1)); echo "FAIL: $name (exit $status)"; printf '%s\n' "$out" | head -5
   fi
 }
-check "defaults from an empty scenario" 0 "r['max_resident_sequences'] == 93 and r['running'] == 32" -- "$cli" --scenario '{}'
-check "scenario on stdin" 0 "r['max_resident_sequences'] == 12" -- bash -c "echo '{\"prompt_tokens\": 32768}' | '$cli'"
+check "defaults from an empty scenario" 0 "r['running'] == 32 and r['scenario']['max_num_seqs'] == 1024 and r['engine'] == 'V1'" -- "$cli" --scenario '{}'
+check "scenario on stdin" 0 "r['scenario']['prompt_tokens'] == 32768 and r['binding_limit'] == 'kv_pool'" -- bash -c "echo '{\"prompt_tokens\": 32768}' | '$cli'"
 check "empty stdin means defaults" 0 "r['scenario']['model'] == 'Qwen3-8B'" -- bash -c "'$cli' < /dev/null"
-check "every result field of the contract" 0 "all(k in r for k in ['kv_bytes_per_token','params','weight_bytes','activation_bytes','budget_bytes','kv_pool_bytes','bytes_per_sequence','max_resident_sequences','running','waiting','binding_limit','decode_bytes_per_step','decode_step_s','decode_memory_s','decode_compute_s','decode_tokens_per_s','weight_share','decode_bound','ttft_s','prefill_bound','kv_cache_tokens','max_concurrency','log'])" -- "$cli" --scenario '{}'
+check "every result field of the contract" 0 "all(k in r for k in ['kv_bytes_per_token','params','weight_bytes','activation_bytes','budget_bytes','kv_pool_bytes','num_gpu_blocks','available_kv_cache_bytes','non_torch_bytes','cuda_graph_bytes','startup_error','visible_memory_bytes','bytes_per_sequence','max_resident_sequences','running','waiting','binding_limit','decode_bytes_per_step','decode_step_s','decode_memory_s','decode_compute_s','decode_tokens_per_s','weight_share','decode_bound','ttft_s','prefill_bound','kv_cache_tokens','max_concurrency','log'])" -- "$cli" --scenario '{}'
 check "a model config.json as the model" 0 "r['params'] == 8030261248" -- "$cli" --scenario '{"model_config": {"num_hidden_layers": 32, "hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256, "max_position_embeddings": 131072}}'
 check "1e30 tokens" 2 "r['error']['field'] == 'prompt_tokens' and r['error']['code'] == 'out_of_range'" -- "$cli" --scenario '{"prompt_tokens": 1e30}'
 check "zero heads" 2 "r['error']['field'] == 'model_config.num_attention_heads'" -- "$cli" --scenario '{"model_config": {"num_hidden_layers": 2, "hidden_size": 64, "intermediate_size": 64, "num_attention_heads": 0, "vocab_size": 10}}'
 check "malformed JSON" 2 "r['error']['code'] == 'malformed_json'" -- "$cli" --scenario '{"prompt_tokens": '
-check "unknown GPU" 2 "'A100, H100, H200' in r['error']['message']" -- "$cli" --scenario '{"gpu": "B200"}'
-check "batch sweep" 0 "r['pool_limit'] == 93 and r['points'][0]['batch'] == 1" -- "$cli" --sweep batch --scenario '{}'
+check "unknown GPU" 2 "'H100' in r['error']['message'] and r['error']['field'] == 'gpu'" -- "$cli" --scenario '{"gpu": "V100"}'
+check "an engine refusal is a result, exit 0" 0 "r['status'] == 'engine_refused' and r['startup_error']['kind'] == 'max_model_len_does_not_fit' and 'estimated maximum model length' in r['startup_error']['message']" -- "$cli" --scenario '{"model": "Qwen3-32B"}'
+check "a custom GPU" 0 "r['gpu']['id'] == 'custom' and r['visible_memory_bytes'] > 0" -- "$cli" --scenario '{"gpu_config": {"memory_gib": 48, "hbm_tb_per_s": 0.96, "bf16_dense_tflops": 181}}'
+check "batch sweep" 0 "r['pool_limit'] > 32 and r['points'][0]['batch'] == 1" -- "$cli" --sweep batch --scenario '{}'
 check "tensor-parallel sweep" 0 "[p['tensor_parallel_size'] for p in r] == [1, 2, 4, 8]" -- "$cli" --sweep tp --scenario '{}'
-check "catalog" 0 "[m['id'] for m in r['models']] == ['Qwen3-8B', 'Qwen3-14B', 'Qwen3-32B']" -- "$cli" --catalog
+check "catalog: at least 15 models and 15 GPUs" 0 "len(r['models']) >= 15 and len(r['gpus']) >= 15 and r['models'][0]['id'] == 'Qwen3-8B'" -- "$cli" --catalog
 "$cli" --bogus >/dev/null 2>&1; [ $? -eq 2 ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: unknown flag"; }
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

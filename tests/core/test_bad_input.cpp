@@ -22,11 +22,21 @@ TEST_CASE("out-of-range and wrong-type scenario fields") {
         {R"({"force_mha": "yes"})", "force_mha", ErrorCode::wrong_type, "true or false"},
         {R"({"max_num_seqs": 0})", "max_num_seqs", ErrorCode::out_of_range, "1 to 4,096"},
         {R"({"max_num_batched_tokens": 8})", "max_num_batched_tokens", ErrorCode::out_of_range, "16 to"},
-        {R"({"tensor_parallel_size": 3})", "tensor_parallel_size", ErrorCode::out_of_range, "1, 2, 4 or 8"},
-        {R"({"tensor_parallel_size": 16})", "tensor_parallel_size", ErrorCode::out_of_range, "1 to 8"},
+        {R"({"tensor_parallel_size": 0})", "tensor_parallel_size", ErrorCode::out_of_range, "1 to 64"},
+        {R"({"tensor_parallel_size": 128})", "tensor_parallel_size", ErrorCode::out_of_range, "1 to 64"},
+        {R"({"pipeline_parallel_size": 17})", "pipeline_parallel_size", ErrorCode::out_of_range, "1 to 16"},
+        {R"({"block_size": 0})", "block_size", ErrorCode::out_of_range, "1 to 256"},
+        {R"({"vllm_version": "0.3.0"})", "vllm_version", ErrorCode::out_of_range, "0.4.0 or newer"},
+        {R"({"vllm_version": "latest"})", "vllm_version", ErrorCode::unknown_value, "version string"},
+        {R"({"vllm_version": 0.6})", "vllm_version", ErrorCode::wrong_type, "version string"},
+        {R"({"entry": "batch"})", "entry", ErrorCode::unknown_value, "\"serve\""},
+        {R"({"enforce_eager": 1})", "enforce_eager", ErrorCode::wrong_type, "true or false"},
+        {R"({"gpu_config": {"hbm_tb_per_s": 2, "bf16_dense_tflops": 100}})", "gpu_config.memory_gib", ErrorCode::missing_field, "missing"},
+        {R"({"gpu_config": {"memory_gib": 1e30, "hbm_tb_per_s": 2, "bf16_dense_tflops": 100}})", "gpu_config.memory_gib", ErrorCode::out_of_range, "1 to 4,096"},
+        {R"({"gpu_config": {"memory_gib": 24, "hbm_tb_per_s": "fast", "bf16_dense_tflops": 100}})", "gpu_config.hbm_tb_per_s", ErrorCode::wrong_type, "number"},
         {R"({"max_model_len": 1})", "max_model_len", ErrorCode::out_of_range, "16 to"},
         {R"({"model": "GPT-5"})", "model", ErrorCode::unknown_value, "Qwen3-8B, Qwen3-14B, Qwen3-32B"},
-        {R"({"gpu": "B200"})", "gpu", ErrorCode::unknown_value, "A100, H100, H200"},
+        {R"({"gpu": "V100"})", "gpu", ErrorCode::unknown_value, "A100, "},
         {R"({"prompt": 4096})", "prompt", ErrorCode::unknown_field, "not a scenario field"},
         {R"([1, 2])", "scenario", ErrorCode::wrong_type, "JSON object"},
         {R"({"prompt_tokens": )", "scenario", ErrorCode::malformed_json, "not valid JSON"},
@@ -54,6 +64,9 @@ TEST_CASE("inconsistent or incomplete config.json") {
         {R"({"num_hidden_layers": "36", "num_attention_heads": 32, )" + base + "}", "model_config.num_hidden_layers", ErrorCode::wrong_type},
         {R"({"num_hidden_layers": 36, "num_attention_heads": 32, "tie_word_embeddings": 1, )" + base + "}", "model_config.tie_word_embeddings", ErrorCode::wrong_type},
         {R"("config")", "model_config", ErrorCode::wrong_type},
+        {R"({"text_config": {"num_hidden_layers": 36, "num_attention_heads": 32, "hidden_size": 4096, "vocab_size": 1000, "intermediate_size": -1}})", "model_config.text_config.intermediate_size", ErrorCode::out_of_range},
+        {R"({"num_hidden_layers": 36, "num_attention_heads": 32, "quantization_config": {"quant_method": "hqq"}, )" + base + "}", "model_config.quantization_config", ErrorCode::unknown_value},
+        {R"({"num_hidden_layers": 36, "num_attention_heads": 32, "num_experts": 1e9, )" + base + "}", "model_config.num_experts", ErrorCode::out_of_range},
     };
     for (const Case& c : cases) {
         const std::string text = R"({"model_config": )" + c.config + "}";
@@ -65,14 +78,15 @@ TEST_CASE("inconsistent or incomplete config.json") {
 }
 
 TEST_CASE("cross-field checks after resolution") {
-    SECTION("tensor parallel size must divide the heads") {
-        const std::string config = R"({"model_config": {"num_hidden_layers": 2, "hidden_size": 384, "intermediate_size": 1024,
-            "num_attention_heads": 6, "num_key_value_heads": 2, "vocab_size": 1000, "max_position_embeddings": 4096},
-            "tensor_parallel_size": 4})";
-        const InputError e = evaluate_error(config);
-        CHECK(e.field == "tensor_parallel_size");
-        CHECK(e.code == ErrorCode::inconsistent_config);
-        CHECK(e.message.find("6 attention heads") != std::string::npos);
+    SECTION("a tensor-parallel size that does not divide the heads is the engine's refusal, not bad input") {
+        const nlohmann::json scenario = nlohmann::json::parse(R"({"model_config": {"num_hidden_layers": 2, "hidden_size": 384,
+            "intermediate_size": 1024, "num_attention_heads": 6, "num_key_value_heads": 2, "vocab_size": 1000,
+            "max_position_embeddings": 4096}, "tensor_parallel_size": 4})");
+        const Result r = kvtest::evaluate_ok(scenario);
+        REQUIRE(r.memory.startup_error);
+        CHECK(r.memory.startup_error->kind == "tensor_parallel_mismatch");
+        CHECK(r.memory.startup_error->message ==
+              "Total number of attention heads (6) must be divisible by tensor parallel size (4).");
     }
     SECTION("a config without max_position_embeddings needs max_model_len") {
         const std::string config = R"({"model_config": {"num_hidden_layers": 2, "hidden_size": 256,

@@ -1,6 +1,10 @@
+// The engine log: vLLM's own start-up lines in the format of the version, the refusal as the
+// engine words it, and the lesson's lines.
 #include <catch2/catch.hpp>
 
+#include "format.hpp"
 #include "support.hpp"
+#include "units.hpp"
 
 using namespace kv;
 using kvtest::evaluate_ok;
@@ -19,47 +23,60 @@ bool has_line(const Result& r, const std::string& text) {
 }
 }  // namespace
 
-TEST_CASE("vLLM's own lines, in vLLM's format") {
+TEST_CASE("V1 start-up lines, in the engine's format") {
     const Result r = evaluate_ok({});
-    CHECK(has_line(r, "INFO GPU KV cache size: 405,312 tokens, Maximum concurrency for 40,960 tokens per request: 9.90x"));
-    CHECK(has_line(r, "INFO Available KV cache memory: 55.66 GiB"));
-    CHECK(has_line(r, "INFO Model loading took 15.2564 GiB"));
-    CHECK(has_line(r, "INFO Avg prompt throughput: 37169.0 tokens/s, Avg generation throughput: 2323.1 tokens/s, "
-                      "Running: 32 reqs, Waiting: 0 reqs, GPU KV cache usage: 34.4%, Prefix cache hit rate: 0.0%"));
+    const MemoryPlan& m = r.memory;
+    CHECK(has_line(r, "INFO GPU KV cache size: " + format_count(m.kv_cache_tokens) + " tokens"));
+    CHECK(has_line(r, "INFO Maximum concurrency for 40,960 tokens per request: " +
+                          format_fixed(m.max_concurrency, 2) + "x"));
+    CHECK(has_line(r, "INFO Available KV cache memory: " + format_fixed(m.available_kv_bytes / GiB, 2) + " GiB"));
+    CHECK(has_line(r, "INFO Model loading took " + format_fixed(m.weight_bytes / GiB, 2) + " GiB memory"));
+    CHECK(has_line(r, "INFO Estimated CUDA graph memory: " + format_fixed(m.cuda_graph_bytes / GiB, 2) + " GiB total"));
+    // Before 0.11 the loading line had four decimals and no "memory"; before 0.21 no graph estimate.
+    const Result v010 = evaluate_ok({{"vllm_version", "0.10.1"}});
+    CHECK(has_line(v010, "INFO Model loading took " + format_fixed(v010.memory.weight_bytes / GiB, 4) + " GiB"));
+    CHECK(lines_of(v010, LogKind::info)[2].rfind("INFO Available KV cache memory", 0) == 0);
 }
 
-TEST_CASE("the boot line for the brief's example shape: 32k max_model_len") {
-    const Result r = evaluate_ok({{"max_model_len", 32768}});
-    CHECK(has_line(r, "INFO GPU KV cache size: 405,312 tokens, Maximum concurrency for 32,768 tokens per request: 12.37x"));
+TEST_CASE("V0 start-up lines: blocks, not tokens") {
+    const Result r = evaluate_ok({{"vllm_version", "0.6.3"}, {"max_model_len", 8192}});
+    const MemoryPlan& m = r.memory;
+    CHECK(has_line(r, "INFO # GPU blocks: " + std::to_string(m.num_gpu_blocks) + ", # CPU blocks: " +
+                          std::to_string(m.cpu_swap_blocks)));
+    CHECK(m.cpu_swap_blocks == static_cast<int64_t>(4 * GiB / (16.0 * 147456)));
+    CHECK(has_line(r, "INFO Loading model weights took " + format_fixed(m.weight_bytes / GiB, 4) + " GB"));
 }
 
-TEST_CASE("lesson lines name the binding limit and the weight share") {
+TEST_CASE("the stats line and the lesson lines") {
     const Result r = evaluate_ok({{"prompt_tokens", 32768}});
+    CHECK(has_line(r, "INFO Avg prompt throughput: " + format_fixed(r.prompt_tokens_per_s, 1) +
+                          " tokens/s, Avg generation throughput: " + format_fixed(r.decode_tokens_per_s, 1) +
+                          " tokens/s, Running: " + std::to_string(r.running) + " reqs, Waiting: " +
+                          std::to_string(r.waiting) + " reqs, GPU KV cache usage: " +
+                          format_fixed(r.kv_cache_usage * 100, 1) + "%, Prefix cache hit rate: 0.0%"));
     const auto lessons = lines_of(r, LogKind::lesson);
     REQUIRE(lessons.size() >= 3);
-    CHECK(lessons[0].find("the KV pool is the limit (12 sequences") != std::string::npos);
+    CHECK(lessons[0].find("the KV pool is the limit (" + format_count(r.max_resident_sequences) + " sequences") !=
+          std::string::npos);
     CHECK(lessons[0].find("Lowering max_num_seqs would not admit one more") != std::string::npos);
-    CHECK(has_line(r, "LESSON weight share of the decode step: 22% of 69.7 GiB moved per step; each running sequence adds 4.54 GiB."));
 }
 
-TEST_CASE("weights that do not fit: one failure line with the shortfall and the utilisation that fits") {
-    const Result r = evaluate_ok({{"model", "Qwen3-32B"}, {"gpu_memory_utilization", 0.72}});
+TEST_CASE("a refusal ends the log with the engine's ValueError and says what would start") {
+    const Result r = evaluate_ok({{"model", "Qwen3-32B"}});
     const auto failures = lines_of(r, LogKind::failure);
     REQUIRE(failures.size() == 1);
-    CHECK(failures[0].find("4.58 GiB short") != std::string::npos);
-    CHECK(failures[0].find("smallest gpu_memory_utilization that loads them is 0.78") != std::string::npos);
-    CHECK(lines_of(r, LogKind::lesson).empty());  // nothing that would mean nothing
+    CHECK(failures[0] == "ERROR ValueError: " + r.memory.startup_error->message);
+    CHECK(r.log.back().kind == LogKind::lesson);
+    CHECK(r.log.back().text.find("max_model_len " + format_count(r.memory.estimated_max_model_len) + " would start") !=
+          std::string::npos);
+    CHECK(lines_of(r, LogKind::info).back().rfind("INFO Available KV cache memory", 0) == 0);  // no KV cache size line
+    // A refusal before loading prints no memory lines at all.
+    const Result early = evaluate_ok({{"max_model_len", 65536}});
+    CHECK(lines_of(early, LogKind::info).size() == 1);  // the engine config line
 }
 
-TEST_CASE("a pool that cannot hold one request: need, pool and the longest request that fits") {
-    const Result r = evaluate_ok({{"model", "Qwen3-32B"}, {"force_mha", true}});
-    const auto failures = lines_of(r, LogKind::failure);
-    REQUIRE(failures.size() == 1);
-    CHECK(failures[0].find("needs 8.50 GiB but the pool is 1.07 GiB") != std::string::npos);
-    CHECK(failures[0].find("longest request that fits is 545 tokens") != std::string::npos);
-}
-
-TEST_CASE("a request longer than max_model_len is flagged") {
+TEST_CASE("a request longer than max_model_len is rejected by the server") {
     const Result r = evaluate_ok({{"prompt_tokens", 65536}});
-    CHECK(lines_of(r, LogKind::warning).size() == 1);
+    CHECK(r.status == Status::request_too_long);
+    CHECK(lines_of(r, LogKind::failure).size() == 1);
 }

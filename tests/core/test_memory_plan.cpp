@@ -198,7 +198,7 @@ TEST_CASE("pipeline parallelism: each stage holds its layers; the engine takes t
     CHECK(pp2.memory.layout.layers == 18);
     CHECK(pp2.memory.weight_bytes < 0.6 * pp1.memory.weight_bytes);
     CHECK(pp2.memory.kv_cache_tokens > 2 * pp1.memory.kv_cache_tokens);
-    CHECK(evaluate_ok({{"model_config", small_config()}, {"pipeline_parallel_size", 16}}).memory.layout.layers == 1);
+    CHECK(evaluate_ok({{"model_config", small_config()}, {"pipeline_parallel_size", 16}}).memory.layout.layers == 2);
 }
 
 TEST_CASE("sliding-window layers: their own KV-cache groups (gpt-oss and Gemma 3 layouts)") {

@@ -119,7 +119,8 @@ TEST_CASE("properties hold over 3,000 random scenarios") {
         CHECK(evaluate_scenario(fp8_cache).max_resident_sequences >= r.max_resident_sequences);
         Scenario fp8_weights = s;
         fp8_weights.weight_dtype = DType::fp8;
-        CHECK(evaluate_scenario(fp8_weights).memory.available_kv_bytes >= r.memory.available_kv_bytes);
+        if (find_model(s.model)->weight_format == WeightFormat::bf16)
+            CHECK(evaluate_scenario(fp8_weights).memory.available_kv_bytes >= r.memory.available_kv_bytes);
 
         // More memory for the engine never reduces what it can hold.
         Scenario more_memory = s;

@@ -72,7 +72,7 @@ TEST_CASE("chunked prefill: tokens ride free until compute reaches memory time")
 TEST_CASE("tensor parallelism: sublinear because of the all-reduces") {
     const Result tp1 = evaluate_ok({});
     const Result tp4 = evaluate_ok({{"tensor_parallel_size", 4}});
-    CHECK(tp4.decode.bytes == Approx(tp1.decode.bytes / 4));
+    CHECK(tp4.decode.bytes == Approx(tp1.decode.bytes / 4).epsilon(0.001));  // norms stay whole on every rank
     CHECK(tp4.decode.communication_s > 0);
     const double speedup = tp1.decode.total_s / tp4.decode.total_s;
     CHECK(speedup > 2.5);

@@ -9,10 +9,12 @@ using kvtest::evaluate_ok;
 TEST_CASE("batch sweep: every point is a full evaluation, up to the pool limit") {
     const Result base = evaluate_ok({{"prompt_tokens", 32768}, {"kv_cache_dtype", "fp8"}, {"weight_dtype", "fp8"}});
     const BatchSweep sweep = sweep_batch(base);
-    REQUIRE(sweep.points.size() == 27);
-    CHECK(sweep.pool_limit == 27);
+    const auto limit = static_cast<size_t>(base.max_resident_sequences);
+    REQUIRE(limit > 8);
+    REQUIRE(sweep.points.size() == limit);
+    CHECK(sweep.pool_limit == base.max_resident_sequences);
     CHECK(sweep.points.front().batch == 1);
-    CHECK(sweep.points.back().batch == 27);
+    CHECK(sweep.points.back().batch == base.max_resident_sequences);
     const Result at8 = evaluate_ok({{"prompt_tokens", 32768}, {"kv_cache_dtype", "fp8"}, {"weight_dtype", "fp8"},
                                     {"concurrent_requests", 8}});
     CHECK(sweep.points[7].step_s == Approx(at8.decode.total_s));
