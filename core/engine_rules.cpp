@@ -31,6 +31,7 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.cuda_graphs_in_budget = !(v < EngineVersion{0, 21, 0});
     r.hybrid_kv_allocator = !(v < EngineVersion{0, 10, 0});
     r.startup_free_memory_check = r.v1_engine;
+    r.newer_profile = !(v < EngineVersion{0, 14, 0});
     r.loading_log_says_memory = !(v < EngineVersion{0, 11, 0});
     return r;
 }

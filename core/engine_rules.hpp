@@ -10,6 +10,8 @@
 //     and 8,192 (serve) or 16,384 (offline) tokens; others 256 and 2,048 or 8,192.
 //   - CUDA graphs: their memory comes out of the KV budget from 0.21.0 (the estimate became the
 //     default); before, it had to fit in the 1 - util headroom. None with enforce_eager.
+//   - The profile run's sampler sorted the logits for top-k/top-p until a release between 0.11.2
+//     and 0.19.0 (placed at 0.14.0), which more than doubles its peak.
 //   - Hybrid KV-cache allocator (0.10.0+): sliding-window layers get their own groups and hold only
 //     their window; before, every layer was cached as full attention.
 //   - Start-up free-memory check (V1): the engine refuses when free memory at start is below
@@ -41,11 +43,15 @@ struct EngineRules {
     bool hybrid_kv_allocator = true;        // sliding-window layers in their own groups (0.10.0+)
     bool startup_free_memory_check = true;  // V1
     bool loading_log_says_memory = true;    // "Model loading took X GiB memory and Y seconds" (0.11+)
+    // The profile run of newer releases: a sampler pass without the top-k/top-p sort, and NCCL
+    // symmetric-memory buffers under tensor parallelism. The logs place the change after 0.11.2
+    // and before 0.19.0; the model puts it at 0.14.0 (calibration.hpp says which rows show it).
+    bool newer_profile = true;
 };
 
 EngineRules engine_rules(const EngineVersion& version);
 
 // The oldest and newest versions whose accounting the model follows.
-inline constexpr EngineVersion oldest_modelled_version{0, 4, 0};
+inline constexpr EngineVersion oldest_modelled_version{0, 2, 5};
 
 }  // namespace kv

@@ -95,7 +95,7 @@ const IntegerField integer_fields[] = {
 };
 
 std::optional<InputError> read_version(const json& value, std::string& target) {
-    const std::string msg = "vllm_version must be a version string such as \"0.6.3\" or \"0.21.0\" (0.4.0 or newer)";
+    const std::string msg = "vllm_version must be a version string such as \"0.6.3\" or \"0.21.0\" (0.2.5 or newer: the first to count memory outside torch)";
     if (!value.is_string()) return fail("vllm_version", ErrorCode::wrong_type, msg);
     const auto v = parse_engine_version(value.get<std::string>());
     if (!v) return fail("vllm_version", ErrorCode::unknown_value, msg);

@@ -28,7 +28,7 @@ double linear_bytes_per_param(const ModelSpec& m, DType weight_dtype, bool exper
     case WeightFormat::int4_grouped:
         // 4-bit weights plus a 16-bit scale and a 4-bit zero point per group.
         return 0.5 + (m.quant_group_size > 0 ? 2.5 / to_d(m.quant_group_size) : 0.0);
-    case WeightFormat::mxfp4_experts: return experts ? 0.5 + 1.0 / 32.0 : 2.0;  // E8M0 scale per 32
+    case WeightFormat::mxfp4_experts: return experts ? 0.5 + 1.0 / 32.0 : 2.0;  // E8M0 scale per 32 weights
     }
     return 2.0;
 }
@@ -60,8 +60,15 @@ double weights_of_stage(const ModelSpec& m, const Scenario& s, const Stage& st, 
         const double kv_params = to_d(m.num_hidden_layers) * 2.0 * to_d(m.hidden_size * kv_width(m));
         attention_per_rank += kv_params * (to_d(layout.kv_heads_per_rank) / to_d(m.num_key_value_heads) - 1.0 / tp);
     }
+    // MXFP4 expert kernels pad each rank's expert width to a multiple of 256 (gpt-oss: 2,880 to
+    // 3,072), which the logged weights of gpt-oss-20b and -120b show.
+    double expert_padding = 1.0;
+    if (m.weight_format == WeightFormat::mxfp4_experts && m.moe_intermediate_size > 0) {
+        const int64_t width = m.moe_intermediate_size / s.tensor_parallel_size;
+        expert_padding = to_d(ceil_div(width, 256) * 256) / to_d(std::max<int64_t>(1, width));
+    }
     double bytes = layer_share * (attention_per_rank * linear + to_d(p.dense_mlp) / tp * linear +
-                                  to_d(p.experts) / tp * expert + to_d(p.shared_and_router) / tp * linear +
+                                  to_d(p.experts) / tp * expert * expert_padding + to_d(p.shared_and_router) / tp * linear +
                                   to_d(p.norms) * 2.0);
     // Embedding and lm_head stay 16-bit, vocabulary-parallel (padded to a multiple of 64).
     const double vocab_rows = to_d(ceil_div(m.vocab_size, 64) * 64) / tp;
@@ -71,8 +78,13 @@ double weights_of_stage(const ModelSpec& m, const Scenario& s, const Stage& st, 
     return bytes;
 }
 
-double activation_peak(const ModelSpec& m, const Scenario& s, const Stage& st, int64_t tokens, int64_t rows,
-                       const Calibration& c) {
+// The devices vLLM gives its larger batch defaults: at least 70 GiB and not an A100.
+bool large_device(const GpuSpec& gpu) {
+    return gpu.visible_memory_bytes >= 70 * GiB && gpu.name.find("A100") == std::string::npos;
+}
+
+double activation_peak(const ModelSpec& m, const Scenario& s, const GpuSpec& gpu, const Stage& st, int64_t tokens,
+                       int64_t rows, const EngineRules& rules, const Calibration& c) {
     const double tp = to_d(s.tensor_parallel_size);
     double mlp_width = 0;
     if (m.num_experts > 0) {
@@ -86,13 +98,20 @@ double activation_peak(const ModelSpec& m, const Scenario& s, const Stage& st, i
                                              to_d(m.kv_lora_rank + m.qk_rope_head_dim)
                                        : to_d(query_width(m) + 2 * kv_width(m)) / tp;
     const double element = to_d(c.activation_bytes_per_element);
-    const double forward = to_d(tokens) * element *
+    const double forward = to_d(tokens) * element * (rules.v1_engine ? c.v1_forward_scale : 1.0) *
                            (c.forward_hidden_buffers * to_d(m.hidden_size) + c.forward_mlp_buffers * mlp_width +
                             c.forward_qkv_buffers * qkv_width);
     if (!st.last) return forward;
-    // The sampler runs with the forward pass's hidden states still alive.
-    const double sampler = to_d(rows) * to_d(m.vocab_size) * c.sampler_bytes_per_logit +
-                           to_d(tokens) * to_d(m.hidden_size) * element;
+    // The sampler runs with the forward pass's hidden states (and an MoE's workspace) still alive.
+    const double per_logit = !rules.v1_engine                          ? c.v0_sampler_bytes_per_logit
+                             : !rules.newer_profile && large_device(gpu) ? c.sorting_sampler_bytes_per_logit
+                                                                       : c.sampler_bytes_per_logit;
+    const double moe_workspace = m.num_experts > 0
+                                     ? to_d(tokens) * to_d(m.experts_per_token) * element * c.moe_workspace_buffers *
+                                           (3.0 * to_d(m.moe_intermediate_size) / tp + to_d(m.hidden_size))
+                                     : 0.0;
+    const double sampler = to_d(rows) * to_d(m.vocab_size) * per_logit +
+                           to_d(tokens) * to_d(m.hidden_size) * element + moe_workspace;
     return std::max(forward, sampler);
 }
 
@@ -159,8 +178,7 @@ ResolvedLimits resolve_limits(const Scenario& s, const ModelSpec& m, const GpuSp
         // V0's OpenAI server turned chunked prefill on for contexts above 32K, 512 tokens a step.
         const bool chunked = !offline && r.max_model_len > 32768;
         r.max_num_batched_tokens = chunked ? 512 : std::max<int64_t>(r.max_model_len, 2048);
-    } else if (rules.device_batch_defaults && gpu.visible_memory_bytes >= 70 * GiB &&
-               gpu.name.find("A100") == std::string::npos) {
+    } else if (rules.device_batch_defaults && large_device(gpu)) {
         r.max_num_seqs = 1024;
         r.max_num_batched_tokens = offline ? 16384 : 8192;
     } else {
@@ -183,8 +201,10 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
     plan.requested_bytes = plan.visible_bytes * s.gpu_memory_utilization;
     plan.profile_tokens = lim.max_num_batched_tokens;
     plan.profile_rows = rules.v1_engine ? std::min(lim.max_num_seqs, lim.max_num_batched_tokens) : lim.max_num_seqs;
-    const bool parallel = s.tensor_parallel_size * s.pipeline_parallel_size > 1;
-    plan.non_torch_bytes = c.non_torch_bytes + (parallel ? c.non_torch_parallel_bytes : 0.0);
+    plan.non_torch_bytes = c.non_torch_bytes;
+    if (s.tensor_parallel_size > 1)
+        plan.non_torch_bytes += rules.newer_profile ? c.non_torch_tensor_parallel_bytes
+                                                    : c.non_torch_tensor_parallel_bytes_before_newer_profile;
     plan.cuda_graph_in_budget = rules.cuda_graphs_in_budget && !s.enforce_eager;
 
     // Every pipeline stage is its own rank; the engine clamps all of them to the fewest blocks.
@@ -194,7 +214,7 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
         const Stage st{layers[i], i == 0, i + 1 == layers.size()};
         const KvLayout layout = layout_of(m, s, lim, rules, st);
         const double weights = weights_of_stage(m, s, st, layout);
-        const double peak = activation_peak(m, s, st, plan.profile_tokens, plan.profile_rows, c);
+        const double peak = activation_peak(m, s, gpu, st, plan.profile_tokens, plan.profile_rows, rules, c);
         const double graphs = s.enforce_eager ? 0.0 : c.cuda_graph_fixed_bytes + c.cuda_graph_bytes_per_layer * to_d(st.layers);
         const double available = plan.requested_bytes - weights - peak - plan.non_torch_bytes -
                                  (plan.cuda_graph_in_budget ? graphs : 0.0);
@@ -254,7 +274,7 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
         refuse("no_kv_cache_memory",
                "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
                "initializing the engine.");
-    else if (plan.request_kv_bytes > plan.available_kv_bytes || plan.kv_cache_tokens < lim.max_model_len) {
+    else if (rules.v1_engine ? plan.request_kv_bytes > plan.available_kv_bytes : plan.kv_cache_tokens < lim.max_model_len) {
         if (rules.v1_engine) {
             std::string estimate;
             if (plan.estimated_max_model_len > 0)
@@ -266,7 +286,7 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
                        " GiB KV cache is needed, which is larger than the available KV cache memory (" +
                        gib2(plan.available_kv_bytes) + " GiB). " + estimate +
                        "Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.");
-        } else if (plan.kv_cache_tokens < lim.max_model_len) {
+        } else {
             refuse("max_model_len_does_not_fit",
                    "The model's max seq len (" + std::to_string(lim.max_model_len) +
                        ") is larger than the maximum number of tokens that can be stored in KV cache (" +

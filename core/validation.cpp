@@ -51,6 +51,10 @@ std::variant<ValidationSummary, InputError> validate_startups(const nlohmann::js
         row.predicted_weights_gib = r.memory.weight_bytes / GiB;
         row.logged_weights_gib = number_or(logged, "model_weights_gib", -1);
         if (r.memory.startup_error) row.startup_error = r.memory.startup_error->kind;
+        row.logged_refusal = rec.value("logged_refusal", false);
+        out.refusals_logged += row.logged_refusal ? 1 : 0;
+        out.refusals_agreeing += row.logged_refusal && r.memory.startup_error ? 1 : 0;
+        out.refusals_unexpected += !row.logged_refusal && r.memory.startup_error ? 1 : 0;
         if (number_or(logged, "kv_cache_tokens", 0) > 0) {
             row.what = "tokens";
             row.logged = number_or(logged, "kv_cache_tokens", 0);
@@ -63,6 +67,10 @@ std::variant<ValidationSummary, InputError> validate_startups(const nlohmann::js
             row.what = "available";
             row.logged = number_or(logged, "available_kv_cache_gib", 0);
             row.predicted = r.memory.available_kv_bytes / GiB;
+        } else if (row.logged_refusal) {
+            row.what = "refusal";  // nothing to compare but the refusal itself
+            row.logged = 1;
+            row.predicted = r.memory.startup_error ? 1 : 0;
         } else {
             continue;
         }
@@ -99,9 +107,10 @@ std::string validation_table(const ValidationSummary& s) {
         out += line;
     }
     std::snprintf(line, sizeof line,
-                  "%zu start-ups: median |error| %.1f%%, max %.1f%% (fit rows %.1f%%, held-out rows %.1f%%)\n",
+                  "%zu start-ups: median |error| %.1f%%, max %.1f%% (fit rows %.1f%%, held-out rows %.1f%%); "
+                  "refusals: %d logged, %d refused by the model too, %d refused by the model alone\n",
                   s.rows.size(), 100.0 * s.median_abs_error, 100.0 * s.max_abs_error, 100.0 * s.fit_median_abs_error,
-                  100.0 * s.holdout_median_abs_error);
+                  100.0 * s.holdout_median_abs_error, s.refusals_logged, s.refusals_agreeing, s.refusals_unexpected);
     out += line;
     return out;
 }

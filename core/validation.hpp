@@ -1,6 +1,7 @@
 // The model against real vLLM start-ups: each record of tests/validation/startup_logs.json holds
 // what a public log printed (GPU KV cache size, # GPU blocks, Available KV cache memory, Model
-// loading took ...) and the scenario it corresponds to. This predicts each and reports the error.
+// loading took ...) and the scenario it corresponds to. This predicts each and reports the error,
+// and whether the model refuses exactly the start-ups the engine refused.
 // Records marked "role": "fit" set the memory constants in calibration.hpp; "holdout" rows only
 // check them.
 #pragma once
@@ -21,12 +22,15 @@ struct ValidationRow {
     double error = 0;                             // predicted / logged - 1
     double logged_weights_gib = -1, predicted_weights_gib = 0;  // -1: the log does not say
     std::string startup_error;                    // the model's refusal kind, when it refuses
+    bool logged_refusal = false;                  // the engine stopped at start-up
 };
 
 struct ValidationSummary {
     std::vector<ValidationRow> rows;
     double median_abs_error = 0, max_abs_error = 0;
     double fit_median_abs_error = 0, holdout_median_abs_error = 0;
+    int refusals_logged = 0, refusals_agreeing = 0;  // start-ups refused, and how many the model refuses too
+    int refusals_unexpected = 0;                     // the model refuses where the engine started
 };
 
 std::variant<ValidationSummary, InputError> validate_startups(const nlohmann::json& data,

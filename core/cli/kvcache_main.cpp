@@ -5,7 +5,7 @@
 //   kvcache --sweep batch|tp --scenario '{...}'     curves of the batching-ceiling panel
 //   kvcache --catalog                               built-in models and GPUs
 //   kvcache --validate < tests/validation/startup_logs.json   the model against real vLLM start-ups
-//   (exit 1 when the median |error| exceeds 3% or a row exceeds 10%)
+//   (exit 1 when the median |error| exceeds 3%, a row exceeds 10% or a refusal is missed or invented)
 #include <iostream>
 #include <iterator>
 #include <string>
@@ -38,7 +38,9 @@ int validate() {
     if (auto* error = std::get_if<kv::InputError>(&outcome)) return print_error(*error);
     const auto& summary = std::get<kv::ValidationSummary>(outcome);
     std::cout << kv::validation_table(summary);
-    return summary.median_abs_error <= 0.03 && summary.max_abs_error <= 0.10 ? 0 : 1;
+    const bool refusals_agree =
+        summary.refusals_agreeing == summary.refusals_logged && summary.refusals_unexpected == 0;
+    return summary.median_abs_error <= 0.03 && summary.max_abs_error <= 0.10 && refusals_agree ? 0 : 1;
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ TEST_CASE("out-of-range and wrong-type scenario fields") {
         {R"({"tensor_parallel_size": 128})", "tensor_parallel_size", ErrorCode::out_of_range, "1 to 64"},
         {R"({"pipeline_parallel_size": 17})", "pipeline_parallel_size", ErrorCode::out_of_range, "1 to 16"},
         {R"({"block_size": 0})", "block_size", ErrorCode::out_of_range, "1 to 256"},
-        {R"({"vllm_version": "0.3.0"})", "vllm_version", ErrorCode::out_of_range, "0.4.0 or newer"},
+        {R"({"vllm_version": "0.2.4"})", "vllm_version", ErrorCode::out_of_range, "0.2.5 or newer"},
         {R"({"vllm_version": "latest"})", "vllm_version", ErrorCode::unknown_value, "version string"},
         {R"({"vllm_version": 0.6})", "vllm_version", ErrorCode::wrong_type, "version string"},
         {R"({"entry": "batch"})", "entry", ErrorCode::unknown_value, "\"serve\""},

@@ -30,7 +30,7 @@ TEST_CASE("available KV = visible x util - weights - activation peak - non-torch
     CHECK(m.cuda_graph_in_budget);      // 0.21.0, the default version
     CHECK(m.available_kv_bytes ==
           Approx(m.requested_bytes - m.weight_bytes - m.activation_peak_bytes - m.non_torch_bytes - m.cuda_graph_bytes));
-    const Result older = evaluate_ok({{"vllm_version", "0.13.0"}});
+    const Result older = evaluate_ok({{"vllm_version", "0.20.0"}});
     CHECK_FALSE(older.memory.cuda_graph_in_budget);
     CHECK(older.memory.available_kv_bytes - m.available_kv_bytes == Approx(m.cuda_graph_bytes));
     const Result eager = evaluate_ok({{"enforce_eager", true}});
