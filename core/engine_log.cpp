@@ -39,7 +39,7 @@ void log_startup(Result& r) {
                                   "GiB peak_torch_memory=" + gib(m.weight_bytes + m.activation_peak_bytes, 2) +
                                   "GiB non_torch_memory=" + gib(m.non_torch_bytes, 2) + "GiB kv_cache_size=" +
                                   gib(m.available_kv_bytes, 2) + "GiB gpu_memory_utilization=" +
-                                  format_fixed(r.scenario.gpu_memory_utilization, 2));
+                                  format_fixed(*r.scenario.gpu_memory_utilization, 2));
         if (m.startup_error && m.startup_error->kind != "max_model_len_does_not_fit") return;
         add(r, LogKind::info, "# GPU blocks: " + std::to_string(m.num_gpu_blocks) +
                                   ", # CPU blocks: " + std::to_string(m.cpu_swap_blocks));

@@ -32,6 +32,7 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.hybrid_kv_allocator = !(v < EngineVersion{0, 10, 0});
     r.startup_free_memory_check = r.v1_engine;
     r.newer_profile = !(v < EngineVersion{0, 14, 0});
+    r.larger_default_utilization = r.cuda_graphs_in_budget;
     r.loading_log_says_memory = !(v < EngineVersion{0, 11, 0});
     return r;
 }

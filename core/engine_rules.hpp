@@ -47,6 +47,9 @@ struct EngineRules {
     // symmetric-memory buffers under tensor parallelism. The logs place the change after 0.11.2
     // and before 0.19.0; the model puts it at 0.14.0 (calibration.hpp says which rows show it).
     bool newer_profile = true;
+    // The default gpu_memory_utilization rose from 0.90 to 0.92 when the CUDA-graph estimate came
+    // out of the budget: 0.19.0 logs 0.90, 0.22.1 logs 0.92 (placed at 0.21.0).
+    bool larger_default_utilization = true;
 };
 
 EngineRules engine_rules(const EngineVersion& version);

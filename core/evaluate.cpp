@@ -140,6 +140,7 @@ Result evaluate_resolved(const Scenario& scenario, const ModelSpec& model, const
     r.scenario.max_num_batched_tokens = r.memory.limits.max_num_batched_tokens;
     r.scenario.max_model_len = r.memory.limits.max_model_len;
     r.scenario.block_size = r.memory.limits.block_size;
+    r.scenario.gpu_memory_utilization = r.memory.limits.gpu_memory_utilization;
     r.params = parameter_count(r.model);
     if (r.memory.startup_error) r.status = Status::engine_refused;
     else if (scenario.prompt_tokens + scenario.output_tokens > r.memory.limits.max_model_len) r.status = Status::request_too_long;

@@ -138,7 +138,10 @@ std::variant<Scenario, InputError> scenario_from_json(const json& in, const Scen
             else e = fail(key, value.is_string() ? ErrorCode::unknown_value : ErrorCode::wrong_type,
                           "entry must be \"serve\" (vllm serve) or \"offline\" (the LLM class)");
         }
-        else if (key == "gpu_memory_utilization") e = assign(read_number(value, key, L::min_utilization, L::max_utilization), s.gpu_memory_utilization);
+        else if (key == "gpu_memory_utilization") {
+            if (value.is_null()) { s.gpu_memory_utilization.reset(); continue; }
+            e = assign(read_number(value, key, L::min_utilization, L::max_utilization), s.gpu_memory_utilization);
+        }
         else if (key == "kv_cache_dtype") e = assign(read_dtype(value, key), s.kv_cache_dtype);
         else if (key == "weight_dtype") e = assign(read_dtype(value, key), s.weight_dtype);
         else if (key == "force_mha") e = assign(read_bool(value, key), s.force_mha);
@@ -208,7 +211,7 @@ json gpu_to_json(const GpuSpec& g) {
 json scenario_to_json(const Scenario& s) {
     json out = {
         {"model", s.model}, {"gpu", s.gpu}, {"vllm_version", s.vllm_version}, {"entry", entry_name(s.entry)},
-        {"gpu_memory_utilization", s.gpu_memory_utilization},
+        {"gpu_memory_utilization", s.gpu_memory_utilization ? json(*s.gpu_memory_utilization) : json(nullptr)},
         {"kv_cache_dtype", dtype_name(s.kv_cache_dtype)}, {"weight_dtype", dtype_name(s.weight_dtype)},
         {"force_mha", s.force_mha}, {"enforce_eager", s.enforce_eager},
     };

@@ -172,6 +172,7 @@ ResolvedLimits resolve_limits(const Scenario& s, const ModelSpec& m, const GpuSp
     ResolvedLimits r;
     r.max_model_len = s.max_model_len ? *s.max_model_len : m.max_position_embeddings;
     r.block_size = s.block_size ? *s.block_size : (is_mla(m) && rules.v1_engine ? 64 : 16);
+    r.gpu_memory_utilization = s.gpu_memory_utilization.value_or(rules.larger_default_utilization ? 0.92 : 0.90);
     const bool offline = s.entry == Entry::offline;
     if (!rules.v1_engine) {
         r.max_num_seqs = 256;
@@ -198,7 +199,7 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
     plan.limits = resolve_limits(s, m, gpu, rules);
     const ResolvedLimits& lim = plan.limits;
     plan.visible_bytes = gpu.visible_memory_bytes;
-    plan.requested_bytes = plan.visible_bytes * s.gpu_memory_utilization;
+    plan.requested_bytes = plan.visible_bytes * lim.gpu_memory_utilization;
     plan.profile_tokens = lim.max_num_batched_tokens;
     plan.profile_rows = rules.v1_engine ? std::min(lim.max_num_seqs, lim.max_num_batched_tokens) : lim.max_num_seqs;
     plan.non_torch_bytes = c.non_torch_bytes;
@@ -259,7 +260,7 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
         refuse("free_memory_below_request",
                "Free memory on device (" + gib2(free_at_start) + "/" + gib2(plan.visible_bytes) +
                    " GiB) on startup is less than desired GPU memory utilization (" +
-                   format_fixed(s.gpu_memory_utilization, 2) + ", " + gib2(plan.requested_bytes) +
+                   format_fixed(lim.gpu_memory_utilization, 2) + ", " + gib2(plan.requested_bytes) +
                    " GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.");
     if (plan.weight_bytes > free_at_start)
         refuse("weights_do_not_fit",

@@ -38,6 +38,7 @@ struct ResolvedLimits {
     int64_t max_num_batched_tokens = 0;
     int64_t max_model_len = 0;
     int64_t block_size = 0;
+    double gpu_memory_utilization = 0;
 };
 ResolvedLimits resolve_limits(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu,
                               const EngineRules& rules);

@@ -1,18 +1,23 @@
 // The reader's knobs, shared by the three panels. Every knob is a label, a (?) tooltip saying what
 // it is in vLLM's terms and what it changes, and a control that writes through kvapp::edit().
 // Token counts move along log-spaced stops (powers of two and their quarter steps) so the brief's
-// values (128, 4,096, 32,768) are exact stops and the arrow keys step one stop at a time.
+// values (128, 4,096, 32,768) are exact stops and the arrow keys step one stop at a time. Knobs the
+// engine defaults (max_num_seqs, max_num_batched_tokens, max_model_len) show the value the engine
+// resolved, marked "default", until the reader moves them; their "default" button unsets them again.
+// The model and GPU pickers list whatever kv::builtin_catalog() holds.
 //
 // Index of this file:
 // [SECTION] Tooltips (vLLM's terms)
 // [SECTION] Controls
+// [SECTION] Model and GPU pickers (the whole catalog)
 // [SECTION] The knob grid
-// [SECTION] Banners: rejected input, failing scenarios
+// [SECTION] Banners: rejected input, the engine's refusal, a request too long
 #include <imgui.h>
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -32,10 +37,13 @@ namespace {
 
 const char* const help_model =
     "The checkpoint vLLM serves (--model). Its config.json fixes num_hidden_layers, num_key_value_heads and "
-    "head_dim, hence the KV bytes per token, and the parameter count, hence the weights.";
+    "head_dim (or MLA's latent width), hence the KV bytes per token, and the parameter count, hence the "
+    "weights. The lesson page's \"Your own model or GPU\" form (or the model_config field) takes a "
+    "config.json of your own.";
 const char* const help_gpu =
-    "The accelerator. HBM capacity sets the budget, HBM bandwidth sets the decode step, tensor-core throughput "
-    "sets the prefill.";
+    "The accelerator. The memory CUDA reports (a little under the marketed size) sets the budget, HBM "
+    "bandwidth sets the decode step, tensor-core throughput sets the prefill. The lesson page's \"Your own "
+    "model or GPU\" form (or the gpu_config field) describes one of your own.";
 const char* const help_prompt =
     "Prompt length of every request, in tokens. With the output tokens it sets the KV cache one sequence "
     "holds: this simulation gives each sequence a block for its full final length.";
@@ -46,8 +54,9 @@ const char* const help_concurrent =
     "Requests the clients keep in flight. The scheduler runs as many as the KV pool and max_num_seqs allow; "
     "the rest wait (vLLM's \"Waiting: N reqs\").";
 const char* const help_utilization =
-    "vLLM's --gpu-memory-utilization: the fraction of HBM the engine may use. Weights, the activation reserve "
-    "and the KV pool all come out of it; the rest is left to the CUDA context, the allocator and the driver.";
+    "vLLM's --gpu-memory-utilization: the fraction of the memory CUDA reports that the engine may use. Weights, "
+    "the profile run's activation peak, memory outside PyTorch, CUDA graphs (from 0.21.0) and the KV pool all "
+    "come out of it; the rest is left to the driver and whatever else runs on the GPU.";
 const char* const help_kv_dtype =
     "vLLM's --kv-cache-dtype: auto keeps the model's BF16; fp8 stores keys and values in one byte, halving the "
     "bytes per token and doubling the sequences the pool holds.";
@@ -59,13 +68,28 @@ const char* const help_force_mha =
     "num_attention_heads), as the model would be without grouped-query attention. k_proj and v_proj widen too.";
 const char* const help_max_num_seqs =
     "vLLM's --max-num-seqs: the most sequences the scheduler runs in one step. It caps what the scheduler "
-    "tries to run; the KV pool caps what it can.";
+    "tries to run; the KV pool caps what it can. Unset, the engine picks it (1,024 on large GPUs from 0.9.0, "
+    "256 otherwise); \"default\" goes back to that.";
 const char* const help_batched_tokens =
-    "vLLM's --max-num-batched-tokens: the token budget of one forward pass. It sizes the activation reserve and "
-    "the prefill chunk that rides along with a decode step (chunked prefill).";
+    "vLLM's --max-num-batched-tokens: the token budget of one forward pass. It sizes the profile run's "
+    "activation peak and the prefill chunk that rides along with a decode step (chunked prefill). Unset, the "
+    "engine picks it for the version, GPU and entry point; \"default\" goes back to that.";
+const char* const help_max_model_len =
+    "vLLM's --max-model-len: the longest request the engine accepts. Unset, it is the model's "
+    "max_position_embeddings. At start-up the engine refuses unless one request this long fits in the KV pool, "
+    "and its \"Maximum concurrency\" line divides the pool by it. \"default\" goes back to the model's.";
+const char* const help_vllm_version =
+    "The vLLM release whose start-up accounting the engine follows. Before 0.8 (V0) the profile run pushes "
+    "max(max_model_len, 2048) tokens through without chunked prefill; V1 profiles max_num_batched_tokens. From "
+    "0.9 large GPUs get bigger batch defaults, from 0.10 sliding-window layers keep only their window, and from "
+    "0.21 the CUDA graphs come out of the budget.";
+const char* const help_enforce_eager =
+    "vLLM's --enforce-eager: run without capturing CUDA graphs. Saves their memory (inside the budget from "
+    "0.21.0, in the headroom outside it before) and costs some decode speed, which this model leaves out.";
 const char* const help_tp =
     "vLLM's --tensor-parallel-size: GPUs that split every layer. Each rank holds 1/N of the weights and of "
-    "every sequence's cache, and the ranks all-reduce twice per layer over NVLink.";
+    "every sequence's cache, and the ranks all-reduce twice per layer over the GPUs' interconnect. The engine "
+    "refuses a size that does not divide the attention heads.";
 
 //-----------------------------------------------------------------------------
 // [SECTION] Controls
@@ -82,11 +106,12 @@ std::vector<int64_t> log_stops(int64_t lo, int64_t hi) {
     return {stops.begin(), stops.end()};
 }
 
-// A slider over `stops` showing `value` (which may lie between stops when set from the page).
-bool stop_slider(const char* id, int64_t& value, const std::vector<int64_t>& stops) {
+// A slider over `stops` showing `value` (which may lie between stops when set from the page), with
+// `suffix` after the number.
+bool stop_slider(const char* id, int64_t& value, const std::vector<int64_t>& stops, const char* suffix = "") {
     int index = static_cast<int>(std::upper_bound(stops.begin(), stops.end(), value) - stops.begin()) - 1;
     index = std::clamp(index, 0, static_cast<int>(stops.size()) - 1);
-    const std::string shown = escape_format(kv::format_count(value));
+    const std::string shown = escape_format(kv::format_count(value) + suffix);
     if (!ImGui::SliderInt(id, &index, 0, static_cast<int>(stops.size()) - 1, shown.c_str(),
                           ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput))
         return false;
@@ -105,13 +130,107 @@ bool dtype_radio(const char* id, kv::DType& dtype) {
     return changed;
 }
 
-std::string gpu_summary(const kv::GpuSpec& gpu) {
-    return gpu.name + "  " + kv::format_gib(gpu.memory_bytes, 0) + ", " + kv::format_bandwidth(gpu.hbm_bytes_per_s);
+//-----------------------------------------------------------------------------
+// [SECTION] Model and GPU pickers (the whole catalog)
+//-----------------------------------------------------------------------------
+
+// The catalog's models, grouped by what sets their cache and weights, in this order; each model
+// in the first group that describes it.
+enum class ModelGroup { dense, quantised, experts, sliding, mla, count };
+
+const char* model_group_name(ModelGroup g) {
+    static const char* const names[] = {"Dense, grouped-query attention", "Quantised checkpoints", "Mixture of experts",
+                                        "Sliding-window layers", "MLA (one compressed latent per token)"};
+    return names[static_cast<int>(g)];
 }
 
-std::string model_summary(const kv::ModelSpec& model) {
-    return model.name + "  " + kv::format_params(static_cast<double>(kv::parameter_count(model))) + ", " +
-           kv::format_count(model.num_key_value_heads) + " KV heads";
+ModelGroup model_group(const kv::ModelSpec& m) {
+    if (m.attention == kv::AttentionKind::mla) return ModelGroup::mla;
+    if (m.num_experts > 0) return ModelGroup::experts;
+    if (m.sliding_window > 0) return ModelGroup::sliding;
+    if (m.weight_format != kv::WeightFormat::bf16) return ModelGroup::quantised;
+    return ModelGroup::dense;
+}
+
+std::string model_summary(const kv::ModelSpec& model, const std::string& name) {
+    std::string text = name + "  " + kv::format_params(static_cast<double>(kv::parameter_count(model)));
+    if (model.num_experts > 0)
+        text += " (" + kv::format_params(static_cast<double>(kv::active_parameter_count(model))) + " active)";
+    if (model.attention == kv::AttentionKind::mla) return text + ", MLA";
+    return text + ", " + kv::format_count(model.num_key_value_heads) + " KV heads";
+}
+
+// "H100  79.2 GiB visible, 3.35 TB/s": the memory the engine budgets from, not the marketed size.
+// The closed combo drops "visible" to keep the bandwidth in view; the tooltip says it.
+std::string gpu_summary(const kv::GpuSpec& gpu, bool in_list = true) {
+    return gpu.name + "  " + kv::format_gib(gpu.visible_memory_bytes, 1) + (in_list ? " visible, " : ", ") +
+           kv::format_bandwidth(gpu.hbm_bytes_per_s);
+}
+
+void model_picker(kvapp::Panel& panel) {
+    const kv::Scenario& s = panel.scenario;
+    // A config.json from the page is shown as the result read it; any catalog entry replaces it.
+    const std::string preview = s.model_config ? model_summary(panel.result.model, model_label(panel.result)) : s.model;
+    if (!ImGui::BeginCombo("##model", preview.c_str())) return;
+    for (int g = 0; g < static_cast<int>(ModelGroup::count); ++g) {
+        bool heading_drawn = false;
+        for (const kv::ModelSpec& m : kv::builtin_catalog().models) {
+            if (static_cast<int>(model_group(m)) != g) continue;
+            if (!heading_drawn) {
+                text_muted(model_group_name(static_cast<ModelGroup>(g)));
+                heading_drawn = true;
+            }
+            const bool selected = !s.model_config && m.name == s.model;
+            ImGui::Indent(8);
+            if (ImGui::Selectable(model_summary(m, m.name).c_str(), selected) && !selected)
+                kvapp::edit(panel, [&](kv::Scenario& next) { next.model = m.name; next.model_config.reset(); });
+            ImGui::Unindent(8);
+            if (selected) ImGui::SetItemDefaultFocus();
+        }
+    }
+    ImGui::EndCombo();
+}
+
+void gpu_picker(kvapp::Panel& panel) {
+    const kv::Scenario& s = panel.scenario;
+    const std::string preview = (s.gpu_config ? "yours: " : "") + gpu_summary(panel.result.gpu, false);
+    if (!ImGui::BeginCombo("##gpu", preview.c_str())) return;
+    for (const kv::GpuSpec& g : kv::builtin_catalog().gpus) {
+        const bool selected = !s.gpu_config && g.name == s.gpu;
+        if (ImGui::Selectable(gpu_summary(g).c_str(), selected) && !selected)
+            kvapp::edit(panel, [&](kv::Scenario& next) { next.gpu = g.name; next.gpu_config.reset(); });
+        if (selected) ImGui::SetItemDefaultFocus();
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", g.label.c_str());
+    }
+    ImGui::EndCombo();
+}
+
+// A few releases whose accounting differs, each with what it changed; a version set from the page
+// that is not among them is shown as it is.
+struct VersionChoice {
+    const char* version;
+    const char* note;
+};
+const VersionChoice versions[] = {
+    {"0.6.3", "V0 engine: profiles max(max_model_len, 2,048) tokens"},
+    {"0.8.5", "V1 engine: profiles max_num_batched_tokens"},
+    {"0.10.1", "V1, sliding-window layers keep only their window"},
+    {"0.13.0", "V1, CUDA graphs still outside the budget"},
+    {"0.21.0", "V1, CUDA graphs inside the budget"},
+};
+
+void version_picker(kvapp::Panel& panel) {
+    const std::string& current = panel.scenario.vllm_version;
+    const std::string preview = current + (panel.result.rules.v1_engine ? "  (V1)" : "  (V0)");
+    if (!ImGui::BeginCombo("##vllm_version", preview.c_str())) return;
+    for (const VersionChoice& v : versions) {
+        const bool selected = current == v.version;
+        const std::string label = std::string(v.version) + "  " + v.note;
+        if (ImGui::Selectable(label.c_str(), selected) && !selected)
+            kvapp::edit(panel, [&](kv::Scenario& next) { next.vllm_version = v.version; });
+        if (selected) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
 }
 
 //-----------------------------------------------------------------------------
@@ -136,7 +255,10 @@ const KnobRow rows[] = {
     {knob_weight_dtype, "weight_dtype", "weight precision", help_weight_dtype},
     {knob_max_num_seqs, "max_num_seqs", "max_num_seqs", help_max_num_seqs},
     {knob_max_num_batched_tokens, "max_num_batched_tokens", "max_num_batched_tokens", help_batched_tokens},
+    {knob_max_model_len, "max_model_len", "max_model_len", help_max_model_len},
     {knob_tensor_parallel_size, "tensor_parallel_size", "tensor parallel size", help_tp},
+    {knob_vllm_version, "vllm_version", "vLLM version", help_vllm_version},
+    {knob_enforce_eager, "enforce_eager", "enforce_eager", help_enforce_eager},
     {knob_force_mha, "force_mha", "force multi-head attention", help_force_mha},
 };
 
@@ -147,12 +269,30 @@ const std::vector<int64_t> output_stops = log_stops(1, 32768);
 const std::vector<int64_t> concurrent_stops = log_stops(1, L::max_concurrent);
 const std::vector<int64_t> num_seqs_stops = log_stops(1, L::max_num_seqs);
 const std::vector<int64_t> batched_tokens_stops = log_stops(256, 131072);
+const std::vector<int64_t> model_len_stops = log_stops(256, L::max_model_len);
 
 // A log-stepped integer knob writing one scenario field.
 void stepped_knob(kvapp::Panel& panel, const char* id, int64_t kv::Scenario::*field,
                   const std::vector<int64_t>& stops) {
     int64_t v = panel.scenario.*field;
     if (stop_slider(id, v, stops)) kvapp::edit(panel, [&](kv::Scenario& next) { next.*field = v; });
+}
+
+// The same for a field the engine defaults when unset: the slider shows the value the engine
+// resolved (the evaluated scenario has every default filled in), and a button unsets the field.
+void optional_stepped_knob(kvapp::Panel& panel, const char* id, std::optional<int64_t> kv::Scenario::*field,
+                           const std::vector<int64_t>& stops) {
+    const bool defaulted = !(panel.scenario.*field).has_value();
+    int64_t v = (panel.scenario.*field).value_or((panel.result.scenario.*field).value_or(stops.front()));
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float button = ImGui::CalcTextSize("default").x + 2 * style.FramePadding.x;
+    ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - button - style.ItemInnerSpacing.x));
+    if (stop_slider(id, v, stops, defaulted ? "  (default)" : ""))
+        kvapp::edit(panel, [&](kv::Scenario& next) { next.*field = v; });
+    ImGui::SameLine(0, style.ItemInnerSpacing.x);
+    ImGui::BeginDisabled(defaulted);
+    if (ImGui::Button("default")) kvapp::edit(panel, [&](kv::Scenario& next) { (next.*field).reset(); });
+    ImGui::EndDisabled();
 }
 
 void dtype_knob(kvapp::Panel& panel, const char* id, kv::DType kv::Scenario::*field) {
@@ -164,31 +304,8 @@ void dtype_knob(kvapp::Panel& panel, const char* id, kv::DType kv::Scenario::*fi
 void control(kvapp::Panel& panel, Knob knob) {
     const kv::Scenario& s = panel.scenario;
     switch (knob) {
-    case knob_model: {
-        const std::string preview = s.model_config ? std::string("config.json (from the page)") : s.model;
-        if (ImGui::BeginCombo("##model", preview.c_str())) {
-            for (const kv::ModelSpec& m : kv::builtin_catalog().models) {
-                const bool selected = !s.model_config && m.name == s.model;
-                if (ImGui::Selectable(model_summary(m).c_str(), selected) && !selected)
-                    kvapp::edit(panel, [&](kv::Scenario& next) { next.model = m.name; next.model_config.reset(); });
-                if (selected) ImGui::SetItemDefaultFocus();
-            }
-            ImGui::EndCombo();
-        }
-        break;
-    }
-    case knob_gpu: {
-        if (ImGui::BeginCombo("##gpu", gpu_summary(panel.result.gpu).c_str())) {
-            for (const kv::GpuSpec& g : kv::builtin_catalog().gpus) {
-                const bool selected = g.name == s.gpu;
-                if (ImGui::Selectable(gpu_summary(g).c_str(), selected) && !selected)
-                    kvapp::edit(panel, [&](kv::Scenario& next) { next.gpu = g.name; });
-                if (selected) ImGui::SetItemDefaultFocus();
-            }
-            ImGui::EndCombo();
-        }
-        break;
-    }
+    case knob_model: model_picker(panel); break;
+    case knob_gpu: gpu_picker(panel); break;
     case knob_prompt_tokens: stepped_knob(panel, "##prompt_tokens", &kv::Scenario::prompt_tokens, prompt_stops); break;
     case knob_output_tokens: stepped_knob(panel, "##output_tokens", &kv::Scenario::output_tokens, output_stops); break;
     case knob_concurrent_requests:
@@ -196,12 +313,12 @@ void control(kvapp::Panel& panel, Knob knob) {
         break;
     case knob_gpu_memory_utilization: {
         // Hundredths, so 0.72 and 0.90 are exact and an arrow key moves 0.01.
-        int hundredths = static_cast<int>(std::lround(s.gpu_memory_utilization * 100.0));
-        const std::string shown = escape_format(kv::format_fixed(s.gpu_memory_utilization, 2));
+        int hundredths = static_cast<int>(std::lround(panel.result.scenario.gpu_memory_utilization.value_or(0.9) * 100.0));
+        const std::string shown = escape_format(kv::format_fixed(hundredths / 100.0, 2));
         if (ImGui::SliderInt("##gpu_memory_utilization", &hundredths, static_cast<int>(L::min_utilization * 100),
                              static_cast<int>(L::max_utilization * 100), shown.c_str(),
                              ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput) &&
-            std::lround(s.gpu_memory_utilization * 100.0) != hundredths)
+            std::lround(panel.result.scenario.gpu_memory_utilization.value_or(0.9) * 100.0) != hundredths)
             kvapp::edit(panel, [&](kv::Scenario& next) { next.gpu_memory_utilization = hundredths / 100.0; });
         break;
     }
@@ -215,10 +332,26 @@ void control(kvapp::Panel& panel, Knob knob) {
                    kv::format_count(panel.result.model.num_attention_heads));
         break;
     }
-    case knob_max_num_seqs: stepped_knob(panel, "##max_num_seqs", &kv::Scenario::max_num_seqs, num_seqs_stops); break;
-    case knob_max_num_batched_tokens:
-        stepped_knob(panel, "##max_num_batched_tokens", &kv::Scenario::max_num_batched_tokens, batched_tokens_stops);
+    case knob_max_num_seqs:
+        optional_stepped_knob(panel, "##max_num_seqs", &kv::Scenario::max_num_seqs, num_seqs_stops);
         break;
+    case knob_max_num_batched_tokens:
+        optional_stepped_knob(panel, "##max_num_batched_tokens", &kv::Scenario::max_num_batched_tokens, batched_tokens_stops);
+        break;
+    case knob_max_model_len:
+        optional_stepped_knob(panel, "##max_model_len", &kv::Scenario::max_model_len, model_len_stops);
+        break;
+    case knob_vllm_version: version_picker(panel); break;
+    case knob_enforce_eager: {
+        bool on = s.enforce_eager;
+        if (ImGui::Checkbox("##enforce_eager", &on))
+            kvapp::edit(panel, [&](kv::Scenario& next) { next.enforce_eager = on; });
+        ImGui::SameLine();
+        const kv::MemoryPlan& m = panel.result.memory;
+        if (s.enforce_eager) text_muted("no CUDA graphs");
+        else text_muted("graphs " + kv::format_gib(m.cuda_graph_bytes, 2) + (m.cuda_graph_in_budget ? "" : " (outside)"));
+        break;
+    }
     case knob_tensor_parallel_size: {
         ImGui::PushID("tensor_parallel_size");
         for (int64_t tp : {1, 2, 4, 8}) {
@@ -303,15 +436,75 @@ bool rejected_input_banner(const kvapp::Panel& panel) {
     return true;
 }
 
+namespace {
+
+// The engine's refusals that come from the configuration alone: no memory figure would start them.
+bool configuration_refusal(const std::string& kind) {
+    return kind == "tensor_parallel_mismatch" || kind == "pipeline_parallel_mismatch" ||
+           kind == "quantization_mismatch" || kind == "max_model_len_too_long";
+}
+
+// Log lines of one kind, without the level prefix ("ERROR ", "LESSON ") the log view prints.
+void log_lines(const kv::Result& result, kv::LogKind kind, Colour colour) {
+    for (const kv::LogLine& line : result.log)
+        if (line.kind == kind) text_wrapped(line.text.substr(line.text.find(' ') + 1), colour);
+}
+
+// What would start the engine with every other knob as it is: the smallest utilisation, printed
+// rounded up to the hundredth the knob moves by (rounded to nearest, 0.9304 would read 0.93 and
+// still fail), and the longest max_model_len the pool would take.
+void what_would_start_it(const kv::Result& r) {
+    const kv::StartupError& e = *r.memory.startup_error;
+    if (configuration_refusal(e.kind) || e.kind == "free_memory_below_request") return;
+    std::vector<Figure> figures;
+    const double hundredths = std::ceil(r.min_utilization_that_fits * 100.0 - 1e-9) / 100.0;
+    if (hundredths > kv::ScenarioLimits::max_utilization)
+        figures.push_back({"gpu_memory_utilization", "none", "even 1.00 leaves too little on this GPU", Colour::failure,
+                           "The weights, the profile run and one max_model_len request need more than the memory CUDA "
+                           "reports: more GPUs (tensor parallel), FP8 weights or a shorter max_model_len."});
+    else if (hundredths > *r.scenario.gpu_memory_utilization)   // a figure at or below the setting would not help
+        figures.push_back({"gpu_memory_utilization", "≥ " + kv::format_fixed(hundredths, 2),
+                           "instead of " + kv::format_fixed(*r.scenario.gpu_memory_utilization, 2) + ", all else as is",
+                           Colour::text, "The smallest setting at which the weights, the profile run and one "
+                                         "max_model_len request all fit in the budget."});
+    const int64_t longest = r.memory.estimated_max_model_len;
+    if (e.kind == "max_model_len_does_not_fit" && longest > 0 && longest < *r.scenario.max_model_len)
+        figures.push_back({"max_model_len", "≤ " + kv::format_count(longest),
+                           "instead of " + kv::format_count(*r.scenario.max_model_len) + ", at this utilisation",
+                           Colour::text, "The engine's own estimate: the longest request one sequence could hold in the "
+                                         "pool that is left."});
+    if (figures.empty()) return;
+    ImGui::Dummy(ImVec2(0, 2));
+    ImGui::PushFont(font(Font::strong));
+    ImGui::TextUnformatted("What would start it");
+    ImGui::PopFont();
+    figure_row("would_start", figures);
+}
+
+}  // namespace
+
 bool failure_banner(const kv::Result& result) {
     if (result.status == kv::Status::ok) return false;
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    ImGui::Indent(10);
     ImGui::PushFont(font(Font::figure));
-    text_in(Colour::failure, result.status == kv::Status::weights_do_not_fit ? "The weights do not fit"
-                                                                              : "One request does not fit");
+    text_in(Colour::failure, result.status == kv::Status::engine_refused ? "The engine refuses to start"
+                                                                          : "The server rejects this request");
     ImGui::PopFont();
-    for (const kv::LogLine& line : result.log)
-        if (line.kind == kv::LogKind::failure) text_wrapped(line.text.substr(line.text.find(' ') + 1));
-    text_muted("No batch, step time or throughput exists for this scenario; change a knob above.");
+    if (result.status == kv::Status::engine_refused && result.memory.startup_error) {
+        // The refusal in the engine's words, then the lesson's reading of it.
+        text_wrapped(result.memory.startup_error->message, Colour::failure);
+        log_lines(result, kv::LogKind::lesson, Colour::accent);
+        what_would_start_it(result);
+        text_muted("No batch, step time or throughput exists until it starts; change a knob above.");
+    } else {
+        log_lines(result, kv::LogKind::failure, Colour::failure);
+        text_muted("The engine runs, but no request of this length is admitted; change a knob above.");
+    }
+    ImGui::Unindent(10);
+    // A bar in the margin, as the engine log marks its failures.
+    const float bottom = ImGui::GetItemRectMax().y;
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(start.x, start.y), ImVec2(start.x + 4, bottom), colour(Colour::failure));
     return true;
 }
 

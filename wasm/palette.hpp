@@ -11,7 +11,9 @@ enum class Colour {
     // Concepts of the lesson, in the order the HBM bar draws them first.
     outside_budget,   // HBM left to the CUDA context, allocator and driver
     weights,          // the model's parameters (this rank's shard)
-    activation,       // activation and workspace reserve of the largest forward pass
+    activation,       // the profile run's activation peak (the largest forward pass)
+    non_torch,        // memory outside PyTorch's allocator: CUDA context growth, NCCL buffers
+    cuda_graphs,      // captured CUDA graphs (inside the budget from vLLM 0.21.0)
     kv_used,          // KV pool held by running sequences
     kv_free,          // KV pool nobody holds
     prefill,          // the prompt's forward pass (time to first token)
@@ -43,6 +45,8 @@ inline constexpr Swatch palette[static_cast<int>(Colour::count)] = {
     {"outside-budget", 0xADB5BD, 0x5C636A},
     {"weights", 0x1C7ED6, 0x4DABF7},
     {"activation", 0xF59F00, 0xFCC419},
+    {"non-torch", 0x495057, 0x868E96},
+    {"cuda-graphs", 0xAE3EC9, 0xDA77F2},
     {"kv-used", 0x2B8A3E, 0x51CF66},
     {"kv-free", 0xB2F2BB, 0x2F5D3A},
     {"prefill", 0x7048E8, 0x9775FA},

@@ -1,7 +1,8 @@
 // Panel 1, admission and memory: the engine's admission decision and its per-step memory traffic.
 // Lesson sections: "The KV Cache" (the opening panel), "Why the batch stops growing where it does",
 // "What GQA buys, and where it stops helping". Every figure is a field of kv::Result, printed by
-// core/format.hpp. Sizes are per GPU (per tensor-parallel rank).
+// core/format.hpp. Sizes are per GPU (per tensor- and pipeline-parallel rank), out of the memory
+// CUDA reports (kv::MemoryPlan::visible_bytes), not the marketed size.
 //
 // Index of this file:
 // [SECTION] Title
@@ -12,6 +13,9 @@
 // [SECTION] Engine log
 // [SECTION] Panel
 #include <imgui.h>
+
+#include <algorithm>
+#include <vector>
 
 #include "format.hpp"
 #include "panels.hpp"
@@ -26,9 +30,12 @@ namespace {
 //-----------------------------------------------------------------------------
 
 void title(const kv::Result& r) {
-    std::string where = r.model.name + " on " + r.gpu.label;
+    std::string where = model_label(r) + " on " + r.gpu.label + ", vLLM " + r.scenario.vllm_version;
     if (r.scenario.tensor_parallel_size > 1)
-        where += ", tensor parallel " + kv::format_count(r.scenario.tensor_parallel_size) + " (figures per GPU)";
+        where += ", tensor parallel " + kv::format_count(r.scenario.tensor_parallel_size);
+    if (r.scenario.pipeline_parallel_size > 1)
+        where += ", pipeline parallel " + kv::format_count(r.scenario.pipeline_parallel_size);
+    if (r.scenario.tensor_parallel_size * r.scenario.pipeline_parallel_size > 1) where += " (figures per GPU)";
     panel_title("Admission and memory", where);
 }
 
@@ -39,27 +46,56 @@ void title(const kv::Result& r) {
 
 void budget_bar(const kv::Result& r) {
     heading("HBM, in the order the engine fills it");
-    const double kv_free = r.kv_pool_bytes - r.kv_pool_used_bytes;
-    const std::vector<Segment> segments = {
-        {Colour::outside_budget, r.outside_budget_bytes, kv::format_gib(r.outside_budget_bytes, 1), "outside the budget",
-         "1. HBM beyond gpu_memory_utilization × capacity: the CUDA context, the allocator and the driver."},
-        {Colour::weights, r.weight_bytes, kv::format_gib(r.weight_bytes, 1), "weights",
+    const kv::MemoryPlan& m = r.memory;
+    // CUDA graphs come out of the budget from 0.21.0; before, they live in the headroom outside it.
+    const double graphs_outside = m.cuda_graph_in_budget ? 0.0 : m.cuda_graph_bytes;
+    const double outside = std::max(0.0, r.outside_budget_bytes - graphs_outside);
+    const double pool = std::max(0.0, m.available_kv_bytes);
+    const double kv_free = std::max(0.0, pool - r.kv_pool_used_bytes);
+    const std::string graphs_legend = m.cuda_graph_in_budget ? "CUDA graphs" : "CUDA graphs (outside the budget)";
+    const bool started = !m.startup_error;
+    std::vector<Segment> segments = {
+        {Colour::outside_budget, outside, kv::format_gib(outside, 1), "outside the budget",
+         "1. The memory CUDA reports beyond gpu_memory_utilization × that total: left to the driver and to "
+         "anything else on the GPU."},
+        {Colour::cuda_graphs, graphs_outside, kv::format_gib(graphs_outside, 2), graphs_legend,
+         "Before vLLM 0.21.0 the captured CUDA graphs are not counted in the budget: they must fit in the headroom "
+         "outside it."},
+        {Colour::weights, m.weight_bytes, kv::format_gib(m.weight_bytes, 1), "weights",
          "2. The model's parameters (this rank's shard): a fixed cost, paid once, independent of load."},
-        {Colour::activation, r.activation_bytes, kv::format_gib(r.activation_bytes, 1), "activation reserve",
-         "3. Room for the largest forward pass the scheduler may launch (max_num_batched_tokens) and workspaces."},
+        {Colour::activation, m.activation_peak_bytes, kv::format_gib(m.activation_peak_bytes, 1), "activation peak",
+         "3. The profile run's peak: one forward pass over max_num_batched_tokens tokens (V0 without chunked "
+         "prefill: max_model_len) and the sampler."},
+        {Colour::non_torch, m.non_torch_bytes, kv::format_gib(m.non_torch_bytes, 2), "non-torch",
+         "4. Memory outside PyTorch's allocator that grows during start-up: the CUDA context, NCCL and custom "
+         "all-reduce buffers."},
+        {Colour::cuda_graphs, m.cuda_graph_in_budget ? m.cuda_graph_bytes : 0.0, kv::format_gib(m.cuda_graph_bytes, 2),
+         "CUDA graphs", "5. From vLLM 0.21.0 the CUDA graphs' estimate comes out of the budget (none with enforce_eager)."},
         {Colour::kv_used, r.kv_pool_used_bytes, kv::format_gib(r.kv_pool_used_bytes, 1), "KV pool in use",
-         "4. The part of the KV pool the running sequences hold."},
-        {Colour::kv_free, kv_free, kv::format_gib(kv_free, 1), "KV pool free",
-         "4. The rest of the pool: too small for one more sequence, or nobody is waiting for it."},
+         "6. The part of the KV pool the running sequences hold."},
+        {Colour::kv_free, kv_free, kv::format_gib(kv_free, 1), started ? "KV pool free" : "left for the KV cache",
+         started ? "6. The rest of the pool: too small for one more sequence, or nobody is waiting for it."
+                 : "6. What is left for the cache blocks: too little for the engine to start."},
     };
-    const bool overflows = r.status == kv::Status::weights_do_not_fit;
-    stacked_bar("##hbm", segments, r.gpu.memory_bytes, 34.0f, overflows ? r.gpu.memory_bytes : 0.0,
-                overflows ? "HBM capacity " + kv::format_gib(r.gpu.memory_bytes, 0) : "");
+    // Parts that are empty in this configuration (no graphs, nothing running) leave the legend.
+    std::erase_if(segments, [&](const Segment& seg) {
+        const bool pool = seg.colour == Colour::kv_used || seg.colour == Colour::kv_free;
+        return seg.value <= 0 && !(pool && started);
+    });
+    double sum = 0;
+    for (const Segment& seg : segments) sum += seg.value;
+    // More than CUDA reports: the part past the marker is what the engine lacks.
+    const bool overflows = sum > m.visible_bytes * (1.0 + 1e-9);
+    stacked_bar("##hbm", segments, m.visible_bytes, 34.0f, overflows ? m.visible_bytes : 0.0,
+                overflows ? "memory CUDA reports: " + kv::format_gib(m.visible_bytes, 2) : "");
     legend(segments);
-    text_wrapped("budget = gpu_memory_utilization " + kv::format_fixed(r.scenario.gpu_memory_utilization, 2) + " × " +
-               kv::format_gib(r.gpu.memory_bytes, 0) + " = " + kv::format_gib(r.budget_bytes, 1) +
-               "; the KV pool is what the weights and the reserve leave: " + kv::format_gib(r.kv_pool_bytes, 1) + ".",
-                 Colour::text_muted);
+    std::string sentence = "budget = gpu_memory_utilization " + kv::format_fixed(*r.scenario.gpu_memory_utilization, 2) +
+                           " × " + kv::format_gib(m.visible_bytes, 2) + " visible = " +
+                           kv::format_gib(m.requested_bytes, 2) + "; the KV pool is what the weights, the activation "
+                           "peak, non-torch memory" + (m.cuda_graph_in_budget ? " and the CUDA graphs" : "") + " leave: ";
+    sentence += m.available_kv_bytes > 0 ? kv::format_gib(m.available_kv_bytes, 2) + "."
+                                         : "nothing; they overrun it by " + kv::format_gib(-m.available_kv_bytes, 2) + ".";
+    text_wrapped(sentence, Colour::text_muted);
 }
 
 //-----------------------------------------------------------------------------
@@ -67,26 +103,44 @@ void budget_bar(const kv::Result& r) {
 // Lesson: the opening formula, and "What GQA buys".
 //-----------------------------------------------------------------------------
 
+// The per-token formula as the engine's layout multiplies it, from the numbers the result holds.
+std::string per_token_formula(const kv::Result& r) {
+    const kv::KvLayout& k = r.memory.layout;
+    const std::string dtype = kv::format_count(kv::bytes_per_element(r.scenario.kv_cache_dtype)) + " B";
+    if (r.model.attention == kv::AttentionKind::mla)
+        return kv::format_count(k.layers) + " layers × (" + kv::format_count(r.model.kv_lora_rank) + " latent + " +
+               kv::format_count(r.model.qk_rope_head_dim) + " rope) × " + dtype;
+    return "2 × " + kv::format_count(k.layers) + " layers × " + kv::format_count(k.kv_heads_per_rank) + " kv_heads × " +
+           kv::format_count(r.model.head_dim) + " × " + dtype;
+}
+
 void cache_sizes(const kv::Result& r) {
     heading("What one token and one sequence cost");
     const kv::Scenario& s = r.scenario;
-    const std::string formula = "2 × " + kv::format_count(r.model.num_hidden_layers) + " layers × " +
-                                kv::format_count(r.kv_heads_per_rank) + " kv_heads × " + kv::format_count(r.model.head_dim) +
-                                " × " + kv::format_count(kv::bytes_per_element(s.kv_cache_dtype)) + " B";
+    const kv::MemoryPlan& m = r.memory;
+    std::string sequence_note = "× " + kv::format_count(s.prompt_tokens + s.output_tokens) + " tokens (prompt + output)";
+    if (m.layout.sliding_layers > 0)
+        sequence_note += "; " + kv::format_count(m.layout.sliding_layers) + " layers keep only " +
+                         kv::format_count(r.model.sliding_window) + " tokens";
+    const std::string pool_note =
+        m.available_kv_bytes > 0 && !m.startup_error
+            ? "vLLM: " + kv::format_count(m.kv_cache_tokens) + " tokens, " + kv::format_factor(m.max_concurrency, 2) +
+                  " for " + kv::format_count(*s.max_model_len) + "-token requests"
+            : "the engine does not start";
     figure_row("sizes", {
-        {"KV cache per token", kv::format_bytes(r.kv_bytes_per_token), formula, Colour::kv_used,
-         "Keys plus values, for every layer and every KV head, head_dim wide, at the cache precision. Query "
-         "heads do not count: grouped-query attention shares each KV head among several of them."},
-        {"per sequence", kv::format_bytes(r.bytes_per_sequence),
-         "× " + kv::format_count(s.prompt_tokens + s.output_tokens) + " tokens (prompt + output)", Colour::kv_used,
-         "Each sequence holds a block for its full final length in this simulation; paged attention would hold "
-         "only what it has generated."},
-        {"weights", kv::format_gib(r.weight_bytes, 1), kv::format_params(static_cast<double>(r.params)) + " parameters",
+        {"KV cache per token", kv::format_bytes(m.layout.kv_bytes_per_token), per_token_formula(r), Colour::kv_used,
+         "Keys plus values (MLA: one compressed latent), for every attention layer and every KV head of this rank, "
+         "at the cache precision. Query heads do not count: grouped-query attention shares each KV head among "
+         "several of them."},
+        {"per sequence", kv::format_bytes(r.bytes_per_sequence), sequence_note, Colour::kv_used,
+         "Each sequence holds blocks of block_size tokens for its full final length in this simulation; paged "
+         "attention would hold only what it has generated. Sliding-window layers hold only their window."},
+        {"weights", kv::format_gib(m.weight_bytes, 1),
+         kv::format_params(static_cast<double>(r.params)) + " parameters, " + kv::weight_format_name(r.model.weight_format),
          Colour::weights, nullptr},
-        {"KV pool", kv::format_gib(r.kv_pool_bytes, 1),
-         "vLLM: " + kv::format_count(r.kv_cache_tokens) + " tokens, " + kv::format_factor(r.max_concurrency, 2) +
-             " for " + kv::format_count(*s.max_model_len) + "-token requests",
-         Colour::text, "vLLM's boot line: GPU KV cache size and Maximum concurrency, which divides by max_model_len."},
+        {"KV pool", kv::format_gib(std::max(0.0, m.available_kv_bytes), 1), pool_note, Colour::text,
+         "vLLM's boot lines: Available KV cache memory, GPU KV cache size and Maximum concurrency, which divides by "
+         "max_model_len."},
     });
 }
 
@@ -147,9 +201,10 @@ void decode_step(const kv::Result& r) {
         {"per-stream ITL", kv::format_duration(r.itl_s), "inter-token latency = one step", Colour::decode,
          "What one reader of one stream waits between tokens."},
     });
-    const double kv_read = r.decode.bytes - r.weight_bytes;
+    const double weights = r.memory.weight_bytes;
+    const double kv_read = r.decode.bytes - weights;
     stacked_bar("##step_bytes", {
-        {Colour::weights, r.weight_bytes, kv::format_bytes(r.weight_bytes), "weight read", nullptr},
+        {Colour::weights, weights, kv::format_bytes(weights), "weight read", nullptr},
         {Colour::kv_used, kv_read, kv::format_bytes(kv_read), "KV cache read", nullptr},
     }, r.decode.bytes, 22.0f);
 }
@@ -174,12 +229,17 @@ void panel_admission(kvapp::Panel& panel) {
     knobs(panel, knob_all);
     rejected_input_banner(panel);
     const kv::Result& r = panel.result;
+    // A refusal comes first, in red, before the bar that shows where the memory went.
+    if (r.status == kv::Status::engine_refused) {
+        heading("Start-up");
+        failure_banner(r);
+    }
     budget_bar(r);
     cache_sizes(r);
     if (r.status == kv::Status::ok) {
         admission(r);
         decode_step(r);
-    } else {
+    } else if (r.status == kv::Status::request_too_long) {
         heading("Admission");
         failure_banner(r);
     }

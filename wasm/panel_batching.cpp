@@ -1,7 +1,8 @@
 // Panel 3, the batching ceiling: aggregate tokens/s and per-stream ITL against batch size for the
 // current scenario (kv::sweep_batch), and the same scenario at tensor parallel 1, 2, 4 and 8
 // (kv::sweep_tensor_parallel). Lesson sections: "The boundary" and the tensor-parallelism
-// paragraph after it. Figures are per GPU (per rank).
+// paragraph after it. Figures are per GPU (per rank). A tensor-parallel size the engine refuses
+// (heads that do not divide, or memory at that size) shows the refusal instead of figures.
 //
 // Index of this file:
 // [SECTION] Title
@@ -26,7 +27,7 @@ namespace {
 //-----------------------------------------------------------------------------
 
 void title(const kv::Result& r) {
-    panel_title("The batching ceiling", r.model.name + " on " + r.gpu.label + ", " +
+    panel_title("The batching ceiling", model_label(r) + " on " + r.gpu.label + ", " +
                                             kv::format_count(r.scenario.prompt_tokens + r.scenario.output_tokens) +
                                             "-token sequences");
 }
@@ -129,6 +130,31 @@ void batch_curve(const kvapp::Panel& panel) {
 // Lesson: content/lesson/07-batching-ceiling.md, "The batching ceiling and tensor parallelism".
 //-----------------------------------------------------------------------------
 
+// A refusal in a few words for a table cell; the engine's full message is the cell's tooltip.
+const char* refusal_words(const std::string& kind) {
+    if (kind == "tensor_parallel_mismatch") return "heads do not divide";
+    if (kind == "weights_do_not_fit") return "weights do not fit";
+    if (kind == "profile_out_of_memory") return "profile run out of memory";
+    if (kind == "no_kv_cache_memory") return "no memory for the cache";
+    if (kind == "max_model_len_does_not_fit") return "max_model_len does not fit";
+    if (kind == "max_model_len_too_long") return "max_model_len too long";
+    if (kind == "free_memory_below_request") return "free memory below the budget";
+    if (kind == "quantization_mismatch") return "quantization mismatch";
+    return "engine refuses";
+}
+
+void refusal_cell(const kv::Result& t) {
+    const std::string kind = t.memory.startup_error ? t.memory.startup_error->kind : "";
+    text_in(Colour::failure, std::string("refused: ") + refusal_words(kind));
+    if (t.memory.startup_error && ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26.0f);
+        ImGui::TextUnformatted(t.memory.startup_error->message.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+}
+
 void tensor_parallel(const kvapp::Panel& panel) {
     heading("Tensor parallel 1, 2, 4, 8");
     text_wrapped("Each rank reads 1/N of the weights and of every cache, so a step moves less; the pool grows faster "
@@ -140,8 +166,9 @@ void tensor_parallel(const kvapp::Panel& panel) {
         if (p.valid) best = std::max(best, p.result.decode_tokens_per_s);
     // Narrow canvases (phones) keep the columns the lesson argues from and drop the bar.
     const bool wide = ImGui::GetContentRegionAvail().x >= 620;
+    // NoClip: a refusal's words run on into the empty cells of its row.
     const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
-                                  ImGuiTableFlags_NoPadOuterX;
+                                  ImGuiTableFlags_NoPadOuterX | ImGuiTableFlags_NoClip;
     if (!ImGui::BeginTable("tp", wide ? 7 : 5, flags)) return;
     ImGui::TableSetupColumn("GPUs", 0, 0.7f);
     ImGui::TableSetupColumn(wide ? "KV heads / rank" : "KV heads", 0, 1.0f);
@@ -157,24 +184,31 @@ void tensor_parallel(const kvapp::Panel& panel) {
             ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, colour(Colour::accent, 0.12f));
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(kv::format_count(p.tensor_parallel_size).c_str());
-        if (!p.valid) {
+        const kv::Result& t = p.result;
+        if (!p.valid) {   // the engine refuses this size for the model's heads
             ImGui::TableNextColumn();
-            text_muted("does not divide the " + kv::format_count(panel.result.model.num_attention_heads) + " attention heads");
+            refusal_cell(t);
             continue;
         }
-        const kv::Result& t = p.result;
+        const kv::KvLayout& k = t.memory.layout;
         ImGui::TableNextColumn();
-        if (t.kv_heads_replicated) text_in(Colour::warning, kv::format_count(t.kv_heads_per_rank) + " (replicated)");
-        else ImGui::TextUnformatted(kv::format_count(t.kv_heads_per_rank).c_str());
+        if (t.model.attention == kv::AttentionKind::mla) text_muted("MLA latent");
+        else if (k.kv_heads_replicated) text_in(Colour::warning, kv::format_count(k.kv_heads_per_rank) + " (replicated)");
+        else ImGui::TextUnformatted(kv::format_count(k.kv_heads_per_rank).c_str());
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(kv::format_gib(t.kv_pool_bytes, 1).c_str());
+        ImGui::TextUnformatted(kv::format_gib(std::max(0.0, t.memory.available_kv_bytes), 1).c_str());
         if (wide) {
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(kv::format_count(t.max_resident_sequences).c_str());
         }
+        if (t.status == kv::Status::engine_refused) {
+            ImGui::TableNextColumn();
+            refusal_cell(t);
+            continue;
+        }
         if (t.status != kv::Status::ok) {
             ImGui::TableNextColumn();
-            text_in(Colour::failure, t.status == kv::Status::weights_do_not_fit ? "weights do not fit" : "request does not fit");
+            text_in(Colour::failure, "request exceeds max_model_len");
             continue;
         }
         ImGui::TableNextColumn();
@@ -208,7 +242,7 @@ void panel_batching(kvapp::Panel& panel) {
     title(panel.result);
     knobs(panel, knob_model | knob_gpu | knob_prompt_tokens | knob_output_tokens | knob_concurrent_requests |
                      knob_gpu_memory_utilization | knob_kv_cache_dtype | knob_weight_dtype | knob_max_num_seqs |
-                     knob_force_mha);
+                     knob_max_model_len | knob_force_mha);
     rejected_input_banner(panel);
     if (!failure_banner(panel.result)) batch_curve(panel);
     tensor_parallel(panel);   // also when failing: more ranks is one way out

@@ -28,7 +28,7 @@ namespace {
 // [SECTION] Title
 //-----------------------------------------------------------------------------
 
-void title(const kv::Result& r) { panel_title("Two phases", r.model.name + " on " + r.gpu.label); }
+void title(const kv::Result& r) { panel_title("Two phases", model_label(r) + " on " + r.gpu.label); }
 
 //-----------------------------------------------------------------------------
 // [SECTION] TTFT and ITL, compute time against memory time
@@ -197,7 +197,7 @@ void chunked_prefill(const kv::Result& r) {
          "prefill folded into each step before compute outgrows the memory time", Colour::prefill,
          "Prompt tokens a decode step can carry without getting longer: its tensor cores are idle while it reads."},
         {"chunk budget", kv::format_count(r.chunk_budget_tokens) + " tokens",
-         "max_num_batched_tokens " + kv::format_count(r.scenario.max_num_batched_tokens) + " − " +
+         "max_num_batched_tokens " + kv::format_count(*r.scenario.max_num_batched_tokens) + " − " +
              kv::format_count(r.running) + " decode tokens",
          Colour::text, "What max_num_batched_tokens leaves for prefill after one token per running sequence."},
         {"step with a full chunk", kv::format_duration(r.step_with_full_chunk_s),
@@ -252,7 +252,8 @@ void chunked_prefill(const kv::Result& r) {
 void panel_phases(kvapp::Panel& panel) {
     title(panel.result);
     knobs(panel, knob_model | knob_gpu | knob_prompt_tokens | knob_output_tokens | knob_concurrent_requests |
-                     knob_gpu_memory_utilization | knob_weight_dtype | knob_kv_cache_dtype | knob_max_num_batched_tokens);
+                     knob_gpu_memory_utilization | knob_weight_dtype | knob_kv_cache_dtype | knob_max_num_batched_tokens |
+                     knob_max_model_len);
     rejected_input_banner(panel);
     const kv::Result& r = panel.result;
     if (failure_banner(r)) {

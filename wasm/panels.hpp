@@ -29,15 +29,19 @@ enum Knob : uint32_t {
     knob_max_num_seqs = 1u << 9,
     knob_max_num_batched_tokens = 1u << 10,
     knob_tensor_parallel_size = 1u << 11,
-    knob_all = (1u << 12) - 1,
+    knob_max_model_len = 1u << 12,
+    knob_vllm_version = 1u << 13,
+    knob_enforce_eager = 1u << 14,
+    knob_all = (1u << 15) - 1,
 };
 
 // The knob grid: a label with a (?) tooltip in vLLM's terms and a control, two per row when the
 // canvas is wide. Changes go through kvapp::edit().
 void knobs(kvapp::Panel& panel, uint32_t which);
 
-// A rejected change from the page (setState) or a scenario the core refused, and the failing
-// states of a scenario the engine cannot run. Both return true when they drew something.
+// A rejected change from the page (setState) or a scenario the core refused; and the failing
+// states: the engine refuses to start (its message, the lesson's reading and what would start it)
+// or rejects a request longer than max_model_len. Both return true when they drew something.
 bool rejected_input_banner(const kvapp::Panel& panel);
 bool failure_banner(const kv::Result& result);
 

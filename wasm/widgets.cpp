@@ -128,6 +128,11 @@ void swatch(Colour c) {
     ImGui::SameLine(0, 6);
 }
 
+std::string model_label(const kv::Result& r) {
+    if (!r.scenario.model_config) return r.model.name;
+    return "your config.json" + (r.model.model_type.empty() ? std::string() : " (" + r.model.model_type + ")");
+}
+
 std::string escape_format(const std::string& text) {
     std::string out;
     for (char c : text) {

@@ -24,6 +24,10 @@ void text_wrapped(const std::string& text, Colour colour = Colour::text);   // b
 void swatch(Colour colour);                               // a small square, inline, before a label
 std::string escape_format(const std::string& text);       // '%' doubled: safe as an ImGui format string
 
+// The model's name for titles: the catalog id, or "your config.json (mixtral)" for the reader's own
+// (the core names a config.json by the field it came in).
+std::string model_label(const kv::Result& result);
+
 // [Figures] A caption over a big number and a note under it, in a table cell; as many per row as
 // fit at about 150 pixels each.
 struct Figure {

@@ -165,6 +165,8 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
     limits["kv_cache_dtype"] = {"bf16", "fp8"};
     limits["weight_dtype"] = {"bf16", "fp8"};
     limits["force_mha"] = {false, true};
+    limits["enforce_eager"] = {false, true};
+    limits["entry"] = {"serve", "offline"};
 
     const std::string index = fill_template(*index_template, {{"HEAD", *head_fragment},
                                                               {"TITLE_TEXT", escape_html(article.title_text)},

@@ -6,6 +6,7 @@
 //                                           panel: 'admission' | 'phases' | 'batching'; loads if needed
 //   KvPanels.evaluate(scenario)           -> result object (or {error}) once loaded
 //   KvPanels.format(value, formatName)    -> text, formatted by core/format.hpp, once loaded
+//   KvPanels.catalog()                    -> {models, gpus, fields, limits, defaults} once loaded
 //   handle.getState()                     -> scenario (the CLI's field names)
 //   handle.setState(partial)              -> {ok: true} | {error: {field, code, message}}
 //   handle.onChange(cb)                   -> unsubscribe; cb(state, result) after every accepted change
@@ -214,6 +215,12 @@ var KvPanels = (function () {
     return kv.formatValue(value, formatName);
   }
 
+  // The built-in models and GPUs and every scenario field's range (core's catalog_to_json).
+  function catalog() {
+    if (!kv) throw new Error('KvPanels.catalog: call KvPanels.load() first');
+    return parse(kv.catalog());
+  }
+
   function evaluate(scenario) {
     if (!kv) throw new Error('KvPanels.evaluate: call KvPanels.load() first');
     return parse(kv.evaluate(JSON.stringify(scenario || {})));
@@ -223,7 +230,7 @@ var KvPanels = (function () {
   function drawStats() { return kv ? parse(kv.drawStats()) : null; }
   function resetDrawStats() { if (kv) kv.resetDrawStats(); }
 
-  var api = { load: load, mount: mount, evaluate: evaluate, format: format, drawStats: drawStats,
+  var api = { load: load, mount: mount, evaluate: evaluate, format: format, catalog: catalog, drawStats: drawStats,
               resetDrawStats: resetDrawStats };
   return api;
 })();

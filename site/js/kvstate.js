@@ -2,21 +2,30 @@
 // (embed.js) and nothing else. A classic script defining one global (file:// forbids modules).
 //
 //   KvState.parse(queryOrHash)        -> {panel, fields: [[name, rawText], ...]} in URL order
-//   KvState.coerce(name, rawText)     -> the JSON value the core expects (numbers, booleans, text);
-//                                        text that is not a number is passed on for the core to reject
+//   KvState.coerce(name, rawText)     -> the JSON value the core expects (numbers, booleans, text,
+//                                        objects for model_config and gpu_config, null for "engine
+//                                        default"); text that does not parse is passed on for the
+//                                        core to reject, naming the field
 //   KvState.toQuery(kind, state, defaults) -> "panel=<kind>&field=value..." with only the fields that
 //                                        differ from the defaults, in alphabetical order (the site
 //                                        generator's embed_query writes the same string)
 //   KvState.applyFields(handle, fields) -> [{field, message}] one per rejected field; the accepted
 //                                        ones stay set, so one bad value never blanks the panel
-//   KvState.sameScenario(a, b)        -> true when every non-null field of a equals b's
+//   KvState.sameScenario(a, b)        -> true when every non-null field of a equals b's (a null
+//                                        model_config or gpu_config must be null in b too: the
+//                                        catalog's model is not the reader's config.json)
 var KvState = (function () {
   'use strict';
 
   var PANELS = ['admission', 'phases', 'batching'];
   var NUMERIC = ['prompt_tokens', 'output_tokens', 'concurrent_requests', 'gpu_memory_utilization',
-    'max_num_seqs', 'max_num_batched_tokens', 'tensor_parallel_size', 'max_model_len'];
-  var BOOLEAN = ['force_mha'];
+    'max_num_seqs', 'max_num_batched_tokens', 'tensor_parallel_size', 'pipeline_parallel_size', 'max_model_len',
+    'block_size'];
+  // Unset (null) means the engine's default for the version, GPU and model.
+  var NULLABLE = ['max_num_seqs', 'max_num_batched_tokens', 'max_model_len', 'block_size'];
+  var BOOLEAN = ['force_mha', 'enforce_eager'];
+  // JSON objects: a Hugging Face config.json and a GPU description; null goes back to the catalog.
+  var OBJECT = ['model_config', 'gpu_config'];
 
   function decode(text) {
     try { return decodeURIComponent(text.replace(/\+/g, ' ')); } catch (e) { return text; }
@@ -39,13 +48,17 @@ var KvState = (function () {
 
   function coerce(name, raw) {
     if (NUMERIC.indexOf(name) >= 0) {
-      if (name === 'max_model_len' && (raw === '' || raw === 'null' || raw === 'auto')) return null;
+      if (NULLABLE.indexOf(name) >= 0 && (raw === '' || raw === 'null' || raw === 'auto' || raw === 'default')) return null;
       return /^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(raw) ? Number(raw) : raw;
     }
     if (BOOLEAN.indexOf(name) >= 0) {
       if (raw === 'true' || raw === '1' || raw === '') return true;
       if (raw === 'false' || raw === '0') return false;
       return raw;
+    }
+    if (OBJECT.indexOf(name) >= 0) {
+      if (raw === '' || raw === 'null') return null;
+      try { return JSON.parse(raw); } catch (e) { return raw; }
     }
     return raw;
   }
@@ -95,6 +108,7 @@ var KvState = (function () {
   function sameScenario(a, b) {
     if (!a || !b) return false;
     return Object.keys(a).every(function (key) {
+      if (OBJECT.indexOf(key) >= 0) return same(a[key] === undefined ? null : a[key], b[key] === undefined ? null : b[key]);
       return a[key] === null || a[key] === undefined || same(a[key], b[key]);
     });
   }

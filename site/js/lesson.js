@@ -6,9 +6,12 @@
 //   - the panel that changed last is mirrored into the URL hash (#panel=phases&prompt_tokens=...)
 //     and restored from it on load;
 //   - figures whose scenario the panel is showing are marked, and the embed snippet and each
-//     panel's "open on its own" link follow the panel's state.
+//     panel's "open on its own" link follow the panel's state;
+//   - the reader's own model_config or gpu_config (the "Your own model or GPU" form, kvcustom.js)
+//     goes to every panel: KvLesson.useOwn(partial) checks it with the core, sets it on each
+//     mounted panel and on each panel that mounts later.
 // Page data comes from attributes (the CSP forbids inline scripts, file:// forbids fetch).
-// window.KvLesson exposes the panels' handles and the load-to-first-panel time for tests.
+// window.KvLesson exposes the panels' handles, useOwn and the load-to-first-panel time for tests.
 (function () {
   'use strict';
 
@@ -22,6 +25,7 @@
   var knownFields = Object.keys(defaults);
   var reduceMotion = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
   var panels = {};
+  var own = {};   // the reader's model_config / gpu_config, for every panel (useOwn below)
   var lesson = window.KvLesson = { panels: {}, firstPanelMs: null, errors: [] };
 
   // ---- Panels -----------------------------------------------------------------------------------
@@ -69,9 +73,13 @@
     }
     setStatus(panel, 'Loading the panel…');
     panel.figure.classList.add('is-loading');
-    panel.promise = KvPanels.mount(panel.canvas, { panel: panel.kind, state: panel.initial, moduleUrl: moduleUrl })
+    var ownAtMount = JSON.stringify(own);
+    panel.promise = KvPanels.mount(panel.canvas, { panel: panel.kind, state: Object.assign({}, panel.initial, own),
+                                                   moduleUrl: moduleUrl })
       .then(function (handle) {
         panel.handle = lesson.panels[panel.kind] = handle;
+        // The reader chose another model or GPU while this panel was loading.
+        if (JSON.stringify(own) !== ownAtMount) handle.setState(Object.assign({ model_config: null, gpu_config: null }, own));
         panel.figure.classList.remove('is-loading');
         panel.figure.classList.add('is-mounted');
         if (lesson.firstPanelMs === null) {
@@ -194,6 +202,32 @@
   }
   restoreFromHash();
   window.addEventListener('hashchange', restoreFromHash);
+
+  // ---- The reader's own model and GPU ----------------------------------------------------------
+
+  // partial: {model_config: {...} | null} and/or {gpu_config: {...} | null} (null: the catalog's
+  // again). Checked once with the core over the page's defaults, so a bad file changes nothing on
+  // any panel; resolves {error} from the core, or {ok, result, errors} where result is the core's
+  // result at the defaults and errors lists any panel that still refused it.
+  lesson.useOwn = function (partial) {
+    if (!window.KvPanels) return Promise.reject(new Error('KvPanels missing'));
+    return KvPanels.load({ moduleUrl: moduleUrl }).then(function () {
+      var check = KvPanels.evaluate(Object.assign({}, defaults, own, partial));
+      if (check.error) return { error: check.error };
+      Object.keys(partial).forEach(function (key) {
+        if (partial[key] === null) delete own[key];
+        else own[key] = partial[key];
+      });
+      var errors = [];
+      Object.keys(panels).forEach(function (kind) {
+        var handle = panels[kind].handle;
+        if (!handle) return;   // mounts later, with `own` applied
+        var reply = handle.setState(partial);
+        if (reply && reply.error) errors.push({ panel: kind, field: reply.error.field, message: reply.error.message });
+      });
+      return { ok: true, result: check, errors: errors };
+    });
+  };
 
   // ---- Embed snippets ---------------------------------------------------------------------------
 

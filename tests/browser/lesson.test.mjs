@@ -171,7 +171,8 @@ test('no figure is typed into the prose by hand', async () => {
   const { page } = await open(`${server.url}/`);
   const text = await page.evaluate(() => {
     const article = document.querySelector('main').cloneNode(true);
-    article.querySelectorAll('.kv-fig, .kv-snippet, figure.kv-panel .kv-panel__status, pre').forEach((el) => el.remove());
+    article.querySelectorAll('.kv-fig, .kv-snippet, figure.kv-panel .kv-panel__status, pre, .kv-custom__message')
+      .forEach((el) => el.remove());
     return article.textContent;
   });
   await page.close();
@@ -215,7 +216,13 @@ test('clicking a figure loads its scenario into its panel, into view, and into t
   const state = await page.evaluate(() => window.KvLesson.panels.admission.getState());
   for (const [k, v] of Object.entries(scenarios.long_prompt)) if (v !== null) assert.deepEqual(state[k], v, k);
   await page.waitForFunction(() => location.hash.includes('prompt_tokens=32768'));
-  assert.match(await page.evaluate(() => location.hash), /^#panel=admission&prompt_tokens=32768$/);
+  // The hash holds what differs from embed.html's defaults (the catalog's), so the scenario's
+  // fields that the lesson pins and the catalog leaves to the engine are in it too.
+  const queryOf = (kind, name) => page.evaluate(([k, n]) => KvState.toQuery(k,
+    JSON.parse(document.querySelector('main').dataset.scenarios)[n], JSON.parse(document.querySelector('main').dataset.defaults)), [kind, name]);
+  const longQuery = await queryOf('admission', 'long_prompt');
+  assert.match(longQuery, /prompt_tokens=32768/);
+  assert.equal(await page.evaluate(() => location.hash), `#${longQuery}`);
   await page.waitForTimeout(800);  // smooth scrolling
   const box = await page.locator('#panel-admission').boundingBox();
   assert.ok(box.y < 844 && box.y + box.height > 0, 'the panel is in view');
@@ -229,9 +236,11 @@ test('clicking a figure loads its scenario into its panel, into view, and into t
   await page.waitForFunction(() => window.KvLesson.panels.phases.getState().gpu === 'A100');
   await ratio.click();
   await page.waitForFunction(() => window.KvLesson.panels.phases.getState().gpu === 'H100');
-  assert.match(await page.evaluate(() => location.hash), /^#panel=phases&concurrent_requests=64&model=Qwen3-14B$/);
+  const h100Query = await queryOf('phases', 'h100_14b');
+  assert.match(h100Query, /concurrent_requests=64&.*model=Qwen3-14B/);
+  assert.equal(await page.evaluate(() => location.hash), `#${h100Query}`);
   // The snippet follows the panel the reader changed last.
-  assert.ok((await snippet()).includes('src="embed.html?panel=phases&concurrent_requests=64&model=Qwen3-14B"'), await snippet());
+  assert.ok((await snippet()).includes(`src="embed.html?${h100Query}"`), await snippet());
 
   // The hash restores the panel on load.
   const restored = await open(`${server.url}/#panel=batching&tensor_parallel_size=4&prompt_tokens=16384`);
@@ -264,7 +273,7 @@ test('embed.html honours its parameters, query or hash', async () => {
 
 test('embed.html names each bad parameter with what is allowed, and applies the rest', async () => {
   const { page, errors } = await open(
-    `${server.url}/embed.html?panel=roofline&prompt_tokens=0&gpu=B200&force_mha=maybe&promt_tokens=5&concurrent_requests=64`,
+    `${server.url}/embed.html?panel=roofline&prompt_tokens=0&gpu=TPU-v5e&force_mha=maybe&promt_tokens=5&concurrent_requests=64`,
     { width: 760, height: 800 });
   await page.waitForFunction(() => window.KvEmbed && window.KvEmbed.handle, null, { timeout: 60000 });
   const messages = await page.evaluate(() => window.KvEmbed.messages);
@@ -287,16 +296,191 @@ test('embed.html names each bad parameter with what is allowed, and applies the 
 });
 
 test('a host page binds its own figures to an embedded panel through kvembed-host.js', async () => {
+  // The figures the host page must show: the native CLI's, formatted by the core's formats.
+  const kv = await require(path.join(site, 'js/kvcache.js'))();
+  const expect = (scenario) => {
+    const r = native(scenario);
+    return { seqs: kv.formatValue(r.max_resident_sequences, 'count'), step: kv.formatValue(r.decode_step_s, 'duration') };
+  };
+  const start = expect({});
+  const fp8 = expect({ kv_cache_dtype: 'fp8', prompt_tokens: 32768 });
   const { page, errors } = await open(`${server.url}/host/`, { width: 900, height: 900 });
-  await page.waitForFunction(() => document.getElementById('seqs').textContent === '93', null, { timeout: 60000 });
-  assert.equal(await page.textContent('#step'), '13.8 ms');
+  await page.waitForFunction((v) => document.getElementById('seqs').textContent === v, start.seqs, { timeout: 60000 });
+  assert.equal(await page.textContent('#step'), start.step);
   await page.click('#set-fp8');
-  await page.waitForFunction(() => document.getElementById('seqs').textContent === '24');
-  assert.equal(await page.textContent('#step'), '27.9 ms');
+  await page.waitForFunction((v) => document.getElementById('seqs').textContent === v, fp8.seqs);
+  assert.equal(await page.textContent('#step'), fp8.step);
   await page.click('#set-bad');
   await page.waitForFunction(() => /prompt_tokens/.test(document.getElementById('errs').textContent));
-  assert.equal(await page.textContent('#seqs'), '24');
+  assert.equal(await page.textContent('#seqs'), fp8.seqs);
   assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// Two config.json files as published on the Hugging Face Hub (mistralai/Mixtral-8x7B-Instruct-v0.1,
+// deepseek-ai/DeepSeek-V2-Lite-Chat), for the "Your own model or GPU" form.
+const mixtralConfig = {
+  architectures: ['MixtralForCausalLM'], attention_dropout: 0.0, bos_token_id: 1, eos_token_id: 2, hidden_act: 'silu',
+  hidden_size: 4096, initializer_range: 0.02, intermediate_size: 14336, max_position_embeddings: 32768,
+  model_type: 'mixtral', num_attention_heads: 32, num_experts_per_tok: 2, num_hidden_layers: 32,
+  num_key_value_heads: 8, num_local_experts: 8, output_router_logits: false, rms_norm_eps: 1e-05,
+  rope_theta: 1000000.0, router_aux_loss_coef: 0.02, sliding_window: null, tie_word_embeddings: false,
+  torch_dtype: 'bfloat16', transformers_version: '4.36.0.dev0', use_cache: true, vocab_size: 32000,
+};
+const deepseekConfig = {
+  architectures: ['DeepseekV2ForCausalLM'], attention_bias: false, attention_dropout: 0.0, aux_loss_alpha: 0.001,
+  bos_token_id: 100000, eos_token_id: 100001, first_k_dense_replace: 1, hidden_act: 'silu', hidden_size: 2048,
+  initializer_range: 0.02, intermediate_size: 10944, kv_lora_rank: 512, max_position_embeddings: 163840,
+  model_type: 'deepseek_v2', moe_intermediate_size: 1408, moe_layer_freq: 1, n_group: 1, n_routed_experts: 64,
+  n_shared_experts: 2, norm_topk_prob: false, num_attention_heads: 16, num_experts_per_tok: 6, num_hidden_layers: 27,
+  num_key_value_heads: 16, pretraining_tp: 1, q_lora_rank: null, qk_nope_head_dim: 128, qk_rope_head_dim: 64,
+  rms_norm_eps: 1e-06, rope_scaling: { beta_fast: 32, beta_slow: 1, factor: 40, mscale: 0.707, mscale_all_dim: 0.707,
+    original_max_position_embeddings: 4096, type: 'yarn' }, rope_theta: 10000, routed_scaling_factor: 1.0,
+  scoring_func: 'softmax', seq_aux: true, tie_word_embeddings: false, topk_group: 1, topk_method: 'greedy',
+  torch_dtype: 'bfloat16', transformers_version: '4.33.1', use_cache: true, v_head_dim: 128, vocab_size: 102400,
+};
+
+// Every mounted panel's state and result, by kind.
+const panelStates = (page) => page.evaluate(() => Object.fromEntries(Object.entries(window.KvLesson.panels)
+  .map(([kind, h]) => [kind, { state: h.getState(), result: h.result() }])));
+const withoutField = (state, field) => Object.fromEntries(Object.entries(state).filter(([k]) => k !== field));
+
+// Submits one of the form's two parts and returns its verdict (the message is emptied first, so
+// the same message twice is still waited for).
+async function submitForm(page, formId) {
+  await page.evaluate((id) => {
+    const m = document.querySelector(`#${id} .kv-custom__message`);
+    m.textContent = '';
+    m.className = 'kv-custom__message';
+  }, formId);
+  await page.click(`#${formId} button[type="submit"]`);
+  await page.waitForFunction((id) => /is-(ok|error)/.test(document.querySelector(`#${id} .kv-custom__message`).className) &&
+    document.querySelector(`#${id} .kv-custom__message`).textContent.length > 0, formId);
+  return page.evaluate((id) => {
+    const m = document.querySelector(`#${id} .kv-custom__message`);
+    return { ok: m.classList.contains('is-ok'), text: m.textContent, field: m.dataset.field || null };
+  }, formId);
+}
+
+test('a config.json pasted, chosen or dropped runs in every panel; a bad one is named and changes nothing', async () => {
+  const { page, errors } = await open(`${server.url}/`);
+  await mounted(page, 'admission');
+  assert.equal(await page.isVisible('#your-own'), true, 'the form is shown once the page script runs');
+  // The reader's own settings, which the model change must keep.
+  assert.deepEqual(await page.evaluate(() => window.KvLesson.panels.admission.setState({ prompt_tokens: 16384, concurrent_requests: 8 })), { ok: true });
+  const before = await panelStates(page);
+  await page.click('#your-own summary');
+
+  await page.fill('#kv-own-config', JSON.stringify(mixtralConfig, null, 2));
+  const verdict = await submitForm(page, 'kv-own-model');
+  assert.ok(verdict.ok, verdict.text);
+  assert.match(verdict.text, /mixtral/);
+  let now = await panelStates(page);
+  assert.equal(now.admission.result.model.model_type, 'mixtral');
+  assert.equal(now.admission.result.model.num_experts, 8);
+  assert.equal(now.admission.state.model_config.model_type, 'mixtral');
+  assert.deepEqual(withoutField(now.admission.state, 'model_config'), withoutField(before.admission.state, 'model_config'),
+    'every other setting kept');
+  // The panels that mount later run it too.
+  await mountAll(page);
+  now = await panelStates(page);
+  for (const kind of ['admission', 'phases', 'batching']) assert.equal(now[kind].result.model.model_type, 'mixtral', kind);
+  // The core's result in the panel equals the native CLI's for the same scenario.
+  assert.equal(now.phases.result.params, native(now.phases.state).params);
+  await page.locator('#your-own').scrollIntoViewIfNeeded();
+  fs.writeFileSync(saveArtifact('lesson-own-model.png', ''), await page.screenshot());
+
+  // A DeepSeek config, chosen as a file: MLA, a compressed latent instead of KV heads.
+  await page.setInputFiles('#kv-own-config-file', { name: 'config.json', mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(deepseekConfig)) });
+  await page.waitForFunction(() => document.getElementById('kv-own-config').value.includes('deepseek_v2'));
+  assert.ok((await submitForm(page, 'kv-own-model')).ok);
+  now = await panelStates(page);
+  for (const kind of ['admission', 'phases', 'batching']) assert.equal(now[kind].result.model.attention, 'mla', kind);
+
+  // Dropped as a file onto the form: the text lands in the box.
+  const dropped = await page.evaluateHandle((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'config.json', { type: 'application/json' }));
+    return dt;
+  }, JSON.stringify(mixtralConfig));
+  await page.dispatchEvent('#kv-own-config', 'drop', { dataTransfer: dropped });
+  await page.waitForFunction(() => document.getElementById('kv-own-config').value.includes('mixtral'));
+
+  // Malformed: not JSON, then JSON the core cannot read. Each is named; no panel changes.
+  const kept = await panelStates(page);
+  await page.fill('#kv-own-config', '{"model_type": "llama", "num_hidden_layers": 32,');
+  let bad = await submitForm(page, 'kv-own-model');
+  assert.equal(bad.ok, false);
+  assert.equal(bad.field, 'model_config');
+  assert.match(bad.text, /model_config is not valid JSON/);
+  assert.equal(await page.getAttribute('#kv-own-config', 'aria-invalid'), 'true');
+  await page.fill('#kv-own-config', JSON.stringify({ model_type: 'llama', num_hidden_layers: 32, hidden_size: 4096 }));
+  bad = await submitForm(page, 'kv-own-model');
+  assert.equal(bad.ok, false);
+  assert.match(bad.field, /^model_config\./);
+  assert.ok(bad.text.includes(bad.field), `the message names ${bad.field}: ${bad.text}`);
+  fs.writeFileSync(saveArtifact('lesson-own-model-error.png', ''), await page.screenshot());
+  assert.deepEqual(await panelStates(page), kept, 'a rejected file changes no panel');
+
+  // Back to the catalog: model_config null everywhere, the model knob's own model again.
+  await page.click('#kv-own-model [data-kv-reset="model_config"]');
+  await page.waitForFunction(() => Object.values(window.KvLesson.panels).every((h) => h.getState().model_config === null));
+  now = await panelStates(page);
+  assert.equal(now.admission.result.model.name, before.admission.state.model);
+  assert.equal(now.admission.state.prompt_tokens, 16384);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(await page.evaluate(() => window.__csp), []);
+  await page.close();
+});
+
+test('a GPU described in the form runs in every panel; a missing or bad figure is named', async () => {
+  const { page, errors } = await open(`${server.url}/`);
+  await mountAll(page);
+  const before = await panelStates(page);
+  await page.click('#your-own summary');
+  await page.fill('#kv-own-gpu-name', 'My L40');
+  await page.fill('#kv-own-gpu-memory', '48');
+  await page.fill('#kv-own-gpu-bandwidth', '0.864');
+  await page.fill('#kv-own-gpu-bf16', '181');
+  const verdict = await submitForm(page, 'kv-own-gpu');
+  assert.ok(verdict.ok, verdict.text);
+  assert.match(verdict.text, /My L40/);
+  let now = await panelStates(page);
+  for (const kind of ['admission', 'phases', 'batching']) {
+    assert.equal(now[kind].state.gpu_config.memory_gib, 48, kind);
+    assert.equal(now[kind].result.gpu.hbm_bytes_per_s, 0.864e12, kind);
+    assert.equal(now[kind].result.gpu.label, 'My L40', kind);
+    assert.deepEqual(withoutField(now[kind].state, 'gpu_config'), withoutField(before[kind].state, 'gpu_config'), kind);
+  }
+  // Visible memory below the marketed size, as CUDA reports it; the budget follows it.
+  assert.ok(now.admission.result.visible_memory_bytes < 48 * 2 ** 30);
+  await page.locator('#kv-own-gpu').scrollIntoViewIfNeeded();
+  fs.writeFileSync(saveArtifact('lesson-own-gpu.png', ''), await page.screenshot());
+
+  // A required figure left out, then one that is not a number: named, marked, nothing changes.
+  const kept = await panelStates(page);
+  await page.fill('#kv-own-gpu-bandwidth', '');
+  let bad = await submitForm(page, 'kv-own-gpu');
+  assert.equal(bad.ok, false);
+  assert.equal(bad.field, 'gpu_config.hbm_tb_per_s');
+  assert.match(bad.text, /gpu_config\.hbm_tb_per_s/);
+  assert.equal(await page.getAttribute('#kv-own-gpu-bandwidth', 'aria-invalid'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'kv-own-gpu-bandwidth');
+  await page.fill('#kv-own-gpu-bandwidth', '0.864');
+  await page.fill('#kv-own-gpu-memory', 'lots');
+  bad = await submitForm(page, 'kv-own-gpu');
+  assert.equal(bad.field, 'gpu_config.memory_gib');
+  assert.equal(await page.getAttribute('#kv-own-gpu-memory', 'aria-invalid'), 'true');
+  assert.equal(await page.getAttribute('#kv-own-gpu-bandwidth', 'aria-invalid'), null);
+  assert.deepEqual(await panelStates(page), kept, 'a rejected GPU changes no panel');
+
+  await page.click('#kv-own-gpu [data-kv-reset="gpu_config"]');
+  await page.waitForFunction(() => Object.values(window.KvLesson.panels).every((h) => h.getState().gpu_config === null));
+  now = await panelStates(page);
+  assert.equal(now.admission.result.gpu.id, before.admission.state.gpu);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(await page.evaluate(() => window.__csp), []);
   await page.close();
 });
 

@@ -7,10 +7,16 @@
 // (build/test-artifacts/panels-*.png, panels-metrics.json).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { serve, launchBrowser, watchErrors, saveArtifact, root } from './harness.mjs';
+
+// The native CLI's result for a scenario: the figures the panels must agree with (the core's own
+// tests pin the numbers themselves).
+const cli = path.join(root, 'build/native/kvcache');
+const native = (scenario) => JSON.parse(execFileSync(cli, ['--scenario', JSON.stringify(scenario)], { encoding: 'utf8' }));
 
 const panelNames = ['admission', 'phases', 'batching'];
 const moduleFile = path.join(root, 'build/wasm/kvcache.js');
@@ -146,17 +152,19 @@ test('each canvas is drawn: not blank, many colours (a screenshot per panel)', a
 
 test('setState changes what getState, result() and onChange report', async () => {
   const before = await call('admission', 'result');
-  assert.equal(before.max_resident_sequences, 93);   // the brief's 4k default
+  assert.equal(before.max_resident_sequences, native({}).max_resident_sequences);
+  const longPrompt = native({ prompt_tokens: 32768 });
+  assert.ok(longPrompt.max_resident_sequences < before.max_resident_sequences);
   const changesBefore = await page.evaluate(() => window.kvTest.changes.length);
   assert.deepEqual(await call('admission', 'setState', { prompt_tokens: 32768 }), { ok: true });
   const state = await call('admission', 'getState');
   assert.equal(state.prompt_tokens, 32768);
   assert.equal(state.model, 'Qwen3-8B');
   const after = await call('admission', 'result');
-  assert.equal(after.max_resident_sequences, 12);    // "falls from 93 to 12"
+  assert.equal(after.max_resident_sequences, longPrompt.max_resident_sequences);
   await page.waitForFunction((n) => window.kvTest.changes.length > n, changesBefore);
   const change = await page.evaluate(() => window.kvTest.changes.at(-1));
-  assert.deepEqual(change, { panel: 'admission', prompt_tokens: 32768, running: 12 });
+  assert.deepEqual(change, { panel: 'admission', prompt_tokens: 32768, running: longPrompt.running });
   // Setting the same state again is accepted silently: no change event to echo back.
   const count = await page.evaluate(() => window.kvTest.changes.length);
   assert.deepEqual(await call('admission', 'setState', { prompt_tokens: 32768 }), { ok: true });
@@ -176,10 +184,15 @@ test('bad state names the field, changes nothing, and the panel shows the messag
 
   const bad = [
     [{ prompt_tokens: 1e30 }, 'prompt_tokens', 'out_of_range'],
-    [{ gpu: 'B200', prompt_tokens: 1024 }, 'gpu', 'unknown_value'],
+    [{ gpu: 'TPU-v5e', prompt_tokens: 1024 }, 'gpu', 'unknown_value'],
     [{ kv_cache_dtype: 'int4' }, 'kv_cache_dtype', 'unknown_value'],
     [{ force_mha: 'yes' }, 'force_mha', 'wrong_type'],
+    [{ enforce_eager: 'yes' }, 'enforce_eager', 'wrong_type'],
     [{ max_num_seqs: 0 }, 'max_num_seqs', 'out_of_range'],
+    [{ max_model_len: 1e30 }, 'max_model_len', 'out_of_range'],
+    [{ vllm_version: 'latest' }, 'vllm_version', 'unknown_value'],
+    [{ gpu_config: { memory_gib: 48 }, prompt_tokens: 1024 }, 'gpu_config.hbm_tb_per_s', 'missing_field'],
+    [{ model_config: { num_hidden_layers: 32 } }, 'model_config.hidden_size', 'missing_field'],
     [{ bogus: 1 }, 'bogus', 'unknown_field'],
   ];
   for (const [partial, field, code] of bad) {
@@ -198,17 +211,51 @@ test('bad state names the field, changes nothing, and the panel shows the messag
   assert.deepEqual(errors, []);
 });
 
-test('weights that do not fit: a plain failing state, not numbers', async () => {
+test('the engine refuses to start: its message and what would start it, no admission figures', async () => {
+  // Qwen3-32B's weights alone overrun the budget at 0.72: no memory for the cache blocks.
   assert.deepEqual(await call('admission', 'setState', { model: 'Qwen3-32B', gpu_memory_utilization: 0.72 }), { ok: true });
   const r = await call('admission', 'result');
-  assert.equal(r.status, 'weights_do_not_fit');
+  assert.equal(r.status, 'engine_refused');
+  assert.equal(r.startup_error.kind, native({ model: 'Qwen3-32B', gpu_memory_utilization: 0.72 }).startup_error.kind);
+  assert.ok(r.startup_error.message.length > 0);
+  assert.equal(r.running, 0, 'no admission figures');
+  assert.ok(r.min_utilization_that_fits > 0.72);
   await settle();
-  await shoot(page, 'admission', 'panels-admission-weights-do-not-fit.png');
+  await shoot(page, 'admission', 'panels-admission-engine-refused.png');
   await call('phases', 'setState', { model: 'Qwen3-32B', gpu_memory_utilization: 0.72 });
   await settle();
-  await shoot(page, 'phases', 'panels-phases-weights-do-not-fit.png');
-  assert.deepEqual(await call('admission', 'setState', { model: 'Qwen3-8B', gpu_memory_utilization: 0.9 }), { ok: true });
-  assert.deepEqual(await call('phases', 'setState', { model: 'Qwen3-8B', gpu_memory_utilization: 0.9 }), { ok: true });
+  await shoot(page, 'phases', 'panels-phases-engine-refused.png');
+
+  // At 0.90 the pool is too small for one max_model_len request; both figures the panel offers as
+  // "what would start it" do start it.
+  assert.deepEqual(await call('admission', 'setState', { gpu_memory_utilization: 0.9 }), { ok: true });
+  const tight = await call('admission', 'result');
+  assert.equal(tight.status, 'engine_refused');
+  assert.equal(tight.startup_error.kind, 'max_model_len_does_not_fit');
+  assert.ok(tight.estimated_max_model_len > 0 && tight.estimated_max_model_len < tight.scenario.max_model_len);
+  await settle();
+  await shoot(page, 'admission', 'panels-admission-max-model-len.png');
+  assert.deepEqual(await call('admission', 'setState', { max_model_len: tight.estimated_max_model_len }), { ok: true });
+  assert.equal((await call('admission', 'result')).status, 'ok');
+  const utilization = Math.ceil(tight.min_utilization_that_fits * 100 - 1e-9) / 100;
+  assert.deepEqual(await call('admission', 'setState', { max_model_len: null, gpu_memory_utilization: utilization }), { ok: true });
+  assert.equal((await call('admission', 'result')).status, 'ok');
+
+  // A tensor-parallel size the engine refuses for the heads is a refusal too, in the batching table:
+  // a catalog model whose attention heads 8 does not divide (Qwen2.5-7B's 28, say).
+  const catalog = await page.evaluate(() => KvPanels.catalog());
+  const oddHeads = catalog.models.find((m) => m.attention === 'standard' && m.num_attention_heads % 8 !== 0);
+  if (oddHeads) {
+    assert.deepEqual(await call('batching', 'setState', { model: oddHeads.id }), { ok: true });
+    const tp = await page.evaluate((id) => KvPanels.evaluate({ model: id, tensor_parallel_size: 8 }), oddHeads.id);
+    assert.equal(tp.status, 'engine_refused');
+    assert.equal(tp.startup_error.kind, 'tensor_parallel_mismatch');
+    await settle();
+    await shoot(page, 'batching', 'panels-batching-tp-refused.png');
+  }
+
+  for (const name of panelNames)
+    assert.deepEqual(await call(name, 'setState', { model: 'Qwen3-8B', gpu_memory_utilization: 0.9, max_model_len: null }), { ok: true });
   await settle();
   assert.deepEqual(errors, []);
 });
@@ -234,14 +281,14 @@ test('a panel off screen draws nothing, keeps its height right, and catches up w
   assert.ok(hidden, 'admission scrolled out of view');
   const tall = await page.$eval('#admission', (c) => c.clientHeight);
   await resetStats();
-  // The failing state is shorter: the canvas follows without a frame being drawn.
+  // The refused state has another height: the canvas follows without a frame being drawn.
   assert.deepEqual(await call('admission', 'setState', { model: 'Qwen3-32B', gpu_memory_utilization: 0.72 }), { ok: true });
   await page.waitForTimeout(400);
   const s = await stats();
   assert.equal(s.frames, 0, 'no frame for an off-screen panel');
   assert.equal(s.animation_requests, 0, 'no animation frame requested for it');
   assert.ok(s.layout_passes >= 1);
-  assert.ok((await page.$eval('#admission', (c) => c.clientHeight)) < tall, 'height re-measured off screen');
+  assert.notEqual(await page.$eval('#admission', (c) => c.clientHeight), tall, 'height re-measured off screen');
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForFunction(() => KvPanels.drawStats().frames > 0, null, { timeout: 3000 });
   await call('admission', 'setState', { model: 'Qwen3-8B', gpu_memory_utilization: 0.9 });
@@ -254,7 +301,7 @@ test('the JS API: evaluate(), format(), run-time mount and unmount, refused moun
     const canvas = document.createElement('canvas');
     canvas.className = 'kv-panel';
     document.querySelector('main').appendChild(canvas);
-    const h = await KvPanels.mount(canvas, { panel: 'batching', state: { prompt_tokens: 32768, gpu: 'B200' } });
+    const h = await KvPanels.mount(canvas, { panel: 'batching', state: { prompt_tokens: 32768, gpu: 'TPU-v5e' } });
     const mounted = { rejected: h.rejected, state: h.getState(), id: canvas.id, tab: canvas.tabIndex };
     h.unmount();
     canvas.remove();
@@ -264,7 +311,7 @@ test('the JS API: evaluate(), format(), run-time mount and unmount, refused moun
     } catch (e) { refused = { field: e.field, code: e.code }; }
     return { running: r.running, itl: r.itl_s, format: KvPanels.format(147456, 'kib'), mounted, refused };
   });
-  assert.equal(out.running, 24);                 // the brief: FP8 serves 24 sequences at 32k
+  assert.equal(out.running, native({ prompt_tokens: 32768, kv_cache_dtype: 'fp8' }).running);
   assert.equal(out.format, '144 KiB');
   assert.equal(out.mounted.rejected.field, 'gpu', 'a refused initial state is reported...');
   assert.equal(out.mounted.state.prompt_tokens, 4096, '...and none of it applied');
@@ -362,6 +409,68 @@ test('dragging a slider: state follows the pointer; CPU time per frame', async (
   await call('admission', 'setState', { prompt_tokens: 4096 });
   await page.mouse.move(2, 2);
   await settle();
+});
+
+test('the new knobs: max_model_len (engine default until moved), vllm_version, enforce_eager', async () => {
+  const state = await call('admission', 'getState');
+  assert.equal(state.max_model_len, null, 'unset: the engine default');
+  const r = await call('admission', 'result');
+  assert.equal(r.scenario.max_model_len, r.model.max_position_embeddings, 'the default is the model\'s');
+  const layout = await call('admission', 'layout');
+  for (const field of ['max_model_len', 'vllm_version', 'enforce_eager', 'max_num_seqs', 'max_num_batched_tokens'])
+    assert.ok(layout[field], `${field} is drawn`);
+
+  // V0 profiles max(max_model_len, 2048) tokens: the activation peak follows max_model_len there.
+  assert.deepEqual(await call('admission', 'setState', { vllm_version: '0.6.3' }), { ok: true });
+  const v0 = await call('admission', 'result');
+  assert.equal(v0.engine, 'V0');
+  assert.deepEqual(v0, await page.evaluate(() => KvPanels.evaluate(window.kvTest.handles.admission.getState())));
+  assert.deepEqual(await call('admission', 'setState', { enforce_eager: true, vllm_version: '0.21.0' }), { ok: true });
+  const eager = await call('admission', 'result');
+  assert.equal(eager.cuda_graph_bytes, 0);
+  assert.equal(eager.cuda_graph_in_budget, false);
+  await settle();
+  await shoot(page, 'admission', 'panels-admission-eager.png');
+
+  // The slider sets max_model_len; its "default" button (right of the slider) unsets it again.
+  const [x, y, w, h] = (await call('admission', 'layout')).max_model_len;
+  const box = await (await page.$('#admission')).boundingBox();
+  await page.mouse.click(box.x + x + w * 0.1, box.y + y + h / 2);
+  await settle();
+  const moved = (await call('admission', 'getState')).max_model_len;
+  assert.ok(Number.isInteger(moved), `max_model_len set by the slider (${moved})`);
+  await page.mouse.click(box.x + x + w - 20, box.y + y + h / 2);
+  await settle();
+  assert.equal((await call('admission', 'getState')).max_model_len, null, 'the default button unsets it');
+  await call('admission', 'setState', { enforce_eager: false });
+  await page.mouse.move(2, 2);
+  await settle();
+  assert.deepEqual(errors, []);
+});
+
+test('the pickers list the whole catalog', async () => {
+  const catalog = await page.evaluate(() => KvPanels.catalog());
+  assert.ok(catalog.models.length > 3 && catalog.gpus.length > 3, 'more than the lesson\'s three of each');
+  // Every catalog entry is accepted and evaluates, so a picker entry never leads to a rejection.
+  for (const m of catalog.models) {
+    const r = await page.evaluate((id) => KvPanels.evaluate({ model: id }), m.id);
+    assert.ok(!r.error, `${m.id}: ${JSON.stringify(r.error)}`);
+  }
+  for (const g of catalog.gpus) {
+    const r = await page.evaluate((id) => KvPanels.evaluate({ gpu: id }), g.id);
+    assert.ok(!r.error, `${g.id}: ${JSON.stringify(r.error)}`);
+  }
+  // The GPU combo opened: every GPU is in the list (a screenshot for the record).
+  const [x, y, w, h] = (await call('admission', 'layout')).gpu;
+  const box = await (await page.$('#admission')).boundingBox();
+  await page.mouse.click(box.x + x + w / 2, box.y + y + h / 2);
+  await settle();
+  saveArtifact('panels-admission-gpu-picker.png', await page.screenshot());
+  await page.keyboard.press('Escape');
+  await page.mouse.move(2, 2);
+  await settle();
+  assert.equal((await call('admission', 'getState')).gpu, 'H100');
+  assert.deepEqual(errors, []);
 });
 
 test('the theme follows prefers-color-scheme', async () => {

@@ -16,7 +16,7 @@ TEST_CASE("out-of-range and wrong-type scenario fields") {
         {R"({"output_tokens": -1})", "output_tokens", ErrorCode::out_of_range, "1 to"},
         {R"({"concurrent_requests": 100000})", "concurrent_requests", ErrorCode::out_of_range, "1 to 4,096"},
         {R"({"gpu_memory_utilization": 1.5})", "gpu_memory_utilization", ErrorCode::out_of_range, "0.05 to 1.00"},
-        {R"({"gpu_memory_utilization": null})", "gpu_memory_utilization", ErrorCode::wrong_type, "0.05 to 1.00"},
+        {R"({"gpu_memory_utilization": "high"})", "gpu_memory_utilization", ErrorCode::wrong_type, "0.05 to 1.00"},
         {R"({"kv_cache_dtype": "int4"})", "kv_cache_dtype", ErrorCode::unknown_value, "\"bf16\" or \"fp8\""},
         {R"({"weight_dtype": 8})", "weight_dtype", ErrorCode::wrong_type, "\"bf16\" or \"fp8\""},
         {R"({"force_mha": "yes"})", "force_mha", ErrorCode::wrong_type, "true or false"},

@@ -124,7 +124,7 @@ TEST_CASE("properties hold over 3,000 random scenarios") {
 
         // More memory for the engine never reduces what it can hold.
         Scenario more_memory = s;
-        more_memory.gpu_memory_utilization = std::min(1.0, s.gpu_memory_utilization + 0.05);
+        more_memory.gpu_memory_utilization = std::min(1.0, *r.scenario.gpu_memory_utilization + 0.05);
         const Result more = evaluate_scenario(more_memory);
         if (!more.memory.startup_error || more.memory.startup_error->kind != "free_memory_below_request")
             CHECK(more.max_resident_sequences >= r.max_resident_sequences);

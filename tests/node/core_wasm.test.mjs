@@ -29,6 +29,13 @@ const scenarios = [
   { tensor_parallel_size: 8, weight_dtype: 'fp8' },
   { model_config: { num_hidden_layers: 2, hidden_size: 256, intermediate_size: 512, num_attention_heads: 4,
                     vocab_size: 1000, max_position_embeddings: 2048 } },
+  // The engine's versions, its refusals and the reader's own GPU.
+  { vllm_version: '0.6.3', max_model_len: 8192 },
+  { vllm_version: '0.10.1', enforce_eager: true, entry: 'offline' },
+  { model: 'Qwen3-32B' },                               // refused: one max_model_len request does not fit
+  { model: 'Qwen3-32B', max_model_len: 16384, max_num_seqs: 64, block_size: 32 },
+  { model: 'Qwen3-14B', pipeline_parallel_size: 2 },
+  { gpu_config: { memory_gib: 48, hbm_tb_per_s: 0.864, bf16_dense_tflops: 181, interconnect_gb_per_s: 64 } },
 ];
 
 const kv = await createKvModule();
@@ -47,7 +54,8 @@ test('wasm sweeps equal the native CLI sweeps', () => {
 });
 
 test('wasm reports bad input as the CLI does', () => {
-  for (const text of ['{"prompt_tokens": 1e30}', '{"gpu": "B200"}', '{"model_config": {"num_hidden_layers": 0}}', 'not json']) {
+  for (const text of ['{"prompt_tokens": 1e30}', '{"gpu": "TPU-v5e"}', '{"model_config": {"num_hidden_layers": 0}}', 'not json',
+    '{"vllm_version": "latest"}', '{"gpu_config": {"memory_gib": 48}}']) {
     const error = JSON.parse(kv.evaluate(text)).error;
     assert.ok(error.field && error.code && error.message, text);
   }
@@ -55,9 +63,12 @@ test('wasm reports bad input as the CLI does', () => {
   assert.equal(JSON.parse(kv.evaluate('not json')).error.code, 'malformed_json');
 });
 
-test('wasm catalog lists the shipped models and GPUs', () => {
+test('wasm catalog is the native catalog, and every entry evaluates', () => {
   const catalog = JSON.parse(kv.catalog());
-  assert.deepEqual(catalog.models.map((m) => m.id), ['Qwen3-8B', 'Qwen3-14B', 'Qwen3-32B']);
-  assert.deepEqual(catalog.gpus.map((g) => g.id), ['A100', 'H100', 'H200']);
+  assert.deepEqual(catalog, JSON.parse(execFileSync(cli, ['--catalog'], { encoding: 'utf8' })));
+  for (const id of ['Qwen3-8B', 'Qwen3-14B', 'Qwen3-32B']) assert.ok(catalog.models.some((m) => m.id === id), id);
+  for (const id of ['A100', 'H100', 'H200']) assert.ok(catalog.gpus.some((g) => g.id === id), id);
+  for (const m of catalog.models) assert.ok(!JSON.parse(kv.evaluate(JSON.stringify({ model: m.id }))).error, m.id);
+  for (const g of catalog.gpus) assert.ok(!JSON.parse(kv.evaluate(JSON.stringify({ gpu: g.id }))).error, g.id);
   assert.equal(kv.formatValue(147456, 'kib'), '144 KiB');
 });

@@ -57,7 +57,7 @@ TEST_CASE("figures equal the core's result formatted by the named format") {
     const LessonData data = lesson();
     auto direct = std::get<kv::Result>(kv::evaluate(kv::Scenario{}));
     CHECK(value_of(data, "start.max_resident_sequences | count") == kv::format_count(direct.max_resident_sequences));
-    CHECK(value_of(data, "start.kv_bytes_per_token | kib") == *kv::format_named(direct.kv_bytes_per_token, "kib"));
+    CHECK(value_of(data, "start.kv_bytes_per_token | kib") == *kv::format_named(direct.memory.layout.kv_bytes_per_token, "kib"));
     CHECK(value_of(data, "start.decode_step_s | duration") == kv::format_duration(direct.decode.total_s));
     CHECK(value_of(data, "start.decode.flops | sig3") == kv::format_significant(direct.decode.flops, 3));
     CHECK(value_of(data, "start.prefill_bound | text") == kv::bound_name(direct.prefill.bound));
@@ -102,8 +102,8 @@ TEST_CASE("every failure names what is unknown and what would be known") {
     CHECK_THAT(error_of(data, "start.log.99 | text"), Catch::Contains("not an index"));
     CHECK_THAT(error_of(data, "start.ttft_s / start.waiting | x2"), Catch::Contains("division by zero"));
     // A field that is 0 only because the scenario failed is refused; the status itself is fine.
-    CHECK_THAT(error_of(data, "big.decode_step_s | duration"), Catch::Contains("weights_do_not_fit"));
-    CHECK(value_of(data, "big.status | text") == "weights_do_not_fit");
+    CHECK_THAT(error_of(data, "big.decode_step_s | duration"), Catch::Contains("engine_refused"));
+    CHECK(value_of(data, "big.status | text") == "engine_refused");
     CHECK(value_of(data, "big.weight_bytes | gib0") == "61 GiB");
 }
 
@@ -114,8 +114,10 @@ TEST_CASE("a scenario the model rejects fails the load, naming it") {
     REQUIRE(std::holds_alternative<std::string>(loaded));
     CHECK_THAT(std::get<std::string>(loaded), Catch::Contains("scenario \"bad\"") && Catch::Contains("prompt_tokens"));
 
-    json tp = {{"base", base}, {"scenarios", {{"tp3", {{"set", {{"tensor_parallel_size", 3}}}}}}}};
-    CHECK_THAT(std::get<std::string>(LessonData::load(tp, {{"facts", json::object()}})), Catch::Contains("1, 2, 4 or 8"));
+    // A size the engine refuses (3 does not divide the heads) is a result; one out of range is an error.
+    json tp = {{"base", base}, {"scenarios", {{"tp0", {{"set", {{"tensor_parallel_size", 0}}}}}}}};
+    CHECK_THAT(std::get<std::string>(LessonData::load(tp, {{"facts", json::object()}})),
+               Catch::Contains("tensor_parallel_size") && Catch::Contains("1 to 64"));
 
     json unknown = {{"base", base}, {"scenarios", {{"x", {{"set", {{"promt_tokens", 5}}}}}}}};
     CHECK_THAT(std::get<std::string>(LessonData::load(unknown, {{"facts", json::object()}})), Catch::Contains("promt_tokens"));

@@ -1,0 +1,215 @@
+// The lesson page's "Your own model or GPU" form (templates/index.html): a Hugging Face
+// config.json, pasted, dropped or chosen as a file, and a GPU described by its data-sheet figures.
+// On submit each goes to every panel as model_config or gpu_config through KvLesson.useOwn
+// (lesson.js), which has the core check it first: a rejection shows the core's message, which
+// names the field, marks that control, and changes no panel. The reset buttons send null, which
+// is the catalog's model or GPU again. Nothing here computes a figure: the summaries print the
+// core's result through KvPanels.format (core/format.hpp).
+// A classic script with no global of its own; without lesson.js and kvpanels.js the form stays
+// hidden (it is `hidden` in the HTML, so the page without JavaScript shows no dead form).
+(function () {
+  'use strict';
+
+  var root = document.querySelector('.kv-custom');
+  if (!root || !window.KvLesson || !window.KvPanels || !KvLesson.useOwn) return;
+  root.hidden = false;
+
+  var modelForm = root.querySelector('#kv-own-model');
+  var gpuForm = root.querySelector('#kv-own-gpu');
+  var config = modelForm.querySelector('textarea');
+  var file = modelForm.querySelector('input[type="file"]');
+  var GPU_NUMBERS = ['memory_gib', 'hbm_tb_per_s', 'bf16_dense_tflops', 'fp8_dense_tflops', 'interconnect_gb_per_s'];
+
+  // ---- Messages ---------------------------------------------------------------------------------
+
+  function messageOf(form) { return form.querySelector('.kv-custom__message'); }
+
+  function clearInvalid(form) {
+    Array.prototype.forEach.call(form.querySelectorAll('[aria-invalid]'), function (el) {
+      el.removeAttribute('aria-invalid');
+    });
+  }
+
+  // text: a string, or a list of strings and {items: [...]} for a list under the first line.
+  function say(form, kind, lines, field) {
+    var out = messageOf(form);
+    out.textContent = '';
+    out.classList.toggle('is-error', kind === 'error');
+    out.classList.toggle('is-ok', kind === 'ok');
+    if (field) out.setAttribute('data-field', field);
+    else out.removeAttribute('data-field');
+    (Array.isArray(lines) ? lines : [lines]).forEach(function (line) {
+      if (line && line.items) {
+        var list = document.createElement('ul');
+        line.items.forEach(function (text) {
+          var item = document.createElement('li');
+          item.textContent = text;
+          list.appendChild(item);
+        });
+        out.appendChild(list);
+      } else if (line) {
+        var span = document.createElement('span');
+        span.textContent = line;
+        out.appendChild(span);
+      }
+    });
+  }
+
+  // The control a core error names: "model_config.num_attention_heads" is the config text,
+  // "gpu_config.hbm_tb_per_s" that input.
+  function controlFor(form, field) {
+    if (form === modelForm) return config;
+    var key = (field || '').replace(/^gpu_config\.?/, '').split('.')[0];
+    return form.elements[key] || form.elements.memory_gib;
+  }
+
+  function refuse(form, error) {
+    clearInvalid(form);
+    say(form, 'error', 'Not applied: ' + String(error.message).replace(/\.$/, '') + '. Every panel keeps its settings.',
+        error.field);
+    var control = controlFor(form, error.field);
+    if (control) {
+      control.setAttribute('aria-invalid', 'true');
+      control.focus();
+    }
+  }
+
+  function format(value, name) {
+    try { return KvPanels.format(value, name); } catch (e) { return String(value); }
+  }
+
+  // Panels that refused what the defaults accepted (a panel at a setting the file does not suit).
+  function panelNotes(reply) {
+    return reply.errors.map(function (e) { return 'The ' + e.panel + ' panel kept its model: ' + e.message + '.'; });
+  }
+
+  // What the engine would do at the page's starting point, in its own words, when it would not start.
+  function refusalNote(result) {
+    return result.startup_error
+      ? 'At the lesson\u2019s starting point the engine would refuse to start: ' + result.startup_error.message
+      : '';
+  }
+
+  // ---- A model from its config.json -------------------------------------------------------------
+
+  function modelSummary(result) {
+    var m = result.model;
+    var attention = m.attention === 'mla'
+      ? 'MLA (one compressed latent per token and layer)'
+      : format(m.num_key_value_heads, 'count') + ' KV heads of ' + format(m.num_attention_heads, 'count');
+    var parts = [m.model_type || 'config.json', format(m.num_hidden_layers, 'count') + ' layers', attention,
+      format(result.params, 'params') + ' parameters'];
+    if (m.num_experts > 0) parts.push(format(m.num_experts, 'count') + ' experts');
+    if (m.sliding_window > 0) parts.push('sliding window of ' + format(m.sliding_window, 'count') + ' tokens');
+    parts.push('KV cache ' + format(result.kv_bytes_per_token, 'bytes') + ' per token');
+    return 'Every panel now runs your config.json: ' + parts.join(', ') + '.';
+  }
+
+  function readText(text) {
+    config.value = text;
+    config.removeAttribute('aria-invalid');
+    say(modelForm, null, 'Read ' + (text.length > 0 ? 'the file' : 'an empty file') + '; press \u201cUse this model\u201d.');
+  }
+
+  function readFile(f) {
+    if (!f) return;
+    f.text().then(readText, function () {
+      say(modelForm, 'error', 'Not applied: the file could not be read.', 'model_config');
+    });
+  }
+
+  file.addEventListener('change', function () { readFile(file.files && file.files[0]); });
+  ['dragenter', 'dragover'].forEach(function (type) {
+    modelForm.addEventListener(type, function (event) {
+      event.preventDefault();
+      modelForm.classList.add('is-dragover');
+    });
+  });
+  ['dragleave', 'drop'].forEach(function (type) {
+    modelForm.addEventListener(type, function () { modelForm.classList.remove('is-dragover'); });
+  });
+  modelForm.addEventListener('drop', function (event) {
+    event.preventDefault();
+    var files = event.dataTransfer && event.dataTransfer.files;
+    if (files && files.length) readFile(files[0]);
+    else if (event.dataTransfer) readText(event.dataTransfer.getData('text/plain') || '');
+  });
+
+  modelForm.addEventListener('submit', function (event) {
+    event.preventDefault();
+    var text = config.value.trim();
+    var parsed;
+    if (!text) {
+      refuse(modelForm, { field: 'model_config', message: 'model_config is empty: paste a config.json or choose the file' });
+      return;
+    }
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      refuse(modelForm, { field: 'model_config', message: 'model_config is not valid JSON (' + e.message + ')' });
+      return;
+    }
+    KvLesson.useOwn({ model_config: parsed }).then(function (reply) {
+      if (reply.error) { refuse(modelForm, reply.error); return; }
+      clearInvalid(modelForm);
+      var derived = (reply.result.model.derived || []).map(function (d) { return d.field + ': ' + d.how; });
+      say(modelForm, 'ok', [modelSummary(reply.result), derived.length ? 'Read with these rules:' : '',
+        derived.length ? { items: derived } : null, refusalNote(reply.result)].concat(panelNotes(reply)));
+    }, function (e) { say(modelForm, 'error', 'The panels could not load: ' + e.message); });
+  });
+
+  // ---- A GPU of your own ------------------------------------------------------------------------
+
+  // The form as the core's gpu_config: numbers where the text is one, the text itself where it is
+  // not (the core then names the field), and nothing for an empty optional box.
+  function gpuConfig() {
+    var out = {};
+    GPU_NUMBERS.forEach(function (key) {
+      var text = gpuForm.elements[key].value.trim();
+      if (!text) return;
+      var number = Number(text.replace(/,/g, ''));
+      out[key] = isFinite(number) ? number : text;
+    });
+    var name = gpuForm.elements.label.value.trim();
+    out.id = name || 'custom';
+    out.label = name || 'your GPU';
+    return out;
+  }
+
+  function gpuSummary(result) {
+    var g = result.gpu;
+    var link = { nvlink: 'NVLink', pcie: 'PCIe', xgmi: 'xGMI' }[g.interconnect] || g.interconnect;
+    var parts = [format(result.visible_memory_bytes, 'gib1') + ' as CUDA reports it (of ' + format(g.memory_bytes, 'gib0') + ')',
+      format(g.hbm_bytes_per_s, 'bandwidth'), format(g.bf16_flops_per_s, 'flops_per_s') + ' BF16'];
+    if (g.fp8_flops_per_s > 0) parts.push(format(g.fp8_flops_per_s, 'flops_per_s') + ' FP8');
+    parts.push(link + ' ' + format(g.interconnect_bytes_per_s, 'bandwidth') + ' each way');
+    return 'Every panel now runs on ' + g.label + ': ' + parts.join(', ') + '.';
+  }
+
+  gpuForm.addEventListener('submit', function (event) {
+    event.preventDefault();
+    KvLesson.useOwn({ gpu_config: gpuConfig() }).then(function (reply) {
+      if (reply.error) { refuse(gpuForm, reply.error); return; }
+      clearInvalid(gpuForm);
+      say(gpuForm, 'ok', [gpuSummary(reply.result), refusalNote(reply.result)].concat(panelNotes(reply)));
+    }, function (e) { say(gpuForm, 'error', 'The panels could not load: ' + e.message); });
+  });
+
+  // ---- Back to the catalog ----------------------------------------------------------------------
+
+  Array.prototype.forEach.call(root.querySelectorAll('[data-kv-reset]'), function (button) {
+    button.addEventListener('click', function () {
+      var field = button.getAttribute('data-kv-reset');
+      var form = field === 'model_config' ? modelForm : gpuForm;
+      var partial = {};
+      partial[field] = null;
+      KvLesson.useOwn(partial).then(function (reply) {
+        if (reply.error) { refuse(form, reply.error); return; }
+        clearInvalid(form);
+        say(form, 'ok', [field === 'model_config'
+          ? 'Every panel is back on the catalog\u2019s model: the one its model knob names.'
+          : 'Every panel is back on the catalog\u2019s GPU: the one its GPU knob names.'].concat(panelNotes(reply)));
+      }, function (e) { say(form, 'error', 'The panels could not load: ' + e.message); });
+    });
+  });
+})();
