@@ -68,6 +68,13 @@ struct Result {
     double min_utilization_that_fits = 0; // smallest gpu_memory_utilization at which the engine starts
     int64_t longest_request_tokens = 0;   // longest request one sequence could hold in the pool
 
+    // The rates the step times assume: data-sheet peaks times the achieved fractions of
+    // calibration.hpp (the panels' roofline and the lesson's stated assumptions read these).
+    double achieved_bytes_per_s = 0;
+    double achieved_flops_per_s = 0;
+    double peak_flops_per_s = 0;          // the tensor roof the weights run at (FP8 where the GPU has it)
+    double ridge_flops_per_byte = 0;      // achieved FLOP/s over achieved bytes/s: the roofline's knee
+
     // Decode step (one token for every running sequence).
     PhaseTiming decode;
     double decode_tokens_per_s = 0;       // aggregate

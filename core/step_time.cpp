@@ -70,6 +70,10 @@ void time_steps(Result& r, const Calibration& c) {
     const int64_t tp = s.tensor_parallel_size;
     const double flops_per_s = achieved_flops_per_s(r.gpu, s.weight_dtype, c);
     const double bytes_per_s = r.gpu.hbm_bytes_per_s * c.achieved_bandwidth_fraction;
+    r.achieved_bytes_per_s = bytes_per_s;
+    r.achieved_flops_per_s = flops_per_s;
+    r.peak_flops_per_s = peak_flops_per_s(r.gpu, s.weight_dtype);
+    r.ridge_flops_per_byte = flops_per_s / bytes_per_s;
     const double matmul_flops_per_token =
         2.0 * static_cast<double>(active_parameter_count(r.model)) / static_cast<double>(tp);
     const double weight_bytes = r.memory.weight_bytes;

@@ -105,13 +105,10 @@ std::string flops_tick(double v) { return kv::format_flops_per_s(v); }
 
 void roofline(const kv::Result& r) {
     heading("Roofline");
-    const bool fp8 = r.scenario.weight_dtype == kv::DType::fp8 && r.gpu.fp8_flops_per_s > 0;
-    const double peak_flops = fp8 ? r.gpu.fp8_flops_per_s : r.gpu.bf16_flops_per_s;
+    const double peak_flops = r.peak_flops_per_s;
+    const bool fp8 = peak_flops != r.gpu.bf16_flops_per_s;
     const double peak_bw = r.gpu.hbm_bytes_per_s;
-    // The rates the step model achieves, read back from its own times.
-    const double bw = r.decode.memory_s > 0 ? r.decode.bytes / r.decode.memory_s : peak_bw;
-    const double flops = r.decode.compute_s > 0 ? r.decode.flops / r.decode.compute_s : peak_flops;
-    const double ridge = flops / bw;
+    const double bw = r.achieved_bytes_per_s, flops = r.achieved_flops_per_s, ridge = r.ridge_flops_per_byte;
     const double ai_prefill = r.prefill.arithmetic_intensity, ai_decode = r.decode.arithmetic_intensity;
     const double perf_prefill = r.prefill.total_s > 0 ? r.prefill.flops / r.prefill.total_s : 0;
     const double perf_decode = r.decode.total_s > 0 ? r.decode.flops / r.decode.total_s : 0;

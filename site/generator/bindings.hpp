@@ -3,7 +3,7 @@
 //
 //   {{start.max_resident_sequences | count}}        a figure: a named scenario, a result field
 //   {{a100.ttft_s / h100.ttft_s | x2}}              arithmetic over fields of several scenarios
-//   {{fact.h100_cuda_total | gib1}}                 a sourced fact (content/lesson/facts.json)
+//   {{fact.vllm_block_tokens | count}}               a sourced fact (content/lesson/facts.json)
 //   {{start.prefill_bound | text}}                  a text field of the result, printed as is
 //   {{panel admission start}}                       a panel, mounted in that scenario; the rest of
 //                                                   its paragraph becomes the caption

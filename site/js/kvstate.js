@@ -22,7 +22,7 @@ var KvState = (function () {
     'max_num_seqs', 'max_num_batched_tokens', 'tensor_parallel_size', 'pipeline_parallel_size', 'max_model_len',
     'block_size'];
   // Unset (null) means the engine's default for the version, GPU and model.
-  var NULLABLE = ['max_num_seqs', 'max_num_batched_tokens', 'max_model_len', 'block_size'];
+  var NULLABLE = ['max_num_seqs', 'max_num_batched_tokens', 'max_model_len', 'block_size', 'gpu_memory_utilization'];
   var BOOLEAN = ['force_mha', 'enforce_eager'];
   // JSON objects: a Hugging Face config.json and a GPU description; null goes back to the catalog.
   var OBJECT = ['model_config', 'gpu_config'];
