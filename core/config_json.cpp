@@ -5,6 +5,7 @@
 // quantization_config. Each derived field is recorded in ModelSpec::derived for the reader.
 #include <cmath>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "format.hpp"
@@ -229,6 +230,36 @@ const TypeDefaults* defaults_for(const std::string& model_type) {
     return nullptr;
 }
 
+// The config.json keys the reader uses; an unknown key one edit from one of these is flagged.
+const char* const known_keys[] = {
+    "num_hidden_layers", "hidden_size", "intermediate_size", "num_attention_heads", "num_key_value_heads", "head_dim",
+    "vocab_size", "max_position_embeddings", "rope_scaling", "tie_word_embeddings", "attention_bias", "qkv_bias",
+    "model_type", "text_config", "quantization_config", "use_sliding_window", "sliding_window", "layer_types",
+    "sliding_window_pattern", "num_experts", "num_local_experts", "n_routed_experts", "num_experts_per_tok",
+    "experts_per_token", "moe_intermediate_size", "n_shared_experts", "shared_expert_intermediate_size",
+    "first_k_dense_replace", "kv_lora_rank", "q_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim"};
+
+// Levenshtein distance of at most one (one insertion, deletion or substitution).
+bool one_edit_apart(std::string_view a, std::string_view b) {
+    if (a.size() > b.size()) std::swap(a, b);
+    if (b.size() - a.size() > 1) return false;
+    size_t i = 0;
+    while (i < a.size() && a[i] == b[i]) ++i;
+    if (a.size() == b.size()) return a.substr(i + (i < a.size())) == b.substr(i + (i < b.size()));
+    return a.substr(i) == b.substr(i + 1);
+}
+
+void flag_typos(const json& object, ModelSpec& m) {
+    for (const auto& [key, value] : object.items()) {
+        (void)value;
+        bool known = false;
+        for (const char* k : known_keys) known = known || key == k;
+        if (known) continue;
+        for (const char* k : known_keys)
+            if (one_edit_apart(key, k)) m.suspicious_keys.push_back({key, k});
+    }
+}
+
 }  // namespace
 
 std::variant<ModelSpec, InputError> model_from_config(const json& config, const std::string& prefix) {
@@ -314,6 +345,8 @@ std::variant<ModelSpec, InputError> model_from_config(const json& config, const 
     read_sliding_window(c, m);
     read_quantization(c, m);
     if (c.error) return *c.error;
+    flag_typos(config, m);
+    if (nested) flag_typos(config["text_config"], m);
     if (m.intermediate_size == 0 && m.num_experts == 0)
         return fail(c.field("intermediate_size"), ErrorCode::missing_field,
                     c.field("intermediate_size") + " is missing from config.json");

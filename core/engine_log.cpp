@@ -122,6 +122,9 @@ void write_engine_log(Result& r) {
                                                     m.startup_error->kind == "free_memory_below_request");
     const bool load_refusal = m.startup_error && (m.startup_error->kind == "weights_do_not_fit" ||
                                                   m.startup_error->kind == "profile_out_of_memory");
+    for (const auto& [typed, meant] : r.model.suspicious_keys)
+        add(r, LogKind::warning, "config.json key \"" + typed + "\" is unknown and one edit from \"" + meant +
+                                     "\": a typo? It was ignored.");
     if (!config_refusal && !load_refusal) log_startup(r);
     if (m.startup_error) {
         log_refusal(r);

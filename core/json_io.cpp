@@ -239,6 +239,8 @@ json startup_error_json(const std::optional<StartupError>& e) {
 json model_json(const ModelSpec& m) {
     json derived = json::array();
     for (const auto& [field, how] : m.derived) derived.push_back({{"field", field}, {"how", how}});
+    json suspicious = json::array();
+    for (const auto& [typed, meant] : m.suspicious_keys) suspicious.push_back({{"key", typed}, {"did_you_mean", meant}});
     return {{"name", m.name}, {"model_type", m.model_type}, {"num_hidden_layers", m.num_hidden_layers},
             {"num_attention_heads", m.num_attention_heads}, {"num_key_value_heads", m.num_key_value_heads},
             {"head_dim", m.head_dim}, {"hidden_size", m.hidden_size},
@@ -246,7 +248,7 @@ json model_json(const ModelSpec& m) {
             {"num_experts", m.num_experts}, {"sliding_window", m.sliding_window},
             {"num_sliding_layers", m.num_sliding_layers}, {"weight_format", weight_format_name(m.weight_format)},
             {"multimodal", m.multimodal}, {"max_position_embeddings", m.max_position_embeddings},
-            {"derived", derived}};
+            {"derived", derived}, {"suspicious_keys", suspicious}};
 }
 
 }  // namespace

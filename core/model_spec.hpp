@@ -69,6 +69,9 @@ struct ModelSpec {
 
     // How each field was obtained, for the reader: "read", or how it was derived.
     std::vector<std::pair<std::string, std::string>> derived;
+    // Unknown config.json keys one edit away from a key the reader uses (a typo such as
+    // num_key_value_head would otherwise silently change the model): {typed, meant}.
+    std::vector<std::pair<std::string, std::string>> suspicious_keys;
 };
 
 // Multi-head attention variant: every query head gets its own K and V head, so k_proj and v_proj

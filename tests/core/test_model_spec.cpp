@@ -69,3 +69,22 @@ TEST_CASE("the catalog holds every model and GPU the lesson names") {
     CHECK(find_gpu("H100")->bf16_flops_per_s / find_gpu("A100")->bf16_flops_per_s == Approx(3.17).epsilon(0.001));
     CHECK(find_gpu("A100")->fp8_flops_per_s == 0);
 }
+
+TEST_CASE("config.json: an unknown key one edit from a known one is flagged, the derivation stated") {
+    nlohmann::json config = {{"num_hidden_layers", 36}, {"hidden_size", 4096}, {"intermediate_size", 12288},
+                             {"num_attention_heads", 32}, {"num_key_value_head", 8}, {"vocab_size", 151936},
+                             {"max_position_embeddings", 40960}, {"rms_norm_eps", 1e-6}};
+    const Result r = kvtest::evaluate_ok({{"model_config", config}});
+    REQUIRE(r.model.suspicious_keys.size() == 1);
+    CHECK(r.model.suspicious_keys[0].first == "num_key_value_head");
+    CHECK(r.model.suspicious_keys[0].second == "num_key_value_heads");
+    CHECK(r.model.num_key_value_heads == 32);  // read as multi-head attention, and said so
+    bool said = false;
+    for (const auto& [field, how] : r.model.derived) said = said || (field == "num_key_value_heads" && how.find("multi-head") != std::string::npos);
+    CHECK(said);
+    bool warned = false;
+    for (const LogLine& line : r.log) warned = warned || line.text.find("\"num_key_value_head\" is unknown") != std::string::npos;
+    CHECK(warned);
+    // Real configs carry dozens of other keys; none of the catalog's is flagged.
+    for (const ModelSpec& m : builtin_catalog().models) CHECK(m.suspicious_keys.empty());
+}
