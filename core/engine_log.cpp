@@ -10,9 +10,9 @@
 namespace kv {
 namespace {
 
-void add(Result& r, LogKind kind, const std::string& text) {
+void add(std::vector<LogLine>& out, LogKind kind, const std::string& text) {
     static const char* const prefix[] = {"INFO ", "WARNING ", "ERROR ", "LESSON "};
-    r.log.push_back({kind, prefix[static_cast<int>(kind)] + text});
+    out.push_back({kind, prefix[static_cast<int>(kind)] + text});
 }
 
 std::string gib(double bytes, int decimals) { return format_fixed(bytes / GiB, decimals); }
@@ -29,41 +29,41 @@ std::string utilization_ceiling(double fraction) {
 }
 
 // The start-up lines the engine prints, in its own formats for the version.
-void log_startup(Result& r) {
+void log_startup(const Result& r, std::vector<LogLine>& out) {
     const MemoryPlan& m = r.memory;
     const EngineRules& rules = r.rules;
     const std::string max_len = std::to_string(*r.scenario.max_model_len);
     if (!rules.v1_engine) {
-        add(r, LogKind::info, "Loading model weights took " + gib(m.weight_bytes, 4) + " GB");
-        add(r, LogKind::info, "Memory profiling results: total_gpu_memory=" + gib(m.visible_bytes, 2) +
+        add(out, LogKind::info, "Loading model weights took " + gib(m.weight_bytes, 4) + " GB");
+        add(out, LogKind::info, "Memory profiling results: total_gpu_memory=" + gib(m.visible_bytes, 2) +
                                   "GiB peak_torch_memory=" + gib(m.weight_bytes + m.activation_peak_bytes, 2) +
                                   "GiB non_torch_memory=" + gib(m.non_torch_bytes, 2) + "GiB kv_cache_size=" +
                                   gib(m.available_kv_bytes, 2) + "GiB gpu_memory_utilization=" +
                                   format_fixed(*r.scenario.gpu_memory_utilization, 2));
         if (m.startup_error && m.startup_error->kind != "max_model_len_does_not_fit") return;
-        add(r, LogKind::info, "# GPU blocks: " + std::to_string(m.num_gpu_blocks) +
+        add(out, LogKind::info, "# GPU blocks: " + std::to_string(m.num_gpu_blocks) +
                                   ", # CPU blocks: " + std::to_string(m.cpu_swap_blocks));
-        add(r, LogKind::info, "Maximum concurrency for " + max_len + " tokens per request: " + concurrency(m.max_concurrency));
+        add(out, LogKind::info, "Maximum concurrency for " + max_len + " tokens per request: " + concurrency(m.max_concurrency));
         return;
     }
-    add(r, LogKind::info, "Model loading took " + gib(m.weight_bytes, rules.loading_log_says_memory ? 2 : 4) +
+    add(out, LogKind::info, "Model loading took " + gib(m.weight_bytes, rules.loading_log_says_memory ? 2 : 4) +
                               (rules.loading_log_says_memory ? " GiB memory" : " GiB"));
-    if (m.cuda_graph_in_budget) add(r, LogKind::info, "Estimated CUDA graph memory: " + gib(m.cuda_graph_bytes, 2) + " GiB total");
-    add(r, LogKind::info, "Available KV cache memory: " + gib(m.available_kv_bytes, 2) + " GiB");
+    if (m.cuda_graph_in_budget) add(out, LogKind::info, "Estimated CUDA graph memory: " + gib(m.cuda_graph_bytes, 2) + " GiB total");
+    add(out, LogKind::info, "Available KV cache memory: " + gib(m.available_kv_bytes, 2) + " GiB");
     if (m.startup_error) return;
     if (m.layout.padding_layers > 0)
-        add(r, LogKind::warning, "Add " + std::to_string(m.layout.padding_layers) + " padding layers, may waste at most " +
+        add(out, LogKind::warning, "Add " + std::to_string(m.layout.padding_layers) + " padding layers, may waste at most " +
                                      format_fixed(100.0 * static_cast<double>(m.layout.padding_layers) /
                                                       static_cast<double>(m.layout.layers), 2) +
                                      "% KV cache memory");
-    add(r, LogKind::info, "GPU KV cache size: " + format_count(m.kv_cache_tokens) + " tokens");
-    add(r, LogKind::info, "Maximum concurrency for " + format_count(*r.scenario.max_model_len) +
+    add(out, LogKind::info, "GPU KV cache size: " + format_count(m.kv_cache_tokens) + " tokens");
+    add(out, LogKind::info, "Maximum concurrency for " + format_count(*r.scenario.max_model_len) +
                               " tokens per request: " + concurrency(m.max_concurrency));
 }
 
-void log_refusal(Result& r) {
+void log_refusal(const Result& r, std::vector<LogLine>& out) {
     const MemoryPlan& m = r.memory;
-    add(r, LogKind::failure, "ValueError: " + m.startup_error->message);
+    add(out, LogKind::failure, "ValueError: " + m.startup_error->message);
     const double starts_at = r.min_utilization_that_fits;
     if (m.startup_error->kind == "max_model_len_does_not_fit" || m.startup_error->kind == "no_kv_cache_memory") {
         std::string text = "the engine loads the weights (" + format_gib(m.weight_bytes, 1) + ") and profiles (" +
@@ -76,25 +76,25 @@ void log_refusal(Result& r) {
         if (m.estimated_max_model_len > 0)
             text += " max_model_len " + format_count(m.estimated_max_model_len) + " would start;";
         if (starts_at <= 1.0) text += " gpu_memory_utilization " + utilization_ceiling(starts_at) + " would start it as is.";
-        add(r, LogKind::lesson, text);
+        add(out, LogKind::lesson, text);
     }
 }
 
-void log_binding_limit(Result& r) {
+void log_binding_limit(const Result& r, std::vector<LogLine>& out) {
     const Scenario& s = r.scenario;
     const std::string running = format_count(r.running) + " running, " + format_count(r.waiting) + " waiting";
     switch (r.binding_limit) {
     case BindingLimit::concurrent_requests:
-        add(r, LogKind::lesson, running + ": every request is admitted; the pool could hold " +
+        add(out, LogKind::lesson, running + ": every request is admitted; the pool could hold " +
                                     format_count(r.max_resident_sequences) + " sequences of this length.");
         break;
     case BindingLimit::kv_pool:
-        add(r, LogKind::lesson, running + ": the KV pool is the limit (" + format_count(r.max_resident_sequences) +
+        add(out, LogKind::lesson, running + ": the KV pool is the limit (" + format_count(r.max_resident_sequences) +
                                     " sequences of " + format_bytes(r.bytes_per_sequence) +
                                     "). Lowering max_num_seqs would not admit one more.");
         break;
     case BindingLimit::max_num_seqs:
-        add(r, LogKind::lesson, running + ": max_num_seqs (" + format_count(*s.max_num_seqs) +
+        add(out, LogKind::lesson, running + ": max_num_seqs (" + format_count(*s.max_num_seqs) +
                                     ") is the limit, below the " + format_count(r.max_resident_sequences) +
                                     " sequences the pool holds: batching already paid for is left unused.");
         break;
@@ -104,12 +104,13 @@ void log_binding_limit(Result& r) {
 
 }  // namespace
 
-void write_engine_log(Result& r) {
+std::vector<LogLine> engine_log(const Result& r) {
+    std::vector<LogLine> out;
     const Scenario& s = r.scenario;
     const MemoryPlan& m = r.memory;
     const int64_t request_tokens = s.prompt_tokens + s.output_tokens;
     const std::string version = (r.rules.v1_engine ? "V1 LLM engine (v" : "LLM engine (v") + s.vllm_version + ")";
-    add(r, LogKind::info, "Initializing a " + version + " with config: model=" + r.model.name +
+    add(out, LogKind::info, "Initializing a " + version + " with config: model=" + r.model.name +
                               ", max_seq_len=" + std::to_string(*s.max_model_len) + ", tensor_parallel_size=" +
                               std::to_string(s.tensor_parallel_size) + ", pipeline_parallel_size=" +
                               std::to_string(s.pipeline_parallel_size) + ", kv_cache_dtype=" +
@@ -123,42 +124,43 @@ void write_engine_log(Result& r) {
     const bool load_refusal = m.startup_error && (m.startup_error->kind == "weights_do_not_fit" ||
                                                   m.startup_error->kind == "profile_out_of_memory");
     for (const auto& [typed, meant] : r.model.suspicious_keys)
-        add(r, LogKind::warning, "config.json key \"" + typed + "\" is unknown and one edit from \"" + meant +
+        add(out, LogKind::warning, "config.json key \"" + typed + "\" is unknown and one edit from \"" + meant +
                                      "\": a typo? It was ignored.");
-    if (!config_refusal && !load_refusal) log_startup(r);
+    if (!config_refusal && !load_refusal) log_startup(r, out);
     if (m.startup_error) {
-        log_refusal(r);
-        return;
+        log_refusal(r, out);
+        return out;
     }
     if (!m.cuda_graph_in_budget && !s.enforce_eager && m.cuda_graph_bytes > r.outside_budget_bytes)
-        add(r, LogKind::warning, "CUDA graphs need about " + format_gib(m.cuda_graph_bytes, 2) + " outside the budget but only " +
+        add(out, LogKind::warning, "CUDA graphs need about " + format_gib(m.cuda_graph_bytes, 2) + " outside the budget but only " +
                                      format_gib(r.outside_budget_bytes, 2) +
                                      " is left there: capture may run out of memory (lower gpu_memory_utilization or use enforce_eager).");
     if (r.status == Status::request_too_long) {
-        add(r, LogKind::failure, "a " + format_count(request_tokens) + "-token request exceeds max_model_len (" +
+        add(out, LogKind::failure, "a " + format_count(request_tokens) + "-token request exceeds max_model_len (" +
                                      format_count(*s.max_model_len) + "): the server rejects it (HTTP 400).");
-        return;
+        return out;
     }
-    add(r, LogKind::info, "Avg prompt throughput: " + format_fixed(r.prompt_tokens_per_s, 1) +
-                              " tokens/s, Avg generation throughput: " + format_fixed(r.decode_tokens_per_s, 1) +
+    add(out, LogKind::info, "Avg prompt throughput: " + format_fixed(r.steps.prompt_tokens_per_s, 1) +
+                              " tokens/s, Avg generation throughput: " + format_fixed(r.steps.decode_tokens_per_s, 1) +
                               " tokens/s, Running: " + std::to_string(r.running) + " reqs, Waiting: " +
                               std::to_string(r.waiting) + " reqs, GPU KV cache usage: " +
                               format_fixed(r.kv_cache_usage * 100.0, 1) + "%, Prefix cache hit rate: 0.0%");
-    log_binding_limit(r);
-    add(r, LogKind::lesson, "concurrency ceiling for " + format_count(request_tokens) + "-token requests: " +
+    log_binding_limit(r, out);
+    add(out, LogKind::lesson, "concurrency ceiling for " + format_count(request_tokens) + "-token requests: " +
                                 format_count(r.max_resident_sequences) + " (the boot line divides by max_model_len " +
                                 format_count(*s.max_model_len) + " instead).");
-    add(r, LogKind::lesson, "weight share of the decode step: " + format_percent(r.weight_share, 0) + " of " +
-                                format_bytes(r.decode.bytes) + " moved per step; each running sequence adds " +
+    add(out, LogKind::lesson, "weight share of the decode step: " + format_percent(r.steps.weight_share, 0) + " of " +
+                                format_bytes(r.steps.decode.bytes) + " moved per step; each running sequence adds " +
                                 format_bytes(r.bytes_per_sequence) + ".");
-    add(r, LogKind::lesson, std::string("prefill is ") + bound_name(r.prefill.bound) + "-bound (TTFT " +
-                                format_duration(r.prefill.total_s) + "); decode is " + bound_name(r.decode.bound) +
-                                "-bound (step " + format_duration(r.decode.total_s) + ", tensor pipe " +
-                                format_percent(r.tensor_active, 1) + " active).");
+    add(out, LogKind::lesson, std::string("prefill is ") + bound_name(r.steps.prefill.bound) + "-bound (TTFT " +
+                                format_duration(r.steps.prefill.total_s) + "); decode is " + bound_name(r.steps.decode.bound) +
+                                "-bound (step " + format_duration(r.steps.decode.total_s) + ", tensor pipe " +
+                                format_percent(r.steps.tensor_active, 1) + " active).");
     if (m.layout.kv_heads_replicated)
-        add(r, LogKind::warning, "tensor_parallel_size " + std::to_string(s.tensor_parallel_size) + " exceeds the " +
+        add(out, LogKind::warning, "tensor_parallel_size " + std::to_string(s.tensor_parallel_size) + " exceeds the " +
                                      std::to_string(r.model.num_key_value_heads) +
                                      " KV heads: each rank keeps a replicated head, so the cache stops shrinking per rank.");
+    return out;
 }
 
 }  // namespace kv

@@ -2,10 +2,12 @@
 // lesson's lines that say what the numbers mean, and failures in plain words. Built from the
 // result's numbers only.
 #pragma once
+#include <vector>
+
 #include "evaluate.hpp"
 
 namespace kv {
 
-void write_engine_log(Result& result);
+std::vector<LogLine> engine_log(const Result& result);
 
 }  // namespace kv

@@ -7,6 +7,7 @@
 #include "catalog.hpp"
 #include "engine_log.hpp"
 #include "memory_plan.hpp"
+#include "startup_checks.hpp"
 #include "step_time.hpp"
 
 namespace kv {
@@ -39,39 +40,6 @@ const char* log_kind_name(LogKind kind) {
 }
 
 namespace {
-
-// Refusals the engine makes from the configuration alone, before it touches the GPU.
-std::optional<StartupError> config_refusal(const Scenario& s, const ModelSpec& m) {
-    const int64_t tp = s.tensor_parallel_size, pp = s.pipeline_parallel_size;
-    const std::string tps = std::to_string(tp);
-    if (m.num_attention_heads % tp != 0)
-        return StartupError{"tensor_parallel_mismatch",
-                            "Total number of attention heads (" + std::to_string(m.num_attention_heads) +
-                                ") must be divisible by tensor parallel size (" + tps + ")."};
-    const int64_t kv = m.num_key_value_heads;
-    if (m.attention == AttentionKind::standard && (kv >= tp ? kv % tp != 0 : tp % kv != 0))
-        return StartupError{"tensor_parallel_mismatch",
-                            "The " + std::to_string(kv) + " KV heads cannot be sharded over tensor parallel size " + tps +
-                                ": vLLM's QKV projection needs the KV heads to divide evenly among the ranks, or the "
-                                "ranks to divide evenly among the KV heads (then each head is replicated)."};
-    if (m.num_hidden_layers < pp)
-        return StartupError{"pipeline_parallel_mismatch",
-                            "pipeline_parallel_size " + std::to_string(pp) + " exceeds the model's " +
-                                std::to_string(m.num_hidden_layers) + " layers."};
-    if (s.max_model_len && m.max_position_embeddings > 0 && *s.max_model_len > m.max_position_embeddings)
-        return StartupError{"max_model_len_too_long",
-                            "User-specified max_model_len (" + std::to_string(*s.max_model_len) +
-                                ") is greater than the derived max_model_len (max_position_embeddings=" +
-                                std::to_string(m.max_position_embeddings) +
-                                " in model's config.json). This may lead to incorrect model outputs or CUDA errors. "
-                                "To allow overriding this maximum, set the env var VLLM_ALLOW_LONG_MAX_MODEL_LEN=1"};
-    if (s.weight_dtype == DType::fp8 && m.weight_format != WeightFormat::bf16)
-        return StartupError{"quantization_mismatch",
-                            std::string("Quantization method specified in the model config (") +
-                                weight_format_name(m.weight_format) +
-                                ") does not match the quantization method specified in the `quantization` argument (fp8)."};
-    return std::nullopt;
-}
 
 // The scheduler runs what is asked, up to what the pool holds and what max_num_seqs allows.
 void admit(Result& r) {
@@ -134,7 +102,7 @@ Result evaluate_resolved(const Scenario& scenario, const ModelSpec& model, const
     // An unparseable version cannot reach here: the JSON reader checks it.
     r.rules = engine_rules(parse_engine_version(scenario.vllm_version).value_or(EngineVersion{0, 21, 0}));
     r.memory = plan_memory(scenario, r.model, gpu, r.rules, calibration);
-    if (auto refusal = config_refusal(scenario, r.model)) r.memory.startup_error = refusal;
+    r.memory.startup_error = check_startup(scenario, r.model, r.memory, r.rules, calibration);
     r.scenario = scenario;
     r.scenario.max_num_seqs = r.memory.limits.max_num_seqs;
     r.scenario.max_num_batched_tokens = r.memory.limits.max_num_batched_tokens;
@@ -145,8 +113,8 @@ Result evaluate_resolved(const Scenario& scenario, const ModelSpec& model, const
     if (r.memory.startup_error) r.status = Status::engine_refused;
     else if (scenario.prompt_tokens + scenario.output_tokens > r.memory.limits.max_model_len) r.status = Status::request_too_long;
     admit(r);
-    time_steps(r, calibration);
-    write_engine_log(r);
+    r.steps = time_steps(r, calibration);
+    r.log = engine_log(r);
     return r;
 }
 

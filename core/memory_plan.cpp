@@ -13,9 +13,6 @@ namespace {
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 double to_d(int64_t v) { return static_cast<double>(v); }
 
-// vLLM prints GiB with two decimals in its refusals.
-std::string gib2(double bytes) { return format_fixed(bytes / GiB, 2); }
-
 bool is_mla(const ModelSpec& m) { return m.attention == AttentionKind::mla; }
 
 // Bytes per parameter of the linear layers (attention projections, MLP, experts).
@@ -251,50 +248,6 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
     }
     plan.estimated_max_model_len = lo;
 
-    // Start-up checks, in the order the engine meets them.
-    const double free_at_start = plan.visible_bytes - c.startup_context_bytes;
-    auto refuse = [&](const char* kind, std::string message) {
-        if (!plan.startup_error) plan.startup_error = StartupError{kind, std::move(message)};
-    };
-    if (rules.startup_free_memory_check && free_at_start < plan.requested_bytes)
-        refuse("free_memory_below_request",
-               "Free memory on device (" + gib2(free_at_start) + "/" + gib2(plan.visible_bytes) +
-                   " GiB) on startup is less than desired GPU memory utilization (" +
-                   format_fixed(lim.gpu_memory_utilization, 2) + ", " + gib2(plan.requested_bytes) +
-                   " GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.");
-    if (plan.weight_bytes > free_at_start)
-        refuse("weights_do_not_fit",
-               "torch.OutOfMemoryError: CUDA out of memory while loading the model: this rank's weights need " +
-                   gib2(plan.weight_bytes) + " GiB and the GPU has " + gib2(free_at_start) + " GiB free.");
-    else if (plan.weight_bytes + plan.activation_peak_bytes + plan.non_torch_bytes > free_at_start)
-        refuse("profile_out_of_memory",
-               "torch.OutOfMemoryError: CUDA out of memory during the profile run: weights (" + gib2(plan.weight_bytes) +
-                   " GiB) and the activation peak of " + format_count(plan.profile_tokens) + " tokens (" +
-                   gib2(plan.activation_peak_bytes) + " GiB) exceed the " + gib2(free_at_start) + " GiB free.");
-    if (plan.available_kv_bytes <= 0 || plan.num_gpu_blocks <= 0)
-        refuse("no_kv_cache_memory",
-               "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
-               "initializing the engine.");
-    else if (rules.v1_engine ? plan.request_kv_bytes > plan.available_kv_bytes : plan.kv_cache_tokens < lim.max_model_len) {
-        if (rules.v1_engine) {
-            std::string estimate;
-            if (plan.estimated_max_model_len > 0)
-                estimate = "Based on the available memory, the estimated maximum model length is " +
-                           std::to_string(plan.estimated_max_model_len) + ". ";
-            refuse("max_model_len_does_not_fit",
-                   "To serve at least one request with the models's max seq len (" + std::to_string(lim.max_model_len) +
-                       "), (" + gib2(plan.request_kv_bytes) +
-                       " GiB KV cache is needed, which is larger than the available KV cache memory (" +
-                       gib2(plan.available_kv_bytes) + " GiB). " + estimate +
-                       "Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.");
-        } else {
-            refuse("max_model_len_does_not_fit",
-                   "The model's max seq len (" + std::to_string(lim.max_model_len) +
-                       ") is larger than the maximum number of tokens that can be stored in KV cache (" +
-                       std::to_string(plan.kv_cache_tokens) +
-                       "). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.");
-        }
-    }
     return plan;
 }
 

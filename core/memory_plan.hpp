@@ -8,9 +8,8 @@
 //   5. from 0.21.0 the CUDA-graph estimate (none with enforce_eager);
 //   6. available KV = 1 - 2 - 3 - 4 - 5, cut into blocks of block_size tokens for every attention
 //      layer of the rank (sliding-window layers in their own groups), clamped to the smallest rank;
-//   7. the start-up checks: free memory at start, weights that do not load, no memory for the cache
-//      blocks, and one request of max_model_len that does not fit (with the engine's estimate of the
-//      longest that would). A refusal is a result (startup_error), not an input error.
+//   7. what the start-up checks need: one max_model_len request's KV bytes and the longest
+//      max_model_len the pool would take (the checks themselves are in startup_checks.hpp).
 // Sources: shared/reference/vllm-memory.md (gpu_worker.py, kv_cache_utils.py, arg_utils.py).
 #pragma once
 #include <cstdint>
@@ -77,7 +76,7 @@ struct MemoryPlan {
     double request_kv_bytes = 0;         // KV one max_model_len request needs on this rank
     int64_t estimated_max_model_len = 0; // longest max_model_len the pool would take
     int64_t cpu_swap_blocks = 0;         // V0's "# CPU blocks" (4 GiB of swap space)
-    std::optional<StartupError> startup_error;
+    std::optional<StartupError> startup_error;  // set by check_startup (startup_checks.hpp)
 };
 
 MemoryPlan plan_memory(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu,

@@ -1,12 +1,14 @@
 #include "step_time.hpp"
 
+#include "evaluate.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 namespace kv {
 namespace {
 
-double peak_flops_per_s(const GpuSpec& gpu, DType weight_dtype) {
+double peak_flops(const GpuSpec& gpu, DType weight_dtype) {
     return (weight_dtype == DType::fp8 && gpu.fp8_flops_per_s > 0) ? gpu.fp8_flops_per_s
                                                                     : gpu.bf16_flops_per_s;
 }
@@ -62,18 +64,19 @@ void settle(PhaseTiming& phase, double flops_per_s, double bytes_per_s) {
 }  // namespace
 
 double achieved_flops_per_s(const GpuSpec& gpu, DType weight_dtype, const Calibration& c) {
-    return peak_flops_per_s(gpu, weight_dtype) * c.achieved_tensor_fraction;
+    return peak_flops(gpu, weight_dtype) * c.achieved_tensor_fraction;
 }
 
-void time_steps(Result& r, const Calibration& c) {
+StepTimes time_steps(const Result& r, const Calibration& c) {
+    StepTimes t;
     const Scenario& s = r.scenario;
     const int64_t tp = s.tensor_parallel_size;
     const double flops_per_s = achieved_flops_per_s(r.gpu, s.weight_dtype, c);
     const double bytes_per_s = r.gpu.hbm_bytes_per_s * c.achieved_bandwidth_fraction;
-    r.achieved_bytes_per_s = bytes_per_s;
-    r.achieved_flops_per_s = flops_per_s;
-    r.peak_flops_per_s = peak_flops_per_s(r.gpu, s.weight_dtype);
-    r.ridge_flops_per_byte = flops_per_s / bytes_per_s;
+    t.achieved_bytes_per_s = bytes_per_s;
+    t.achieved_flops_per_s = flops_per_s;
+    t.peak_flops_per_s = peak_flops(r.gpu, s.weight_dtype);
+    t.ridge_flops_per_byte = flops_per_s / bytes_per_s;
     const double matmul_flops_per_token =
         2.0 * static_cast<double>(active_parameter_count(r.model)) / static_cast<double>(tp);
     const double weight_bytes = r.memory.weight_bytes;
@@ -87,47 +90,48 @@ void time_steps(Result& r, const Calibration& c) {
     if (r.status != Status::engine_refused) {
         const int64_t step_tokens = *s.max_num_batched_tokens;
         const auto chunks = static_cast<double>((s.prompt_tokens + step_tokens - 1) / step_tokens);
-        r.prefill.flops = matmul_flops_per_token * prompt + pair_flops * prompt * prompt / 2.0;
-        r.prefill.bytes = chunks * weight_bytes + prompt * kv_bytes_per_token;
-        r.prefill.communication_s = layer_allreduces_s(r, prompt, tp, c);
-        settle(r.prefill, flops_per_s, bytes_per_s);
+        t.prefill.flops = matmul_flops_per_token * prompt + pair_flops * prompt * prompt / 2.0;
+        t.prefill.bytes = chunks * weight_bytes + prompt * kv_bytes_per_token;
+        t.prefill.communication_s = layer_allreduces_s(r, prompt, tp, c);
+        settle(t.prefill, flops_per_s, bytes_per_s);
     }
 
-    if (r.running == 0) return;
+    if (r.running == 0) return t;
     const auto running = static_cast<double>(r.running);
-    r.decode.flops = running * (matmul_flops_per_token + pair_flops * context);
+    t.decode.flops = running * (matmul_flops_per_token + pair_flops * context);
     // A mixture of experts reads only the experts the batch routes to (uniform routing).
     const double step_weight_bytes = weight_bytes - expert_weight_bytes(r) * (1.0 - experts_touched(r.model, running));
-    r.decode.bytes = step_weight_bytes + running * r.bytes_per_sequence;
-    r.decode.communication_s = layer_allreduces_s(r, running, tp, c);
-    settle(r.decode, flops_per_s, bytes_per_s);
+    t.decode.bytes = step_weight_bytes + running * r.bytes_per_sequence;
+    t.decode.communication_s = layer_allreduces_s(r, running, tp, c);
+    settle(t.decode, flops_per_s, bytes_per_s);
 
-    r.itl_s = r.decode.total_s;
-    r.decode_tokens_per_s = running / r.decode.total_s;
-    r.prompt_tokens_per_s = r.decode_tokens_per_s * prompt / static_cast<double>(s.output_tokens);
-    r.weight_share = step_weight_bytes / r.decode.bytes;
-    r.dram_active = r.decode.bytes / (r.decode.total_s * r.gpu.hbm_bytes_per_s);
-    r.tensor_active = r.decode.flops / (r.decode.total_s * peak_flops_per_s(r.gpu, s.weight_dtype));
-    r.gpu_utilization = 1.0;  // some kernel is resident for the whole step
+    t.itl_s = t.decode.total_s;
+    t.decode_tokens_per_s = running / t.decode.total_s;
+    t.prompt_tokens_per_s = t.decode_tokens_per_s * prompt / static_cast<double>(s.output_tokens);
+    t.weight_share = step_weight_bytes / t.decode.bytes;
+    t.dram_active = t.decode.bytes / (t.decode.total_s * r.gpu.hbm_bytes_per_s);
+    t.tensor_active = t.decode.flops / (t.decode.total_s * peak_flops(r.gpu, s.weight_dtype));
+    t.gpu_utilization = 1.0;  // some kernel is resident for the whole step
 
     // Chunked prefill: prefill tokens folded into this step cost FLOPs (and their KV writes) but
     // no extra weight read, so they are free until compute catches up with memory time.
-    r.chunk_budget_tokens = std::max<int64_t>(0, *s.max_num_batched_tokens - r.running);
+    t.chunk_budget_tokens = std::max<int64_t>(0, *s.max_num_batched_tokens - r.running);
     const double flops_per_chunk_token = prefill_flops_per_chunk_token(r);
-    const double spare_flops = std::max(0.0, r.decode.memory_s - r.decode.compute_s) * flops_per_s;
-    r.free_prefill_tokens = std::min<int64_t>(
-        r.chunk_budget_tokens, static_cast<int64_t>(std::floor(spare_flops / flops_per_chunk_token)));
-    r.step_with_full_chunk_s = decode_step_with_chunk_s(r, r.chunk_budget_tokens, c);
+    const double spare_flops = std::max(0.0, t.decode.memory_s - t.decode.compute_s) * flops_per_s;
+    t.free_prefill_tokens = std::min<int64_t>(
+        t.chunk_budget_tokens, static_cast<int64_t>(std::floor(spare_flops / flops_per_chunk_token)));
+    t.step_with_full_chunk_s = decode_step_with_chunk_s(r, t, t.chunk_budget_tokens, c);
+    return t;
 }
 
-double decode_step_with_chunk_s(const Result& r, int64_t chunk_tokens, const Calibration& c) {
+double decode_step_with_chunk_s(const Result& r, const StepTimes& t, int64_t chunk_tokens, const Calibration& c) {
     if (r.running == 0) return 0.0;
     const Scenario& s = r.scenario;
     const auto chunk = static_cast<double>(std::max<int64_t>(0, chunk_tokens));
     const double flops_per_s = achieved_flops_per_s(r.gpu, s.weight_dtype, c);
     const double bytes_per_s = r.gpu.hbm_bytes_per_s * c.achieved_bandwidth_fraction;
-    const double compute_s = r.decode.compute_s + chunk * prefill_flops_per_chunk_token(r) / flops_per_s;
-    const double memory_s = r.decode.memory_s + chunk * r.memory.layout.kv_bytes_per_token / bytes_per_s;
+    const double compute_s = t.decode.compute_s + chunk * prefill_flops_per_chunk_token(r) / flops_per_s;
+    const double memory_s = t.decode.memory_s + chunk * r.memory.layout.kv_bytes_per_token / bytes_per_s;
     const double tokens = static_cast<double>(r.running) + chunk;
     return std::max(compute_s, memory_s) + layer_allreduces_s(r, tokens, s.tensor_parallel_size, c);
 }

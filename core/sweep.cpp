@@ -23,7 +23,7 @@ BatchSweep sweep_batch(const Result& base, int max_points, const Calibration& c)
         Scenario s = base.scenario;
         s.concurrent_requests = batch;
         const Result r = evaluate_resolved(s, base.model, base.gpu, c);
-        sweep.points.push_back({batch, r.decode.total_s, r.decode_tokens_per_s, r.weight_share, r.decode.bound});
+        sweep.points.push_back({batch, r.steps.decode.total_s, r.steps.decode_tokens_per_s, r.steps.weight_share, r.steps.decode.bound});
     }
     return sweep;
 }

@@ -191,22 +191,22 @@ void admission(const kv::Result& r) {
 void decode_step(const kv::Result& r) {
     heading("One decode step");
     figure_row("decode", {
-        {"bytes moved per step", kv::format_bytes(r.decode.bytes),
-         "weights " + kv::format_percent(r.weight_share, 0) + ", KV cache the rest", Colour::memory,
+        {"bytes moved per step", kv::format_bytes(r.steps.decode.bytes),
+         "weights " + kv::format_percent(r.steps.weight_share, 0) + ", KV cache the rest", Colour::memory,
          "Every step reads this rank's weights once and every running sequence's whole cache."},
-        {"step time", kv::format_duration(r.decode.total_s),
-         std::string(r.decode.bound == kv::Bound::compute ? "compute-bound" : "memory-bound"), Colour::decode, nullptr},
-        {"aggregate", kv::format_tokens_per_s(r.decode_tokens_per_s), "one token per running sequence per step",
+        {"step time", kv::format_duration(r.steps.decode.total_s),
+         std::string(r.steps.decode.bound == kv::Bound::compute ? "compute-bound" : "memory-bound"), Colour::decode, nullptr},
+        {"aggregate", kv::format_tokens_per_s(r.steps.decode_tokens_per_s), "one token per running sequence per step",
          Colour::decode, "vLLM's Avg generation throughput."},
-        {"per-stream ITL", kv::format_duration(r.itl_s), "inter-token latency = one step", Colour::decode,
+        {"per-stream ITL", kv::format_duration(r.steps.itl_s), "inter-token latency = one step", Colour::decode,
          "What one reader of one stream waits between tokens."},
     });
     const double weights = r.memory.weight_bytes;
-    const double kv_read = r.decode.bytes - weights;
+    const double kv_read = r.steps.decode.bytes - weights;
     stacked_bar("##step_bytes", {
         {Colour::weights, weights, kv::format_bytes(weights), "weight read", nullptr},
         {Colour::kv_used, kv_read, kv::format_bytes(kv_read), "KV cache read", nullptr},
-    }, r.decode.bytes, 22.0f);
+    }, r.steps.decode.bytes, 22.0f);
 }
 
 //-----------------------------------------------------------------------------

@@ -52,9 +52,9 @@ void batch_curve(const kvapp::Panel& panel) {
     figure_row("batch_figures", {
         {"running batch", kv::format_count(r.running), "of " + kv::format_count(sweep.pool_limit) + " the pool holds",
          Colour::kv_used, nullptr},
-        {"aggregate", kv::format_tokens_per_s(r.decode_tokens_per_s), "all streams together", Colour::decode, nullptr},
-        {"per-stream ITL", kv::format_duration(r.itl_s), "each reader waits this per token", Colour::text, nullptr},
-        {"weight share", kv::format_percent(r.weight_share, 0), "of the bytes each step moves", Colour::weights,
+        {"aggregate", kv::format_tokens_per_s(r.steps.decode_tokens_per_s), "all streams together", Colour::decode, nullptr},
+        {"per-stream ITL", kv::format_duration(r.steps.itl_s), "each reader waits this per token", Colour::text, nullptr},
+        {"weight share", kv::format_percent(r.steps.weight_share, 0), "of the bytes each step moves", Colour::weights,
          "While the weight read dominates the step, one more sequence rides along almost free. Once the caches "
          "dominate, every sequence adds its own full cache to every step."},
     });
@@ -163,7 +163,7 @@ void tensor_parallel(const kvapp::Panel& panel) {
                  Colour::text_muted);
     double best = 0;
     for (const kv::TensorParallelPoint& p : panel.tp_sweep)
-        if (p.valid) best = std::max(best, p.result.decode_tokens_per_s);
+        if (p.valid) best = std::max(best, p.result.steps.decode_tokens_per_s);
     // Narrow canvases (phones) keep the columns the lesson argues from and drop the bar.
     const bool wide = ImGui::GetContentRegionAvail().x >= 620;
     // NoClip: a refusal's words run on into the empty cells of its row.
@@ -212,22 +212,22 @@ void tensor_parallel(const kvapp::Panel& panel) {
             continue;
         }
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(kv::format_duration(t.itl_s).c_str());
+        ImGui::TextUnformatted(kv::format_duration(t.steps.itl_s).c_str());
         if (wide) {
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(kv::format_duration(t.decode.communication_s).c_str());
+            ImGui::TextUnformatted(kv::format_duration(t.steps.decode.communication_s).c_str());
         }
         ImGui::TableNextColumn();
         if (wide) {
             const ImVec2 pos = ImGui::GetCursorScreenPos();
             const float room = std::max(0.0f, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("00,000 tokens/s").x - 8);
-            const float bar = best > 0 ? static_cast<float>(t.decode_tokens_per_s / best) * room : 0.0f;
+            const float bar = best > 0 ? static_cast<float>(t.steps.decode_tokens_per_s / best) * room : 0.0f;
             const float h = ImGui::GetTextLineHeight();
             ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(pos.x, pos.y + h * 0.2f), ImVec2(pos.x + bar, pos.y + h * 0.8f),
                                                       colour(Colour::decode), 2.0f);
             ImGui::SetCursorScreenPos(ImVec2(pos.x + bar + 6, pos.y));
         }
-        ImGui::TextUnformatted(kv::format_tokens_per_s(t.decode_tokens_per_s).c_str());
+        ImGui::TextUnformatted(kv::format_tokens_per_s(t.steps.decode_tokens_per_s).c_str());
     }
     ImGui::EndTable();
 }

@@ -83,12 +83,12 @@ void phases(const kv::Result& r) {
     if (!ImGui::BeginTable("phases", columns, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_NoPadOuterX)) return;
     ImGui::TableNextColumn();
     phase_block("Prefill: TTFT", ("one " + kv::format_count(r.scenario.prompt_tokens) + "-token prompt in one pass").c_str(),
-                r.prefill, Colour::prefill,
+                r.steps.prefill, Colour::prefill,
                 "Time to first token: the whole prompt goes through every matmul at once, so the weights are read "
                 "once and used prompt-length times. More FLOPs help here.");
     ImGui::TableNextColumn();
     phase_block("Decode: ITL", ("one token for each of " + kv::format_count(r.running) + " running sequences").c_str(),
-                r.decode, Colour::decode,
+                r.steps.decode, Colour::decode,
                 "Inter-token latency: every step reads the weights and every running sequence's whole cache for one "
                 "token per sequence. More bandwidth helps here.");
     ImGui::EndTable();
@@ -105,13 +105,13 @@ std::string flops_tick(double v) { return kv::format_flops_per_s(v); }
 
 void roofline(const kv::Result& r) {
     heading("Roofline");
-    const double peak_flops = r.peak_flops_per_s;
+    const double peak_flops = r.steps.peak_flops_per_s;
     const bool fp8 = peak_flops != r.gpu.bf16_flops_per_s;
     const double peak_bw = r.gpu.hbm_bytes_per_s;
-    const double bw = r.achieved_bytes_per_s, flops = r.achieved_flops_per_s, ridge = r.ridge_flops_per_byte;
-    const double ai_prefill = r.prefill.arithmetic_intensity, ai_decode = r.decode.arithmetic_intensity;
-    const double perf_prefill = r.prefill.total_s > 0 ? r.prefill.flops / r.prefill.total_s : 0;
-    const double perf_decode = r.decode.total_s > 0 ? r.decode.flops / r.decode.total_s : 0;
+    const double bw = r.steps.achieved_bytes_per_s, flops = r.steps.achieved_flops_per_s, ridge = r.steps.ridge_flops_per_byte;
+    const double ai_prefill = r.steps.prefill.arithmetic_intensity, ai_decode = r.steps.decode.arithmetic_intensity;
+    const double perf_prefill = r.steps.prefill.total_s > 0 ? r.steps.prefill.flops / r.steps.prefill.total_s : 0;
+    const double perf_decode = r.steps.decode.total_s > 0 ? r.steps.decode.flops / r.steps.decode.total_s : 0;
 
     Axis x;
     x.log = true;
@@ -167,13 +167,13 @@ void dcgm(const kv::Result& r) {
     const int columns = ImGui::GetContentRegionAvail().x >= 600 ? 3 : 1;
     if (!ImGui::BeginTable("dcgm", columns, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_NoPadOuterX)) return;
     ImGui::TableNextColumn();
-    meter("DRAM_ACTIVE", r.dram_active, kv::format_percent(r.dram_active, 0), Colour::memory,
+    meter("DRAM_ACTIVE", r.steps.dram_active, kv::format_percent(r.steps.dram_active, 0), Colour::memory,
           "DCGM_FI_PROF_DRAM_ACTIVE: the fraction of time the HBM interface is moving data.");
     ImGui::TableNextColumn();
-    meter("PIPE_TENSOR_ACTIVE", r.tensor_active, kv::format_percent(r.tensor_active, 1), Colour::compute,
+    meter("PIPE_TENSOR_ACTIVE", r.steps.tensor_active, kv::format_percent(r.steps.tensor_active, 1), Colour::compute,
           "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE: the fraction of time the tensor cores are busy.");
     ImGui::TableNextColumn();
-    meter("nvidia-smi utilization", r.gpu_utilization, kv::format_percent(r.gpu_utilization, 0), Colour::text_muted,
+    meter("nvidia-smi utilization", r.steps.gpu_utilization, kv::format_percent(r.steps.gpu_utilization, 0), Colour::text_muted,
           "nvidia-smi's utilization.gpu only says a kernel was resident; it reads near 100% whatever the kernel waits on.");
     ImGui::EndTable();
 }
@@ -188,27 +188,27 @@ std::string duration_tick(double v) { return kv::format_duration(v); }
 
 void chunked_prefill(const kv::Result& r) {
     heading("Chunked prefill");
-    const double extra = r.step_with_full_chunk_s - r.decode.total_s;
+    const double extra = r.steps.step_with_full_chunk_s - r.steps.decode.total_s;
     figure_row("chunk", {
-        {"rides free", kv::format_count(r.free_prefill_tokens) + " tokens",
+        {"rides free", kv::format_count(r.steps.free_prefill_tokens) + " tokens",
          "prefill folded into each step before compute outgrows the memory time", Colour::prefill,
          "Prompt tokens a decode step can carry without getting longer: its tensor cores are idle while it reads."},
-        {"chunk budget", kv::format_count(r.chunk_budget_tokens) + " tokens",
+        {"chunk budget", kv::format_count(r.steps.chunk_budget_tokens) + " tokens",
          "max_num_batched_tokens " + kv::format_count(*r.scenario.max_num_batched_tokens) + " − " +
              kv::format_count(r.running) + " decode tokens",
          Colour::text, "What max_num_batched_tokens leaves for prefill after one token per running sequence."},
-        {"step with a full chunk", kv::format_duration(r.step_with_full_chunk_s),
+        {"step with a full chunk", kv::format_duration(r.steps.step_with_full_chunk_s),
          "+" + kv::format_duration(std::max(0.0, extra)) + " on every stream's ITL", Colour::decode, nullptr},
     });
 
-    const int64_t budget = std::max<int64_t>(r.chunk_budget_tokens, 1);
-    const double x_max = static_cast<double>(std::max<int64_t>(budget, r.free_prefill_tokens * 2));
+    const int64_t budget = std::max<int64_t>(r.steps.chunk_budget_tokens, 1);
+    const double x_max = static_cast<double>(std::max<int64_t>(budget, r.steps.free_prefill_tokens * 2));
     std::vector<double> steps;
-    double y_max = r.decode.total_s;
+    double y_max = r.steps.decode.total_s;
     const int samples = 96;
     for (int i = 0; i <= samples; ++i) {
         const double chunk = x_max * i / samples;
-        steps.push_back(kv::decode_step_with_chunk_s(r, static_cast<int64_t>(std::llround(chunk))));
+        steps.push_back(kv::decode_step_with_chunk_s(r, r.steps, static_cast<int64_t>(std::llround(chunk))));
         y_max = std::max(y_max, steps.back());
     }
     Axis x;
@@ -226,15 +226,15 @@ void chunked_prefill(const kv::Result& r) {
     std::vector<ImVec2> line;
     for (int i = 0; i <= samples; ++i) line.push_back(plot.at(x_max * i / samples, steps[static_cast<size_t>(i)]));
     plot_line(plot, line, colour(Colour::decode), 2.5f);
-    plot_marker_x(plot, static_cast<double>(r.free_prefill_tokens), colour(Colour::prefill),
-                  "free up to " + kv::format_count(r.free_prefill_tokens), false);
-    plot_marker_x(plot, static_cast<double>(r.chunk_budget_tokens), colour(Colour::text_muted), "budget", true);
+    plot_marker_x(plot, static_cast<double>(r.steps.free_prefill_tokens), colour(Colour::prefill),
+                  "free up to " + kv::format_count(r.steps.free_prefill_tokens), false);
+    plot_marker_x(plot, static_cast<double>(r.steps.chunk_budget_tokens), colour(Colour::text_muted), "budget", true);
     if (hovered) {
         const int64_t chunk = std::clamp<int64_t>(std::llround(plot.x_at(ImGui::GetIO().MousePos.x)), 0,
                                                   static_cast<int64_t>(x_max));
         ImGui::BeginTooltip();
         ImGui::TextUnformatted((kv::format_count(chunk) + " prefill tokens: step " +
-                                kv::format_duration(kv::decode_step_with_chunk_s(r, chunk)))
+                                kv::format_duration(kv::decode_step_with_chunk_s(r, r.steps, chunk)))
                                    .c_str());
         ImGui::EndTooltip();
     }

@@ -27,14 +27,14 @@ double median_seconds(int repeats, F&& body) {
 int main() {
     const kv::Scenario scenario;
     volatile double sink = 0;
-    const double one = median_seconds(2001, [&] { sink = sink + std::get<kv::Result>(kv::evaluate(scenario)).decode.total_s; });
+    const double one = median_seconds(2001, [&] { sink = sink + std::get<kv::Result>(kv::evaluate(scenario)).steps.decode.total_s; });
 
     const kv::Result base = std::get<kv::Result>(kv::evaluate(scenario));
     const double sweep = median_seconds(21, [&] {
         for (int i = 1; i <= 1000; ++i) {
             kv::Scenario s = base.scenario;
             s.prompt_tokens = 128 * i;
-            sink = sink + kv::evaluate_resolved(s, base.model, base.gpu).decode.total_s;
+            sink = sink + kv::evaluate_resolved(s, base.model, base.gpu).steps.decode.total_s;
         }
     });
     const double batch_curve = median_seconds(51, [&] { sink = sink + static_cast<double>(kv::sweep_batch(base).points.size()); });

@@ -174,7 +174,7 @@ TEST_CASE("lowering max_num_seqs never admits more and never helps throughput") 
     const Result pool_bound = evaluate_ok({{"prompt_tokens", 32768}});
     const Result knob_lowered = evaluate_ok({{"prompt_tokens", 32768}, {"max_num_seqs", 6}});
     CHECK(knob_lowered.running == 6);
-    CHECK(knob_lowered.decode_tokens_per_s < pool_bound.decode_tokens_per_s);
+    CHECK(knob_lowered.steps.decode_tokens_per_s < pool_bound.steps.decode_tokens_per_s);
 }
 
 TEST_CASE("tensor parallelism shards weights and KV heads, then replicates heads") {

@@ -100,12 +100,12 @@ TEST_CASE("properties hold over 3,000 random scenarios") {
         CHECK(r.running + r.waiting == s.concurrent_requests);
         CHECK(r.kv_cache_usage >= 0);
         CHECK(r.kv_cache_usage <= 1);
-        CHECK(r.weight_share >= 0);
-        CHECK(r.weight_share <= 1);
+        CHECK(r.steps.weight_share >= 0);
+        CHECK(r.steps.weight_share <= 1);
         if (r.running > 0) {
-            CHECK(r.decode.total_s > 0);
-            CHECK(r.decode.total_s >= std::max(r.decode.memory_s, r.decode.compute_s));
-            CHECK(r.free_prefill_tokens <= r.chunk_budget_tokens);
+            CHECK(r.steps.decode.total_s > 0);
+            CHECK(r.steps.decode.total_s >= std::max(r.steps.decode.memory_s, r.steps.decode.compute_s));
+            CHECK(r.steps.free_prefill_tokens <= r.steps.chunk_budget_tokens);
         }
 
         // Capacity never rises with prompt length.
@@ -149,7 +149,7 @@ TEST_CASE("extreme accepted inputs neither overflow nor produce NaN") {
     check_finite(result_to_json(r), "tiny requests");
     CHECK(r.running == std::min<int64_t>(4096, r.max_resident_sequences));
     CHECK(r.running > 2048);
-    CHECK(r.chunk_budget_tokens == 0);
+    CHECK(r.steps.chunk_budget_tokens == 0);
 
     nlohmann::json huge = {{"num_hidden_layers", ConfigLimits::max_layers}, {"hidden_size", ConfigLimits::max_hidden},
                            {"intermediate_size", ConfigLimits::max_intermediate},

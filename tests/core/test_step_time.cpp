@@ -9,35 +9,35 @@ using kvtest::evaluate_ok;
 
 TEST_CASE("decode moves the weights plus every running sequence's whole cache") {
     const Result r = evaluate_ok({});
-    CHECK(r.decode.bytes == r.memory.weight_bytes + 32 * r.bytes_per_sequence);
-    CHECK(r.decode.memory_s == Approx(r.decode.bytes / (3.35e12 * 0.8)));
-    CHECK(r.decode.compute_s == Approx(r.decode.flops / (989e12 * 0.55)));
-    CHECK(r.decode.total_s == Approx(std::max(r.decode.memory_s, r.decode.compute_s)));
-    CHECK(r.decode.bound == Bound::memory);
-    CHECK(r.decode_tokens_per_s == Approx(32 / r.decode.total_s));
-    CHECK(r.itl_s == r.decode.total_s);
-    CHECK(r.weight_share == Approx(r.memory.weight_bytes / r.decode.bytes));
+    CHECK(r.steps.decode.bytes == r.memory.weight_bytes + 32 * r.bytes_per_sequence);
+    CHECK(r.steps.decode.memory_s == Approx(r.steps.decode.bytes / (3.35e12 * 0.8)));
+    CHECK(r.steps.decode.compute_s == Approx(r.steps.decode.flops / (989e12 * 0.55)));
+    CHECK(r.steps.decode.total_s == Approx(std::max(r.steps.decode.memory_s, r.steps.decode.compute_s)));
+    CHECK(r.steps.decode.bound == Bound::memory);
+    CHECK(r.steps.decode_tokens_per_s == Approx(32 / r.steps.decode.total_s));
+    CHECK(r.steps.itl_s == r.steps.decode.total_s);
+    CHECK(r.steps.weight_share == Approx(r.memory.weight_bytes / r.steps.decode.bytes));
 }
 
 TEST_CASE("decode FLOPs: 2 x params per token plus attention over the context") {
     const Result r = evaluate_ok({});
     const double attention = 4.0 * 36 * 32 * 128 * (4096 + 256);
-    CHECK(r.decode.flops == Approx(32 * (2.0 * 8190735360.0 + attention)));
+    CHECK(r.steps.decode.flops == Approx(32 * (2.0 * 8190735360.0 + attention)));
 }
 
 TEST_CASE("prefill: matmuls plus the causal attention triangle, or the weight read if longer") {
     const Result r = evaluate_ok({{"model", "Qwen3-14B"}, {"gpu", "A100"}});
     const double p = 4096;
-    CHECK(r.prefill.flops == Approx(2.0 * 14768307200.0 * p + 4.0 * 40 * 40 * 128 * p * p / 2));
-    CHECK(r.prefill.bound == Bound::compute);
-    CHECK(r.prefill.total_s == Approx(r.prefill.flops / (312e12 * 0.55)));
+    CHECK(r.steps.prefill.flops == Approx(2.0 * 14768307200.0 * p + 4.0 * 40 * 40 * 128 * p * p / 2));
+    CHECK(r.steps.prefill.bound == Bound::compute);
+    CHECK(r.steps.prefill.total_s == Approx(r.steps.prefill.flops / (312e12 * 0.55)));
 }
 
 TEST_CASE("the quadratic term matters only for long prompts") {
     const Result short_prompt = evaluate_ok({{"prompt_tokens", 1024}});
     const Result long_prompt = evaluate_ok({{"prompt_tokens", 32768}});
     // 32x the tokens costs more than 32x the time once attention grows with the square.
-    CHECK(long_prompt.prefill.total_s / short_prompt.prefill.total_s > 32.0);
+    CHECK(long_prompt.steps.prefill.total_s / short_prompt.steps.prefill.total_s > 32.0);
 }
 
 TEST_CASE("FP8 weights run at the FP8 tensor rate where the GPU has one") {
@@ -47,38 +47,38 @@ TEST_CASE("FP8 weights run at the FP8 tensor rate where the GPU has one") {
 
 TEST_CASE("simulated DCGM: busy memory, idle tensor cores, nvidia-smi at 100%") {
     const Result r = evaluate_ok({});
-    CHECK(r.dram_active == Approx(0.8));  // memory-bound: the achieved fraction of peak
-    CHECK(r.tensor_active < 0.1);
-    CHECK(r.gpu_utilization == 1.0);
+    CHECK(r.steps.dram_active == Approx(0.8));  // memory-bound: the achieved fraction of peak
+    CHECK(r.steps.tensor_active < 0.1);
+    CHECK(r.steps.gpu_utilization == 1.0);
     const Result compute_bound =
         evaluate_ok({{"model", "Qwen3-14B"}, {"prompt_tokens", 128}, {"output_tokens", 16}, {"concurrent_requests", 256}});
-    CHECK(compute_bound.tensor_active == Approx(0.55));
-    CHECK(compute_bound.dram_active < 0.8);
+    CHECK(compute_bound.steps.tensor_active == Approx(0.55));
+    CHECK(compute_bound.steps.dram_active < 0.8);
 }
 
 TEST_CASE("chunked prefill: tokens ride free until compute reaches memory time") {
     const Result r = evaluate_ok({});
-    CHECK(r.chunk_budget_tokens == 8192 - 32);
-    REQUIRE(r.free_prefill_tokens > 0);
-    CHECK(decode_step_with_chunk_s(r, 0) == Approx(r.decode.total_s));
+    CHECK(r.steps.chunk_budget_tokens == 8192 - 32);
+    REQUIRE(r.steps.free_prefill_tokens > 0);
+    CHECK(decode_step_with_chunk_s(r, r.steps, 0) == Approx(r.steps.decode.total_s));
     // Up to the free count the step barely grows (only the chunk's KV writes)...
-    CHECK(decode_step_with_chunk_s(r, r.free_prefill_tokens) / r.decode.total_s < 1.01);
+    CHECK(decode_step_with_chunk_s(r, r.steps, r.steps.free_prefill_tokens) / r.steps.decode.total_s < 1.01);
     // ...and past it the step is compute-bound and grows with every token.
-    const double at_budget = decode_step_with_chunk_s(r, r.chunk_budget_tokens);
-    CHECK(at_budget == Approx(r.step_with_full_chunk_s));
-    CHECK(at_budget > 3 * r.decode.total_s);
+    const double at_budget = decode_step_with_chunk_s(r, r.steps, r.steps.chunk_budget_tokens);
+    CHECK(at_budget == Approx(r.steps.step_with_full_chunk_s));
+    CHECK(at_budget > 3 * r.steps.decode.total_s);
 }
 
 TEST_CASE("tensor parallelism: sublinear because of the all-reduces") {
     const Result tp1 = evaluate_ok({});
     const Result tp4 = evaluate_ok({{"tensor_parallel_size", 4}});
-    CHECK(tp4.decode.bytes == Approx(tp1.decode.bytes / 4).epsilon(0.001));  // norms stay whole on every rank
-    CHECK(tp4.decode.communication_s > 0);
-    const double speedup = tp1.decode.total_s / tp4.decode.total_s;
+    CHECK(tp4.steps.decode.bytes == Approx(tp1.steps.decode.bytes / 4).epsilon(0.001));  // norms stay whole on every rank
+    CHECK(tp4.steps.decode.communication_s > 0);
+    const double speedup = tp1.steps.decode.total_s / tp4.steps.decode.total_s;
     CHECK(speedup > 2.5);
     CHECK(speedup < 4.0);
     // Two ring all-reduces per layer of running x hidden BF16 activations, plus latency each.
     const double message = 32.0 * 4096 * 2;
     const double per_call = 2.0 * 3 / 4 * message / 450e9 + 8e-6;
-    CHECK(tp4.decode.communication_s == Approx(2 * 36 * per_call));
+    CHECK(tp4.steps.decode.communication_s == Approx(2 * 36 * per_call));
 }

@@ -17,8 +17,8 @@ TEST_CASE("batch sweep: every point is a full evaluation, up to the pool limit")
     CHECK(sweep.points.back().batch == base.max_resident_sequences);
     const Result at8 = evaluate_ok({{"prompt_tokens", 32768}, {"kv_cache_dtype", "fp8"}, {"weight_dtype", "fp8"},
                                     {"concurrent_requests", 8}});
-    CHECK(sweep.points[7].step_s == Approx(at8.decode.total_s));
-    CHECK(sweep.points[7].tokens_per_s == Approx(at8.decode_tokens_per_s));
+    CHECK(sweep.points[7].step_s == Approx(at8.steps.decode.total_s));
+    CHECK(sweep.points[7].tokens_per_s == Approx(at8.steps.decode_tokens_per_s));
     // Cache read equals weight read where batch x bytes per sequence = weight bytes.
     CHECK(sweep.amortised_batch == Approx(base.memory.weight_bytes / base.bytes_per_sequence));
 }

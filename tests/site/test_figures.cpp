@@ -58,9 +58,9 @@ TEST_CASE("figures equal the core's result formatted by the named format") {
     auto direct = std::get<kv::Result>(kv::evaluate(kv::Scenario{}));
     CHECK(value_of(data, "start.max_resident_sequences | count") == kv::format_count(direct.max_resident_sequences));
     CHECK(value_of(data, "start.kv_bytes_per_token | kib") == *kv::format_named(direct.memory.layout.kv_bytes_per_token, "kib"));
-    CHECK(value_of(data, "start.decode_step_s | duration") == kv::format_duration(direct.decode.total_s));
-    CHECK(value_of(data, "start.decode.flops | sig3") == kv::format_significant(direct.decode.flops, 3));
-    CHECK(value_of(data, "start.prefill_bound | text") == kv::bound_name(direct.prefill.bound));
+    CHECK(value_of(data, "start.decode_step_s | duration") == kv::format_duration(direct.steps.decode.total_s));
+    CHECK(value_of(data, "start.decode.flops | sig3") == kv::format_significant(direct.steps.decode.flops, 3));
+    CHECK(value_of(data, "start.prefill_bound | text") == kv::bound_name(direct.steps.prefill.bound));
     CHECK(value_of(data, "start.model.head_dim | count") == "128");
     CHECK(value_of(data, "long.scenario.prompt_tokens | count") == "32,768");
 }
@@ -72,11 +72,11 @@ TEST_CASE("arithmetic across scenarios") {
     s.prompt_tokens = 32768;
     auto b = std::get<kv::Result>(kv::evaluate(s));
     CHECK(value_of(data, "start.decode_tokens_per_s / long.decode_tokens_per_s | x2") ==
-          kv::format_factor(a.decode_tokens_per_s / b.decode_tokens_per_s, 2));
+          kv::format_factor(a.steps.decode_tokens_per_s / b.steps.decode_tokens_per_s, 2));
     CHECK(value_of(data, "start.max_resident_sequences - long.max_resident_sequences | count") ==
           kv::format_count(a.max_resident_sequences - b.max_resident_sequences));
     CHECK(value_of(data, "(long.itl_s - start.itl_s) / start.itl_s | percent") ==
-          kv::format_percent((b.itl_s - a.itl_s) / a.itl_s, 0));
+          kv::format_percent((b.steps.itl_s - a.steps.itl_s) / a.steps.itl_s, 0));
 }
 
 TEST_CASE("facts carry their unit into base units") {
