@@ -63,7 +63,9 @@ void log_startup(const Result& r, std::vector<LogLine>& out) {
 
 void log_refusal(const Result& r, std::vector<LogLine>& out) {
     const MemoryPlan& m = r.memory;
-    add(out, LogKind::failure, "ValueError: " + m.startup_error->message);
+    // Out-of-memory failures carry their own exception name; the checks raise ValueError.
+    const std::string& message = m.startup_error->message;
+    add(out, LogKind::failure, message.rfind("torch.", 0) == 0 ? message : "ValueError: " + message);
     const double starts_at = r.min_utilization_that_fits;
     if (m.startup_error->kind == "max_model_len_does_not_fit" || m.startup_error->kind == "no_kv_cache_memory") {
         std::string text = "the engine loads the weights (" + format_gib(m.weight_bytes, 1) + ") and profiles (" +
@@ -76,6 +78,9 @@ void log_refusal(const Result& r, std::vector<LogLine>& out) {
         if (m.estimated_max_model_len > 0)
             text += " max_model_len " + format_count(m.estimated_max_model_len) + " would start;";
         if (starts_at <= 1.0) text += " gpu_memory_utilization " + utilization_ceiling(starts_at) + " would start it as is.";
+        if (r.tensor_parallel_that_starts > 0)
+            text += " tensor_parallel_size " + std::to_string(r.tensor_parallel_that_starts) + " would start it.";
+        if (r.fp8_weights_start) text += " FP8 weights (--quantization fp8) would start it.";
         add(out, LogKind::lesson, text);
     }
 }
@@ -86,11 +91,12 @@ void log_binding_limit(const Result& r, std::vector<LogLine>& out) {
     switch (r.binding_limit) {
     case BindingLimit::concurrent_requests:
         add(out, LogKind::lesson, running + ": every request is admitted; the pool could hold " +
-                                    format_count(r.max_resident_sequences) + " sequences of this length.");
+                                    format_count(r.max_resident_sequences) +
+                                    (r.max_resident_sequences == 1 ? " sequence" : " sequences") + " of this length.");
         break;
     case BindingLimit::kv_pool:
         add(out, LogKind::lesson, running + ": the KV pool is the limit (" + format_count(r.max_resident_sequences) +
-                                    " sequences of " + format_bytes(r.bytes_per_sequence) +
+                                    (r.max_resident_sequences == 1 ? " sequence of " : " sequences of ") + format_bytes(r.bytes_per_sequence) +
                                     "). Lowering max_num_seqs would not admit one more.");
         break;
     case BindingLimit::max_num_seqs:
@@ -140,7 +146,8 @@ std::vector<LogLine> engine_log(const Result& r) {
                                      format_count(*s.max_model_len) + "): the server rejects it (HTTP 400).");
         return out;
     }
-    add(out, LogKind::info, "Avg prompt throughput: " + format_fixed(r.steps.prompt_tokens_per_s, 1) +
+    add(out, LogKind::info, std::string(r.rules.v1_engine ? "Engine 000: " : "") +
+                                "Avg prompt throughput: " + format_fixed(r.steps.prompt_tokens_per_s, 1) +
                               " tokens/s, Avg generation throughput: " + format_fixed(r.steps.decode_tokens_per_s, 1) +
                               " tokens/s, Running: " + std::to_string(r.running) + " reqs, Waiting: " +
                               std::to_string(r.waiting) + " reqs, GPU KV cache usage: " +

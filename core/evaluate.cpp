@@ -78,7 +78,7 @@ std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibr
     ModelSpec model;
     if (scenario.model_config) {
         model = *scenario.model_config;
-        if (model.name.empty()) model.name = "config.json";
+        model.name = "config.json";  // the reader's own file, whatever field carried it
     } else if (const ModelSpec* found = find_model(scenario.model)) {
         model = *found;
     } else {
@@ -94,8 +94,49 @@ std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibr
     return evaluate_resolved(scenario, model, gpu, calibration);
 }
 
+namespace {
+
+bool memory_refusal(const Result& r) {
+    if (!r.memory.startup_error) return false;
+    const std::string& kind = r.memory.startup_error->kind;
+    return kind == "weights_do_not_fit" || kind == "profile_out_of_memory" || kind == "no_kv_cache_memory" ||
+           kind == "max_model_len_does_not_fit";
+}
+
+Result assemble(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu, const Calibration& calibration);
+
+// Ways out of a memory refusal that the panels offer beside the utilisation and max_model_len.
+void find_remedies(Result& r, const Scenario& scenario, const ModelSpec& model, const Calibration& calibration) {
+    if (!memory_refusal(r)) return;
+    for (int64_t tp : {2, 4, 8}) {
+        if (tp <= scenario.tensor_parallel_size) continue;
+        Scenario wider = scenario;
+        wider.tensor_parallel_size = tp;
+        if (!assemble(wider, model, r.gpu, calibration).memory.startup_error) {
+            r.tensor_parallel_that_starts = tp;
+            break;
+        }
+    }
+    if (scenario.weight_dtype == DType::bf16 && model.weight_format == WeightFormat::bf16) {
+        Scenario fp8 = scenario;
+        fp8.weight_dtype = DType::fp8;
+        r.fp8_weights_start = !assemble(fp8, model, r.gpu, calibration).memory.startup_error;
+    }
+}
+
+}  // namespace
+
 Result evaluate_resolved(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu,
                          const Calibration& calibration) {
+    Result r = assemble(scenario, model, gpu, calibration);
+    find_remedies(r, scenario, model, calibration);
+    if (r.tensor_parallel_that_starts > 0 || r.fp8_weights_start) r.log = engine_log(r);
+    return r;
+}
+
+namespace {
+
+Result assemble(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu, const Calibration& calibration) {
     Result r;
     r.model = scenario.force_mha ? with_multi_head_attention(model) : model;
     r.gpu = gpu;
@@ -118,4 +159,5 @@ Result evaluate_resolved(const Scenario& scenario, const ModelSpec& model, const
     return r;
 }
 
+}  // namespace
 }  // namespace kv

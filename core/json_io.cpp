@@ -305,6 +305,8 @@ json result_to_json(const Result& r) {
         {"binding_limit", binding_limit_name(r.binding_limit)},
         {"min_utilization_that_fits", r.min_utilization_that_fits},
         {"longest_request_tokens", r.longest_request_tokens},
+        {"tensor_parallel_that_starts", r.tensor_parallel_that_starts},
+        {"fp8_weights_start", r.fp8_weights_start},
         {"decode_bytes_per_step", r.steps.decode.bytes},
         {"decode_step_s", r.steps.decode.total_s},
         {"decode_memory_s", r.steps.decode.memory_s},

@@ -212,7 +212,7 @@ struct VersionChoice {
     const char* note;
 };
 const VersionChoice versions[] = {
-    {"0.6.3", "V0 engine: profiles max(max_model_len, 2,048) tokens"},
+    {"0.6.3", "V0 engine: profiles max(max_model_len, 2,048) tokens; the server turns chunked prefill on above 32K (512)"},
     {"0.8.5", "V1 engine: profiles max_num_batched_tokens"},
     {"0.10.1", "V1, sliding-window layers keep only their window"},
     {"0.13.0", "V1, CUDA graphs still outside the budget"},
@@ -473,6 +473,13 @@ void what_would_start_it(const kv::Result& r) {
                            "instead of " + kv::format_count(*r.scenario.max_model_len) + ", at this utilisation",
                            Colour::text, "The engine's own estimate: the longest request one sequence could hold in the "
                                          "pool that is left."});
+    if (r.tensor_parallel_that_starts > 0)
+        figures.push_back({"tensor_parallel_size", kv::format_count(r.tensor_parallel_that_starts),
+                           "GPUs instead of " + kv::format_count(r.scenario.tensor_parallel_size) + ", all else as is",
+                           Colour::text, "The fewest GPUs (of 2, 4, 8) whose shards leave room for one max_model_len request."});
+    if (r.fp8_weights_start)
+        figures.push_back({"weight_dtype", "fp8", "--quantization fp8, all else as is", Colour::text,
+                           "FP8 linear layers halve most of the weights; the embedding and lm_head stay 16-bit."});
     if (figures.empty()) return;
     ImGui::Dummy(ImVec2(0, 2));
     ImGui::PushFont(font(Font::strong));

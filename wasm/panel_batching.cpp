@@ -172,7 +172,7 @@ void tensor_parallel(const kvapp::Panel& panel) {
     if (!ImGui::BeginTable("tp", wide ? 7 : 5, flags)) return;
     ImGui::TableSetupColumn("GPUs", 0, 0.7f);
     ImGui::TableSetupColumn(wide ? "KV heads / rank" : "KV heads", 0, 1.0f);
-    ImGui::TableSetupColumn(wide ? "pool / rank" : "pool", 0, 1.0f);
+    ImGui::TableSetupColumn(wide ? "pool per GPU" : "pool/GPU", 0, 1.0f);
     if (wide) ImGui::TableSetupColumn("resident", 0, 1.0f);
     ImGui::TableSetupColumn("step = ITL", 0, 1.0f);
     if (wide) ImGui::TableSetupColumn("all-reduce", 0, 1.0f);

@@ -60,6 +60,8 @@
     if (window.parent && window.parent !== window) window.parent.postMessage(message, '*');
   }
 
+  var applyingSet = false;  // a host's set is being applied: its own report follows
+
   function report(state, errors) {
     if (!window.parent || window.parent === window) return;
     var result = embed.handle.result();
@@ -86,7 +88,7 @@
       showMessages(messages);
       handle.onChange(function (state) {
         try { history.replaceState(null, '', '#' + KvState.toQuery(kind, state, defaults)); } catch (e) { /* file:// */ }
-        report(state);
+        if (!applyingSet) report(state);
       });
       post({ kv: 'ready' });
       if (watched.length) report(handle.getState());
@@ -108,9 +110,15 @@
         var v = data.state[k];
         return [k, typeof v === 'string' ? v : JSON.stringify(v)];
       });
+      // One 'change' for the whole set, with its errors: the panel's own change notices arrive in
+      // microtasks queued by applyFields, so the report waits behind them.
+      applyingSet = true;
       var errors = KvState.applyFields(embed.handle, pairs, knownFields);
       if (errors.length) showMessages(errors);
-      report(embed.handle.getState(), errors);
+      queueMicrotask(function () {
+        applyingSet = false;
+        report(embed.handle.getState(), errors);
+      });
     }
   });
 

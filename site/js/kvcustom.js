@@ -167,7 +167,9 @@
     GPU_NUMBERS.forEach(function (key) {
       var text = gpuForm.elements[key].value.trim();
       if (!text) return;
-      var number = Number(text.replace(/,/g, ''));
+      // Commas only as thousands separators (1,979); "24,5" stays text for the core to reject.
+      var grouped = /^\d{1,3}(,\d{3})+(\.\d+)?$/.test(text);
+      var number = /,/.test(text) && !grouped ? NaN : Number(text.replace(/,/g, ''));
       out[key] = isFinite(number) ? number : text;
     });
     var name = gpuForm.elements.label.value.trim();

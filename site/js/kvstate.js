@@ -92,7 +92,8 @@ var KvState = (function () {
   function applyFields(handle, fields, knownFields) {
     var errors = [];
     fields.forEach(function (pair) {
-      var name = pair[0], raw = pair[1], change = {};
+      // No prototype, so "__proto__" is an ordinary key the core can reject by name.
+      var name = pair[0], raw = pair[1], change = Object.create(null);
       change[name] = coerce(name, raw);
       var reply = handle.setState(change);
       if (reply && reply.error) {

@@ -24,7 +24,7 @@
   var moduleUrl = main.getAttribute('data-module');
   var knownFields = Object.keys(defaults);
   var reduceMotion = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  var panels = {};
+  var panels = Object.create(null);  // no prototype: "#panel=__proto__" must name no panel
   var own = {};   // the reader's model_config / gpu_config, for every panel (useOwn below)
   var lesson = window.KvLesson = { panels: {}, firstPanelMs: null, errors: [] };
 
@@ -188,7 +188,13 @@
 
   function restoreFromHash() {
     var parsed = KvState.parse(location.hash);
-    if (!parsed.panel || !panels[parsed.panel]) return;
+    if (!parsed.panel) return;
+    if (!panels[parsed.panel]) {
+      var first = panels[Object.keys(panels)[0]];
+      var note = 'The address names no panel "' + parsed.panel + '"; the panels are ' + Object.keys(panels).join(', ') + '.';
+      if (first) mount(first).then(function () { setStatus(first, note, true); }, function () {});
+      return;
+    }
     var panel = panels[parsed.panel];
     mount(panel).then(function (handle) {
       handle.setState(defaults);

@@ -89,6 +89,7 @@ before(async () => {
 <span id="step" data-kv-target="kv" data-kv-field="decode_step_s" data-kv-format="duration">?</span>.</p>
 <p id="errs" data-kv-errors></p>
 <a href="#" id="set-bad" data-kv-set='{"prompt_tokens": -5}'>bad</a>
+<a href="#" id="set-mixed" data-kv-set='{"output_tokens": 512, "concurrent_requests": -1}'>mixed</a>
 <iframe data-kv-embed id="kv" src="kv/embed.html?panel=admission" width="700" height="600"></iframe>
 <script src="kv/js/kvembed-host.js"></script>`);
   server = await serve({ '/course/kv/': site, '/host/kv/': site, '/host/': hostDir, '/': site });
@@ -254,6 +255,28 @@ test('clicking a figure loads its scenario into its panel, into view, and into t
   await page.close();
 });
 
+test('a crafted hash cannot break the page: __proto__ names no panel and no field, and both are reported', async () => {
+  for (const hash of ['#panel=__proto__', '#panel=constructor', '#panel=nonsense']) {
+    const { page, errors } = await open(`${server.url}/${hash}`);
+    await mounted(page, 'admission');
+    const status = await page.textContent('figure.kv-panel .kv-panel__status');
+    assert.match(status, /names no panel/, hash);
+    // Figure clicks still work and still reach the hash.
+    const fig = page.locator('a.kv-fig[data-scenario-name="long_prompt"][data-field="max_resident_sequences"]').first();
+    await fig.scrollIntoViewIfNeeded();
+    await fig.click();
+    await page.waitForFunction(() => location.hash.includes('prompt_tokens=32768'));
+    assert.deepEqual(errors, [], hash);
+    await page.close();
+  }
+  const { page, errors } = await open(`${server.url}/#panel=admission&__proto__=x&prompt_tokens=8192`);
+  await mounted(page, 'admission');
+  await page.waitForFunction(() => window.KvLesson.panels.admission.getState().prompt_tokens === 8192);
+  assert.match(await page.textContent('#panel-admission .kv-panel__status'), /"__proto__" is not a scenario field/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('embed.html honours its parameters, query or hash', async () => {
   const { page, errors } = await open(`${server.url}/embed.html?panel=phases&model=Qwen3-14B&prompt_tokens=2048#gpu=A100`,
     { width: 760, height: 700 });
@@ -313,6 +336,18 @@ test('a host page binds its own figures to an embedded panel through kvembed-hos
   await page.click('#set-bad');
   await page.waitForFunction(() => /prompt_tokens/.test(document.getElementById('errs').textContent));
   assert.equal(await page.textContent('#seqs'), fp8.seqs);
+  // A set that mixes an accepted and a rejected field: one change message, and it carries the error.
+  await page.evaluate(() => {
+    window.__changes = [];
+    window.addEventListener('message', (e) => { if (e.data && e.data.kv === 'change') window.__changes.push(e.data); });
+  });
+  await page.click('#set-mixed');
+  await page.waitForFunction(() => window.__changes.length > 0);
+  await page.waitForTimeout(300);
+  const changes = await page.evaluate(() => window.__changes);
+  assert.equal(changes.length, 1);
+  assert.equal(changes[0].state.output_tokens, 512);
+  assert.match(await page.textContent('#errs'), /concurrent_requests/);
   assert.deepEqual(errors, []);
   await page.close();
 });

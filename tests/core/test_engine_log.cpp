@@ -49,7 +49,7 @@ TEST_CASE("V0 start-up lines: blocks, not tokens") {
 
 TEST_CASE("the stats line and the lesson lines") {
     const Result r = evaluate_ok({{"prompt_tokens", 32768}});
-    CHECK(has_line(r, "INFO Avg prompt throughput: " + format_fixed(r.steps.prompt_tokens_per_s, 1) +
+    CHECK(has_line(r, "INFO Engine 000: Avg prompt throughput: " + format_fixed(r.steps.prompt_tokens_per_s, 1) +
                           " tokens/s, Avg generation throughput: " + format_fixed(r.steps.decode_tokens_per_s, 1) +
                           " tokens/s, Running: " + std::to_string(r.running) + " reqs, Waiting: " +
                           std::to_string(r.waiting) + " reqs, GPU KV cache usage: " +
@@ -70,6 +70,13 @@ TEST_CASE("a refusal ends the log with the engine's ValueError and says what wou
     CHECK(r.log.back().text.find("max_model_len " + format_count(r.memory.estimated_max_model_len) + " would start") !=
           std::string::npos);
     CHECK(lines_of(r, LogKind::info).back().rfind("INFO Available KV cache memory", 0) == 0);  // no KV cache size line
+    // Out of memory while loading is torch's error, not a ValueError.
+    nlohmann::json giant = {{"num_hidden_layers", 160}, {"hidden_size", 8192}, {"intermediate_size", 28672},
+                            {"num_attention_heads", 64}, {"num_key_value_heads", 8}, {"vocab_size", 32000},
+                            {"max_position_embeddings", 4096}};
+    const auto oom = lines_of(evaluate_ok({{"model_config", giant}}), LogKind::failure);
+    REQUIRE(oom.size() == 1);
+    CHECK(oom[0].rfind("ERROR torch.OutOfMemoryError: CUDA out of memory", 0) == 0);
     // A refusal before loading prints no memory lines at all.
     const Result early = evaluate_ok({{"max_model_len", 65536}});
     CHECK(lines_of(early, LogKind::info).size() == 1);  // the engine config line

@@ -247,3 +247,17 @@ TEST_CASE("MLA: one latent per token and layer, not split by tensor parallelism,
     const Result tp2 = evaluate_ok({{"model_config", mla}, {"tensor_parallel_size", 2}});
     CHECK(tp2.memory.layout.bytes_per_token_per_layer == 576.0 * 2);
 }
+
+TEST_CASE("a memory refusal names the other ways out: more GPUs, FP8 weights") {
+    const Result qwen = evaluate_ok({{"model", "Qwen3-32B"}});
+    CHECK(qwen.tensor_parallel_that_starts == 2);
+    CHECK(qwen.fp8_weights_start);
+    CHECK(evaluate_ok({{"model", "Qwen3-32B"}, {"tensor_parallel_size", 2}}).status == Status::ok);
+    const Result mixtral = evaluate_ok({{"model", "Mixtral-8x7B-Instruct-v0.1"}});
+    REQUIRE(mixtral.memory.startup_error);
+    CHECK(mixtral.tensor_parallel_that_starts == 2);
+    // A configuration refusal offers none, and neither does an engine that starts.
+    CHECK(evaluate_ok({{"max_model_len", 65536}}).tensor_parallel_that_starts == 0);
+    CHECK(evaluate_ok({}).tensor_parallel_that_starts == 0);
+    CHECK_FALSE(evaluate_ok({}).fp8_weights_start);
+}
