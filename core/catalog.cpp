@@ -30,6 +30,7 @@ Catalog parse_catalog() {
         if (auto* error = std::get_if<InputError>(&parsed)) catalog_defect(error->message);
         ModelSpec spec = std::get<ModelSpec>(parsed);
         spec.name = entry.at("id").get<std::string>();
+        spec.hf_repo = entry.value("hf_repo", std::string());
         catalog.models.push_back(spec);
     }
     for (const auto& entry : gpus.at("gpus")) {

@@ -17,6 +17,8 @@ InputError fail(std::string field, ErrorCode code, std::string message) {
     return InputError{std::move(field), code, std::move(message)};
 }
 
+}  // namespace
+
 // A whole number within [lo, hi]; JSON floats such as 4096.0 count, 1e30 and 4.5 do not.
 std::variant<int64_t, InputError> read_integer(const json& value, const std::string& field, int64_t lo,
                                                int64_t hi) {
@@ -29,14 +31,17 @@ std::variant<int64_t, InputError> read_integer(const json& value, const std::str
     return static_cast<int64_t>(v);
 }
 
-std::variant<double, InputError> read_number(const json& value, const std::string& field, double lo, double hi) {
-    const std::string range = "a number from " + format_fixed(lo, 2) + " to " + format_fixed(hi, 2);
+std::variant<double, InputError> read_number(const json& value, const std::string& field, double lo, double hi,
+                                             int decimals) {
+    const std::string range = "a number from " + format_fixed(lo, decimals) + " to " + format_fixed(hi, decimals);
     if (!value.is_number()) return fail(field, ErrorCode::wrong_type, field + " must be " + range);
     const double v = value.get<double>();
     if (!std::isfinite(v) || v < lo || v > hi)
         return fail(field, ErrorCode::out_of_range, field + " is " + value.dump() + "; it must be " + range);
     return v;
 }
+
+namespace {
 
 std::variant<bool, InputError> read_bool(const json& value, const std::string& field) {
     if (!value.is_boolean()) return fail(field, ErrorCode::wrong_type, field + " must be true or false");

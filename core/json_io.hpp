@@ -34,6 +34,10 @@ nlohmann::json tensor_parallel_sweep_to_json(const std::vector<TensorParallelPoi
 // Ids, labels and the knob ranges, for pickers and documentation.
 nlohmann::json catalog_to_json();
 
+// One JSON number for `field` within [lo, hi] (whole for read_integer), or an InputError naming the range.
+std::variant<int64_t, InputError> read_integer(const nlohmann::json& value, const std::string& field, int64_t lo, int64_t hi);
+std::variant<double, InputError> read_number(const nlohmann::json& value, const std::string& field, double lo, double hi, int decimals = 2);
+
 // Parses a scenario text and evaluates it: the one path every text front end (CLI, embind) takes.
 std::variant<Result, InputError> evaluate_text(const std::string& scenario_text);
 

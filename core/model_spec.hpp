@@ -27,6 +27,7 @@ const char* weight_format_name(WeightFormat format);
 
 struct ModelSpec {
     std::string name;
+    std::string hf_repo;             // the Hugging Face repository (catalog models)
     std::string model_type;          // config.json's model_type ("qwen3", "llama", ...)
     int64_t num_hidden_layers = 0;
     int64_t hidden_size = 0;

@@ -6,19 +6,27 @@
 //   kvcache --catalog                               built-in models and GPUs
 //   kvcache --validate < tests/validation/startup_logs.json   the model against real vLLM start-ups
 //   (exit 1 when the median |error| exceeds 3%, a row exceeds 10% or a refusal is missed or invented)
+//   kvcache --plan '{"model": "Qwen3-32B", "gpu": "H100", "gpu_count": 4, "users": 64, "itl_s": 0.05}'
+//   (the target as an argument or on standard input: the vllm serve flags that meet it, cheapest first,
+//   or {"met": false, "closest": ...}; plan.hpp says what is searched)
+//   kvcache --explain-log [--scenario '{"gpu": "L4"}'] < vllm.log   a real start-up log, explained
+//   (the scenario adds what the log does not say; exit 2 when nothing in it is a vLLM start-up line)
 #include <iostream>
 #include <iterator>
 #include <string>
 
 #include "evaluate.hpp"
 #include "json_io.hpp"
+#include "plan.hpp"
 #include "sweep.hpp"
+#include "log_explain.hpp"
 #include "validation.hpp"
 
 namespace {
 
 int usage() {
-    std::cerr << "usage: kvcache [--scenario JSON] [--sweep batch|tp] [--catalog] [--validate < startups.json]\n"
+    std::cerr << "usage: kvcache [--scenario JSON] [--sweep batch|tp] [--catalog] [--validate < startups.json] [--explain-log < vllm.log]\n"
+                 "       kvcache --plan [TARGET_JSON]   the flags that serve a target (JSON or standard input)\n"
                  "       with no --scenario the scenario JSON is read from standard input\n";
     return 2;
 }
@@ -26,6 +34,26 @@ int usage() {
 int print_error(const kv::InputError& error) {
     std::cout << kv::error_to_json(error).dump(2) << "\n";
     return 2;
+}
+
+int explain(const std::string& given_text) {
+    std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    const auto given = nlohmann::json::parse(given_text.empty() ? "{}" : given_text, nullptr, false);
+    if (given.is_discarded() || !given.is_object())
+        return print_error({"scenario", kv::ErrorCode::malformed_json, "--scenario must be a JSON object"});
+    auto outcome = kv::explain_log(text, given);
+    if (auto* error = std::get_if<kv::InputError>(&outcome)) return print_error(*error);
+    std::cout << kv::explanation_to_json(std::get<kv::LogExplanation>(outcome)).dump(2) << "\n";
+    return 0;
+}
+
+int plan(const std::string& target_text) {
+    auto target = kv::plan_target_from_text(target_text);
+    if (auto* error = std::get_if<kv::InputError>(&target)) return print_error(*error);
+    auto outcome = kv::plan(std::get<kv::PlanTarget>(target));
+    if (auto* error = std::get_if<kv::InputError>(&outcome)) return print_error(*error);
+    std::cout << kv::plan_to_json(std::get<kv::PlanResult>(outcome)).dump(2) << "\n";
+    return 0;
 }
 
 int validate() {
@@ -47,15 +75,23 @@ int validate() {
 
 int main(int argc, char** argv) {
     std::string scenario_text, sweep;
-    bool have_scenario = false;
+    bool have_scenario = false, explain_log = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--scenario" && i + 1 < argc) { scenario_text = argv[++i]; have_scenario = true; }
         else if (arg == "--sweep" && i + 1 < argc) sweep = argv[++i];
         else if (arg == "--validate") return validate();
+        else if (arg == "--plan") {
+            const bool inline_target = i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0;
+            if (inline_target) return plan(argv[i + 1]);
+            const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+            return plan(text.find_first_not_of(" \t\r\n") == std::string::npos ? "{}" : text);
+        }
+        else if (arg == "--explain-log") explain_log = true;
         else if (arg == "--catalog") { std::cout << kv::catalog_to_json().dump(2) << "\n"; return 0; }
         else return usage();
     }
+    if (explain_log) return explain(scenario_text);
     if (!sweep.empty() && sweep != "batch" && sweep != "tp") return usage();
     if (!have_scenario)
         scenario_text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());

@@ -195,6 +195,14 @@ std::variant<FigureValue, std::string> LessonData::compute(const FigureBinding& 
     if (auto* message = std::get_if<std::string>(&value)) return *message;
     out.number = std::get<double>(value);
     if (!std::isfinite(out.number)) return std::string("the value is not finite");
+    // Counts, sizes and rates are never negative: a negative one is a binding written the wrong way round.
+    static const char* const unsigned_formats[] = {"count", "bytes", "bytes_exact", "kib", "mib", "gib0", "gib1", "gib2",
+                                                   "params", "tokens_per_s", "flops_per_s", "bandwidth", "duration",
+                                                   "ms0", "ms1"};
+    for (const char* f : unsigned_formats)
+        if (binding.format == f && out.number < 0)
+            return "the value is negative (" + std::to_string(out.number) + "); a " + binding.format +
+                   " cannot be: swap the operands";
     auto formatted = kv::format_named(out.number, binding.format);
     if (!formatted) return "unknown format \"" + binding.format + "\" (formats: " + format_names() + ")";
     out.formatted = *formatted;

@@ -27,5 +27,9 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
+    if (paths.fonts.empty()) {
+        std::cerr << "kvsite: --fonts DIR is required (the page's subset fonts, build/native/site/fonts)\n";
+        return 2;
+    }
     return site::build_site(paths, std::cout, std::cerr) == 0 ? 0 : 1;
 }

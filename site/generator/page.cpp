@@ -23,20 +23,26 @@ std::optional<std::string> read_text(const fs::path& path) {
 }
 
 bool write_text(const fs::path& path, const std::string& text) {
-    fs::create_directories(path.parent_path());
+    std::error_code ec;
+    if (!path.parent_path().empty()) fs::create_directories(path.parent_path(), ec);  // a bare name has none
+    if (ec) return false;
     std::ofstream out(path, std::ios::binary);
     out << text;
     return static_cast<bool>(out);
 }
 
 // Copies every file of `from` ending in `extension` into `to`.
+// -1 when the copy fails (a folder that cannot be made or written).
 int copy_matching(const fs::path& from, const std::string& extension, const fs::path& to) {
     int copied = 0;
-    if (!fs::is_directory(from)) return 0;
-    fs::create_directories(to);
-    for (const auto& entry : fs::directory_iterator(from)) {
+    std::error_code ec;
+    if (!fs::is_directory(from, ec)) return 0;
+    fs::create_directories(to, ec);
+    if (ec) return -1;
+    for (const auto& entry : fs::directory_iterator(from, ec)) {
         if (!entry.is_regular_file() || entry.path().extension() != extension) continue;
-        fs::copy_file(entry.path(), to / entry.path().filename(), fs::copy_options::overwrite_existing);
+        fs::copy_file(entry.path(), to / entry.path().filename(), fs::copy_options::overwrite_existing, ec);
+        if (ec) return -1;
         ++copied;
     }
     return copied;
@@ -59,7 +65,18 @@ std::optional<json> read_json(const fs::path& path, std::ostream& errors) {
     }
     json parsed = json::parse(*text, nullptr, false);
     if (parsed.is_discarded()) {
-        errors << path.string() << ": not valid JSON\n";
+        // Where: the parser's byte offset as line:column.
+        size_t line = 1, column = 1;
+        try {
+            const json retry = json::parse(*text);
+            (void)retry;
+        } catch (const json::parse_error& e) {
+            for (size_t i = 0; i + 1 < e.byte && i < text->size(); ++i) {
+                if ((*text)[i] == '\n') { ++line; column = 1; }
+                else ++column;
+            }
+        }
+        errors << path.string() << ":" << line << ":" << column << ": not valid JSON\n";
         return std::nullopt;
     }
     return parsed;
@@ -180,20 +197,30 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
                                                               {"LIMITS", escape_html(limits.dump())},
                                                               {"TITLE_TEXT", escape_html(article.title_text)}});
 
+    // A site without its module or its fonts is not a site: say so before writing anything.
+    std::error_code ec;
+    if (!fs::is_regular_file(paths.wasm, ec)) {
+        errors << paths.wasm.string() << ": the panels' module is missing (build it first: scripts/build)\n";
+        return 1;
+    }
+    if (!paths.fonts.empty() && !fs::is_directory(paths.fonts, ec)) {
+        errors << paths.fonts.string() << ": the fonts folder is missing\n";
+        return 1;
+    }
     // Output: clear what this generator owns, keep nothing stale.
-    for (const char* dir : {"js", "css", "fonts"}) fs::remove_all(paths.out / dir);
+    for (const char* dir : {"js", "css", "fonts"}) fs::remove_all(paths.out / dir, ec);
     bool ok = write_text(paths.out / "index.html", index) && write_text(paths.out / "embed.html", embed);
     const int scripts = copy_matching(paths.site / "js", ".js", paths.out / "js");
     const int styles = copy_matching(paths.site / "css", ".css", paths.out / "css");
     const int fonts = copy_matching(paths.fonts, ".woff2", paths.out / "fonts");
-    if (fs::is_regular_file(paths.wasm)) {
-        fs::copy_file(paths.wasm, paths.out / "js/kvcache.js", fs::copy_options::overwrite_existing);
-    } else {
-        log << "kvsite: " << paths.wasm.string() << " is missing; the page will say the panels are unavailable\n";
-    }
-    if (!paths.manifest.empty()) ok = ok && write_text(paths.manifest, figure_manifest(article, data).dump(1) + "\n");
+    ok = ok && scripts > 0 && styles > 0 && fonts >= 0;
+    if (ok) ok = fs::copy_file(paths.wasm, paths.out / "js/kvcache.js", fs::copy_options::overwrite_existing, ec) || !ec;
     if (!ok) {
         errors << paths.out.string() << ": cannot write the site\n";
+        return 1;
+    }
+    if (!paths.manifest.empty() && !write_text(paths.manifest, figure_manifest(article, data).dump(1) + "\n")) {
+        errors << paths.manifest.string() << ": cannot write the manifest\n";
         return 1;
     }
     log << "kvsite: " << paths.out.string() << ": " << article.figures.size() << " bound figures, "

@@ -14,8 +14,8 @@ namespace site {
 struct SitePaths {
     std::filesystem::path content;   // content/lesson: *.md, scenarios.json, facts.json
     std::filesystem::path site;      // site/: templates/, js/, css/
-    std::filesystem::path wasm;      // build/wasm/kvcache.js (may be absent: the page then says so)
-    std::filesystem::path fonts;     // subset .woff2 files (may be absent)
+    std::filesystem::path wasm;      // build/wasm/kvcache.js (must exist)
+    std::filesystem::path fonts;     // subset .woff2 files (empty: a site without its fonts, for tests)
     std::filesystem::path out;       // build/site
     std::filesystem::path manifest;  // build/site-manifest.json
 };

@@ -27,6 +27,11 @@ check "a custom GPU" 0 "r['gpu']['id'] == 'custom' and r['visible_memory_bytes']
 check "batch sweep" 0 "r['pool_limit'] > 32 and r['points'][0]['batch'] == 1" -- "$cli" --sweep batch --scenario '{}'
 check "tensor-parallel sweep" 0 "[p['tensor_parallel_size'] for p in r] == [1, 2, 4, 8]" -- "$cli" --sweep tp --scenario '{}'
 check "catalog: at least 15 models and 15 GPUs" 0 "len(r['models']) >= 15 and len(r['gpus']) >= 15 and r['models'][0]['id'] == 'Qwen3-8B'" -- "$cli" --catalog
+check "plan: a target that is met" 0 "r['met'] and r['candidates'][0]['gpus_used'] == 1 and r['candidates'][0]['command_line'].startswith('vllm serve Qwen/Qwen3-32B') and all(c['margins']['running'] == c['users_per_replica'] and c['margins']['itl_s'] <= 0.05 for c in r['candidates'])" -- "$cli" --plan '{"model": "Qwen3-32B", "gpu": "H100", "gpu_count": 4, "users": 64, "prompt_tokens": 4096, "output_tokens": 512, "itl_s": 0.05}'
+check "plan: bad input exits 2" 2 "r['error']['field'] == 'gpu_count' and r['error']['code'] == 'out_of_range'" -- bash -c "echo '{\"gpu_count\": 1e30}' | '$cli' --plan"
+logs="$(dirname "$0")/../validation/startup_logs.json"
+check "a real start-up log explained" 0 "r['scenario']['model'] == 'Qwen3-30B-A3B' and any(t['term'] == 'GPU KV cache size' and t['logged'] == 168288 for t in r['terms'])" -- bash -c "python3 -c \"import json; print('\\n'.join([s for s in json.load(open('$logs'))['startups'] if s['id'] == 'planner-h100-qwen3-30b-a3b'][0]['log_lines']))\" | '$cli' --explain-log"
+check "a text with no vLLM line" 2 "r['error']['field'] == 'log'" -- bash -c "echo 'hello world' | '$cli' --explain-log"
 "$cli" --bogus >/dev/null 2>&1; [ $? -eq 2 ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: unknown flag"; }
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -126,3 +126,10 @@ TEST_CASE("a scenario the model rejects fails the load, naming it") {
     CHECK_THAT(std::get<std::string>(LessonData::load({{"base", base}, {"scenarios", json::object()}}, {{"facts", json::object()}})),
                Catch::Contains("base lacks \"gpu\""));
 }
+
+TEST_CASE("a negative count or size is a binding written the wrong way round") {
+    const LessonData data = lesson();
+    CHECK_THAT(error_of(data, "0 - start.running | count"), Catch::Contains("negative"));
+    CHECK_THAT(error_of(data, "start.weight_bytes - start.budget_bytes | gib1"), Catch::Contains("negative"));
+    CHECK(value_of(data, "start.running - 0 | count") == "32");
+}

@@ -1,0 +1,106 @@
+// Real vLLM start-up logs (tests/validation/startup_logs.json, each with its source) read back:
+// every number a log states is parsed exactly, and the explanation lines the model up beside it.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fstream>
+
+#include "log_explain.hpp"
+#include "log_parser.hpp"
+
+using namespace kv;
+
+namespace {
+
+nlohmann::json startups() {
+    std::ifstream in(KV_STARTUP_LOGS);
+    REQUIRE(in.good());
+    return nlohmann::json::parse(in).at("startups");
+}
+
+std::string joined(const nlohmann::json& lines) {
+    std::string out;
+    for (const auto& l : lines) out += l.get<std::string>() + "\n";
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("every number a real log states is parsed exactly") {
+    int compared = 0, logs = 0;
+    for (const auto& rec : startups()) {
+        if (rec.contains("exclude_reason")) continue;  // e.g. two runs pasted into one comparison
+        const std::string text = joined(rec.at("log_lines"));
+        const ParsedLog p = parse_vllm_log(text);
+        const auto& logged = rec.at("logged");
+        INFO(rec.at("id").get<std::string>());
+        logs += p.recognised.empty() ? 0 : 1;
+        auto check = [&](const char* key, const auto& parsed, const char* marker) {
+            if (!logged.contains(key) || !logged[key].is_number()) return;
+            if (text.find(marker) == std::string::npos) return;  // the figure came from prose, not a log line
+            REQUIRE(parsed);
+            CHECK(static_cast<double>(*parsed) == Approx(logged[key].get<double>()).epsilon(1e-9));
+            ++compared;
+        };
+        check("kv_cache_tokens", p.kv_cache_tokens, "GPU KV cache size");
+        check("available_kv_cache_gib", p.available_gib, "Available KV cache memory");
+        check("model_weights_gib", p.weights_gib, "oading");
+        check("max_concurrency", p.max_concurrency, "Maximum concurrency");
+        check("cuda_graph_estimated_gib", p.cuda_graph_estimate_gib, "Estimated CUDA graph memory");
+        if (!p.kv_cache_tokens) check("num_gpu_blocks", p.gpu_blocks, "blocks: ");
+    }
+    CHECK(logs >= 30);
+    CHECK(compared >= 80);
+}
+
+TEST_CASE("a log explained: its deployment, the model beside each number, the unstated terms inferred") {
+    for (const auto& rec : startups()) {
+        if (rec.at("id") != "repo-dennislee-a100-80gb-qwen2-7b-util025") continue;
+        auto outcome = explain_log(joined(rec.at("log_lines")), {{"gpu", "A100"}});
+        REQUIRE(std::holds_alternative<LogExplanation>(outcome));
+        const auto& x = std::get<LogExplanation>(outcome);
+        CHECK(x.scenario.model == "Qwen2-7B-Instruct");  // a local folder named after the repository
+        CHECK(x.scenario.vllm_version == "0.10.1.1");
+        CHECK(*x.scenario.max_model_len == 16384);
+        CHECK(*x.scenario.gpu_memory_utilization == 0.25);
+        const ExplainedTerm* rest = nullptr;
+        const ExplainedTerm* weights = nullptr;
+        const ExplainedTerm* available = nullptr;
+        for (const auto& t : x.terms) {
+            if (t.term == "activation peak + non-torch") rest = &t;
+            if (t.term == "weights") weights = &t;
+            if (t.term == "available KV cache") available = &t;
+        }
+        REQUIRE(rest);
+        REQUIRE(weights);
+        REQUIRE(available);
+        CHECK(rest->inferred);
+        // The inferred term and the stated ones add up to the budget the engine requested.
+        const double requested = x.result.memory.visible_bytes / (1024.0 * 1024 * 1024) * 0.25;
+        CHECK(*rest->logged + *weights->logged + *available->logged == Approx(requested));
+        CHECK(std::fabs(available->model / *available->logged - 1) < 0.1);
+    }
+}
+
+TEST_CASE("refusals, prefixes, colours and wrapped lines") {
+    const std::string log =
+        "(EngineCore_DP0 pid=9) \x1b[1;36mINFO\x1b[0m 10-31 15:07:49 [gpu_worker.py:298] Available KV cache memory: 1.71 GiB\n"
+        "(EngineCore_DP0 pid=9) ERROR 10-31 15:07:50 [core.py:708] ValueError: To serve at least one request with the models's "
+        "max seq len (131072), (4.5 GiB KV cache is needed, which is larger than the available KV cache memory (1.71 GiB). Base\n"
+        "d on the available memory, the estimated maximum model length is 49152. Try increasing `gpu_memory_utilization`\n";
+    const ParsedLog p = parse_vllm_log(log);
+    CHECK(*p.available_gib == 1.71);
+    CHECK(*p.refusal_kind == "max_model_len_does_not_fit");
+    CHECK(*p.estimated_max_model_len == 49152);
+}
+
+TEST_CASE("a text with no start-up line, binary data or a 50 MB log: a clear error, never a crash") {
+    CHECK(std::holds_alternative<InputError>(explain_log("")));
+    CHECK(std::holds_alternative<InputError>(explain_log(std::string("\0\x01\xff\xfe binary", 12))));
+    const std::string junk(50u << 20, 'x');
+    auto outcome = explain_log(junk);
+    REQUIRE(std::holds_alternative<InputError>(outcome));
+    CHECK(std::get<InputError>(outcome).field == "log");
+    auto unknown = explain_log("INFO non-default args: {'model': 'someone/unknown-model-7b'}\nINFO GPU KV cache size: 100 tokens\n");
+    REQUIRE(std::holds_alternative<InputError>(unknown));
+    CHECK(std::get<InputError>(unknown).field == "model");
+}

@@ -1,0 +1,259 @@
+// kvcache --plan: every configuration the search returns must, fed back through evaluate() as is,
+// start, run all its users and meet the objectives; a target nothing meets is said plainly, with the
+// closest configuration; bad targets name the field.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "catalog.hpp"
+#include "format.hpp"
+#include "plan.hpp"
+#include "support.hpp"
+
+using namespace kv;
+
+namespace {
+
+PlanTarget target_ok(const std::string& text) {
+    auto target = plan_target_from_text(text);
+    if (auto* error = std::get_if<InputError>(&target)) FAIL(error->field << ": " << error->message);
+    return std::get<PlanTarget>(target);
+}
+
+PlanResult plan_ok(const std::string& text) {
+    auto outcome = plan(target_ok(text));
+    if (auto* error = std::get_if<InputError>(&outcome)) FAIL(error->field << ": " << error->message);
+    return std::get<PlanResult>(outcome);
+}
+
+InputError plan_error(const std::string& text) {
+    auto target = plan_target_from_text(text);
+    if (auto* error = std::get_if<InputError>(&target)) return *error;
+    auto outcome = plan(std::get<PlanTarget>(target));
+    REQUIRE(std::holds_alternative<InputError>(outcome));
+    return std::get<InputError>(outcome);
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The search's own bound (plan.hpp): one probe, then two evaluations per tp, replica count,
+// utilisation and dtype pair.
+int64_t evaluation_bound(int64_t gpu_count) {
+    int64_t replica_counts = 0;
+    for (int64_t tp : {1, 2, 4, 8})
+        if (tp <= gpu_count) replica_counts += gpu_count / tp;
+    return 1 + replica_counts * 3 * 4 * 2;
+}
+
+}  // namespace
+
+TEST_CASE("plan: every candidate, evaluated as is, starts, runs its users and meets the objectives") {
+    const char* const targets[] = {
+        R"({"model": "Qwen3-32B", "gpu": "H100", "gpu_count": 4, "users": 64, "prompt_tokens": 4096, "output_tokens": 512, "itl_s": 0.05})",
+        R"({"model": "Llama-3.1-8B", "gpu": "A100", "gpu_count": 8, "users": 1000, "prompt_tokens": 2000, "output_tokens": 500,
+            "vllm_version": "0.6.3", "ttft_s": 0.5, "itl_s": 0.04, "max_candidates": 20})",
+        R"({"model": "Llama-3.1-8B", "gpu": "L4", "gpu_count": 8, "users": 300, "prompt_tokens": 1024, "output_tokens": 256, "max_candidates": 20})",
+        R"({"model": "DeepSeek-V3", "gpu": "H200", "gpu_count": 8, "users": 32, "prompt_tokens": 8192, "output_tokens": 1024})",
+        R"({"model": "gpt-oss-20b", "gpu": "L40S", "gpu_count": 2, "users": 100, "prompt_tokens": 1000, "output_tokens": 1000, "ttft_s": 0.2})",
+    };
+    for (const char* text : targets) {
+        INFO(text);
+        const PlanTarget target = target_ok(text);
+        const PlanResult result = plan_ok(text);
+        REQUIRE(result.met);
+        CHECK(!result.closest);
+        REQUIRE(!result.candidates.empty());
+        CHECK(result.candidates.size() <= static_cast<size_t>(target.max_candidates));
+        CHECK(result.configurations_met >= static_cast<int64_t>(result.candidates.size()));
+        CHECK(result.evaluations <= evaluation_bound(target.gpu_count));
+        for (size_t i = 0; i < result.candidates.size(); ++i) {
+            const PlanCandidate& c = result.candidates[i];
+            INFO(c.command_line);
+            CHECK(c.meets);
+            CHECK(c.misses.empty());
+            CHECK(c.gpus_used == c.scenario.tensor_parallel_size * c.replicas);
+            CHECK(c.gpus_used <= target.gpu_count);
+            CHECK(c.users_per_replica * c.replicas >= target.users);
+            if (i > 0) {  // cheapest first: fewest GPUs, then most headroom
+                const PlanCandidate& before = result.candidates[i - 1];
+                CHECK(before.gpus_used <= c.gpus_used);
+                if (before.gpus_used == c.gpus_used) CHECK(before.users_headroom >= c.users_headroom);
+            }
+            auto outcome = evaluate(c.scenario);
+            REQUIRE(std::holds_alternative<Result>(outcome));
+            const Result& r = std::get<Result>(outcome);
+            CHECK(!r.memory.startup_error);
+            CHECK(r.status == Status::ok);
+            CHECK(r.scenario.concurrent_requests == c.users_per_replica);
+            CHECK(r.running == c.users_per_replica);
+            CHECK(r.max_resident_sequences == c.max_resident_sequences);
+            CHECK(c.users_headroom >= 1.0);
+            if (target.itl_s) CHECK(r.steps.itl_s <= *target.itl_s);
+            if (target.ttft_s) CHECK(r.steps.prefill.total_s <= *target.ttft_s);
+            CHECK(r.steps.itl_s == Approx(c.itl_s));
+            // The start-up lines are the engine's own, from this very evaluation (V0 words them differently).
+            REQUIRE(c.startup_lines.size() == 4);
+            if (r.rules.v1_engine) {
+                CHECK(contains(c.startup_lines[0], "Model loading took"));
+                CHECK(contains(c.startup_lines[1], "Available KV cache memory"));
+                CHECK(contains(c.startup_lines[2], "GPU KV cache size: " + format_count(r.memory.kv_cache_tokens) + " tokens"));
+            } else {
+                CHECK(contains(c.startup_lines[0], "Loading model weights took"));
+                CHECK(contains(c.startup_lines[1], "Memory profiling results"));
+                CHECK(contains(c.startup_lines[2], "# GPU blocks: " + std::to_string(r.memory.num_gpu_blocks)));
+            }
+            CHECK(contains(c.startup_lines[3], "Maximum concurrency for"));
+        }
+    }
+}
+
+TEST_CASE("plan: the example target fits on one H100 with FP8 and leaves tensor parallelism for more headroom") {
+    const PlanResult result = plan_ok(
+        R"({"model": "Qwen3-32B", "gpu": "H100", "gpu_count": 4, "users": 64, "prompt_tokens": 4096, "output_tokens": 512, "itl_s": 0.05})");
+    REQUIRE(result.candidates.size() == 5);
+    CHECK(result.candidates.front().gpus_used == 1);
+    CHECK(contains(result.candidates.front().command_line, "vllm serve Qwen/Qwen3-32B "));
+    CHECK(result.candidates.back().gpus_used == 2);
+    CHECK(result.evaluations <= evaluation_bound(4));
+    CHECK(contains(result.summary, " configurations meet 64 users at 4,096 + 512 tokens"));
+}
+
+TEST_CASE("plan: an impossible target says so and reports the closest configuration") {
+    // 4,096 users at 128k tokens on one L4.
+    const PlanResult result = plan_ok(
+        R"({"model": "Llama-3.1-8B", "gpu": "L4", "gpu_count": 1, "users": 4096, "prompt_tokens": 126976, "output_tokens": 1024})");
+    CHECK(!result.met);
+    CHECK(result.candidates.empty());
+    CHECK(result.configurations_met == 0);
+    CHECK(result.summary.rfind("Nothing meets", 0) == 0);
+    REQUIRE(result.closest);
+    const PlanCandidate& c = *result.closest;
+    CHECK(!c.meets);
+    CHECK(!c.misses.empty());
+    CHECK(!c.startup_error);          // the closest one starts ...
+    CHECK(c.running >= 1);            // ... and runs what it can
+    CHECK(c.running < c.users_per_replica);
+    CHECK(c.users_per_replica == 4096);
+    CHECK(contains(c.command_line, "--max-num-seqs 4096"));
+    CHECK(!c.startup_lines.empty());
+    CHECK(result.evaluations <= evaluation_bound(1));
+    // Fed back as is, it runs as many as the plan says.
+    auto outcome = evaluate(c.scenario);
+    REQUIRE(std::holds_alternative<Result>(outcome));
+    CHECK(std::get<Result>(outcome).running == c.running);
+
+    // A request longer than the model's context cannot be met by any flag.
+    const PlanResult too_long = plan_ok(R"({"model": "Qwen3-8B", "gpu": "H100", "prompt_tokens": 65536, "output_tokens": 512})");
+    CHECK(!too_long.met);
+    REQUIRE(too_long.closest);
+    CHECK(contains(too_long.closest->misses.front(), "exceeds max_model_len"));
+}
+
+TEST_CASE("plan: bad targets are InputErrors that name the field") {
+    struct Case { const char* text; const char* field; ErrorCode code; const char* in_message; };
+    const Case cases[] = {
+        {R"({"users": 0})", "users", ErrorCode::out_of_range, "1 to 262,144"},
+        {R"({"gpu_count": 1e30})", "gpu_count", ErrorCode::out_of_range, "1 to 64"},
+        {R"({"gpu_count": 2.5})", "gpu_count", ErrorCode::out_of_range, "whole number"},
+        {R"({"model": "GPT-5"})", "model", ErrorCode::unknown_value, "Qwen3-8B"},
+        {R"({"gpu": "V100"})", "gpu", ErrorCode::unknown_value, "H100"},
+        {R"({"prompt_tokens": 0})", "prompt_tokens", ErrorCode::out_of_range, "1 to 1,048,576"},
+        {R"({"itl_s": 0})", "itl_s", ErrorCode::out_of_range, "0.001 to 3600.000"},
+        {R"({"ttft_s": "fast"})", "ttft_s", ErrorCode::wrong_type, "number"},
+        {R"({"max_candidates": 100})", "max_candidates", ErrorCode::out_of_range, "1 to 20"},
+        {R"({"vllm_version": "latest"})", "vllm_version", ErrorCode::unknown_value, "version string"},
+        {R"({"tensor_parallel_size": 2})", "tensor_parallel_size", ErrorCode::unknown_field, "not a plan target field"},
+        {R"([1])", "plan", ErrorCode::wrong_type, "JSON object"},
+        {R"({"users": )", "plan", ErrorCode::malformed_json, "not valid JSON"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.text);
+        const InputError e = plan_error(c.text);
+        CHECK(e.field == c.field);
+        CHECK(e.code == c.code);
+        CHECK(contains(e.message, c.in_message));
+    }
+    // A target built in C++ is checked the same way.
+    PlanTarget zero_users;
+    zero_users.users = 0;
+    auto outcome = plan(zero_users);
+    REQUIRE(std::holds_alternative<InputError>(outcome));
+    CHECK(std::get<InputError>(outcome).field == "users");
+    PlanTarget unknown_model;
+    unknown_model.model = "GPT-5";
+    outcome = plan(unknown_model);
+    REQUIRE(std::holds_alternative<InputError>(outcome));
+    CHECK(std::get<InputError>(outcome).field == "model");
+    CHECK(std::get<InputError>(outcome).code == ErrorCode::unknown_value);
+}
+
+TEST_CASE("plan: the command line carries exactly the flags that differ from the engine defaults") {
+    const ModelSpec& model = *find_model("Llama-3.1-70B");
+    Scenario s;
+    s.model = "Llama-3.1-70B";
+    CHECK(serve_command(s, model, 1) == "vllm serve meta-llama/Llama-3.1-70B-Instruct");
+    s.gpu_memory_utilization = 0.92;  // the default from 0.21.0
+    CHECK(serve_command(s, model, 1) == "vllm serve meta-llama/Llama-3.1-70B-Instruct");
+    s.tensor_parallel_size = 4;
+    s.gpu_memory_utilization = 0.95;
+    s.max_model_len = 2048;
+    s.kv_cache_dtype = DType::fp8;
+    s.weight_dtype = DType::fp8;
+    s.max_num_seqs = 300;
+    const std::string command = serve_command(s, model, 2);
+    for (const char* flag : {"--tensor-parallel-size 4", "--data-parallel-size 2", "--gpu-memory-utilization 0.95",
+                             "--max-model-len 2048", "--kv-cache-dtype fp8", "--quantization fp8", "--max-num-seqs 300"}) {
+        INFO(command << " lacks " << flag);
+        CHECK(contains(command, flag));
+    }
+    s.vllm_version = "0.6.3";  // before --data-parallel-size: one server per replica
+    CHECK(!contains(serve_command(s, model, 2), "--data-parallel-size"));
+
+    // The search writes every lever it sets: a target that needs them all (300 users, above the
+    // L40S's default 256 sequences, a 70B model on two of them with a shorter max_model_len).
+    const PlanResult result = plan_ok(
+        R"({"model": "Llama-3.1-70B", "gpu": "L40S", "gpu_count": 2, "users": 300, "prompt_tokens": 1024, "output_tokens": 256})");
+    REQUIRE(result.closest);
+    const std::string& closest = result.closest->command_line;
+    for (const char* flag : {"--tensor-parallel-size 2", "--gpu-memory-utilization 0.95", "--max-model-len 2048",
+                             "--kv-cache-dtype fp8", "--quantization fp8", "--max-num-seqs 300"}) {
+        INFO(closest << " lacks " << flag);
+        CHECK(contains(closest, flag));
+    }
+    // And in every met candidate, a flag appears exactly when its lever left the default.
+    const PlanResult met = plan_ok(
+        R"({"model": "Llama-3.1-8B", "gpu": "L4", "gpu_count": 8, "users": 300, "prompt_tokens": 1024, "output_tokens": 256, "max_candidates": 20})");
+    bool shorter_len_seen = false;
+    for (const PlanCandidate& c : met.candidates) {
+        INFO(c.command_line);
+        CHECK(contains(c.command_line, "--tensor-parallel-size") == (c.scenario.tensor_parallel_size > 1));
+        CHECK(contains(c.command_line, "--data-parallel-size") == (c.replicas > 1));
+        CHECK(contains(c.command_line, "--kv-cache-dtype fp8") == (c.scenario.kv_cache_dtype == DType::fp8));
+        CHECK(contains(c.command_line, "--quantization fp8") == (c.scenario.weight_dtype == DType::fp8));
+        CHECK(contains(c.command_line, "--max-num-seqs") == (c.users_per_replica > 256));
+        CHECK(contains(c.command_line, "--max-model-len") == c.scenario.max_model_len.has_value());
+        shorter_len_seen = shorter_len_seen || contains(c.command_line, "--max-model-len 2048");
+    }
+    CHECK(shorter_len_seen);
+}
+
+TEST_CASE("plan: JSON out") {
+    const PlanResult result = plan_ok(R"({"model": "Qwen3-8B", "gpu": "H100", "users": 8, "itl_s": 0.1})");
+    const nlohmann::json out = plan_to_json(result);
+    CHECK(out["met"] == true);
+    CHECK(out["target"]["users"] == 8);
+    const auto& first = out["candidates"][0];
+    CHECK(first["margins"]["running"] == 8);
+    CHECK(first["margins"]["itl_objective_s"] == 0.1);
+    CHECK(first["margins"]["itl_headroom"].get<double>() >= 1.0);
+    CHECK(first["margins"]["ttft_headroom"].is_null());
+    CHECK(first["scenario"]["model"] == "Qwen3-8B");
+    // The scenario reads back as the same configuration.
+    auto again = scenario_from_json(first["scenario"]);
+    REQUIRE(std::holds_alternative<Scenario>(again));
+    CHECK(std::get<Scenario>(again).tensor_parallel_size == result.candidates[0].scenario.tensor_parallel_size);
+
+    const nlohmann::json none = plan_to_json(plan_ok(R"({"model": "Llama-3.1-70B", "gpu": "L4", "users": 8})"));
+    CHECK(none["met"] == false);
+    CHECK(none["closest"].is_object());
+    CHECK(!none.contains("candidates"));
+}
