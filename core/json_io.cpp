@@ -151,16 +151,48 @@ std::variant<Scenario, InputError> scenario_from_json(const json& in, const Scen
         else if (key == "weight_dtype") e = assign(read_dtype(value, key), s.weight_dtype);
         else if (key == "force_mha") e = assign(read_bool(value, key), s.force_mha);
         else if (key == "enforce_eager") e = assign(read_bool(value, key), s.enforce_eager);
-        else e = fail(key, ErrorCode::unknown_field, "\"" + key + "\" is not a scenario field");
+        else {
+            const std::string shown = key.size() > 60 ? key.substr(0, 57) + "..." : key;  // never echo a huge key
+            e = fail(shown, ErrorCode::unknown_field, "\"" + shown + "\" is not a scenario field");
+        }
         if (e) return *e;
     }
     return s;
 }
 
 std::variant<Scenario, InputError> scenario_from_text(const std::string& text, const Scenario& base) {
-    const json parsed = json::parse(text, nullptr, false);
+    // A scenario, even with a config.json inside, is a few kilobytes: refuse before parsing more.
+    constexpr size_t max_bytes = 1 << 20;
+    if (text.size() > max_bytes)
+        return fail("scenario", ErrorCode::out_of_range,
+                    "the scenario is " + format_count(static_cast<int64_t>(text.size())) + " bytes; at most " +
+                        format_count(max_bytes) + " are read");
+    if (text.find('\0') != std::string::npos)
+        return fail("scenario", ErrorCode::malformed_json, "the scenario contains a NUL byte; it must be JSON text");
+    // Two values for one key would silently keep the last: name the key instead.
+    std::vector<std::vector<std::string>> keys_by_depth;
+    std::string duplicate;
+    const json::parser_callback_t watch = [&](int depth, json::parse_event_t event, json& value) {
+        const auto level = static_cast<size_t>(depth);
+        if (event == json::parse_event_t::object_start) {
+            if (keys_by_depth.size() <= level + 1) keys_by_depth.resize(level + 2);
+            keys_by_depth[level + 1].clear();
+        } else if (event == json::parse_event_t::key && duplicate.empty()) {
+            if (keys_by_depth.size() <= level) keys_by_depth.resize(level + 1);
+            auto& seen = keys_by_depth[level];
+            const std::string key = value.get<std::string>();
+            if (std::find(seen.begin(), seen.end(), key) != seen.end()) duplicate = key;
+            else seen.push_back(key);
+        }
+        return true;
+    };
+    const json parsed = json::parse(text, watch, false);
     if (parsed.is_discarded())
         return fail("scenario", ErrorCode::malformed_json, "the scenario is not valid JSON");
+    if (!duplicate.empty()) {
+        const std::string shown = duplicate.size() > 60 ? duplicate.substr(0, 57) + "..." : duplicate;
+        return fail(shown, ErrorCode::malformed_json, "\"" + shown + "\" is given twice; give each field once");
+    }
     return scenario_from_json(parsed, base);
 }
 

@@ -40,6 +40,8 @@ TEST_CASE("out-of-range and wrong-type scenario fields") {
         {R"({"prompt": 4096})", "prompt", ErrorCode::unknown_field, "not a scenario field"},
         {R"([1, 2])", "scenario", ErrorCode::wrong_type, "JSON object"},
         {R"({"prompt_tokens": )", "scenario", ErrorCode::malformed_json, "not valid JSON"},
+        {R"({"prompt_tokens": -5, "prompt_tokens": 32768})", "prompt_tokens", ErrorCode::malformed_json, "given twice"},
+        {R"({"model_config": {"hidden_size": 1, "hidden_size": 2}})", "hidden_size", ErrorCode::malformed_json, "given twice"},
     };
     for (const Case& c : cases) {
         INFO(c.text);
@@ -48,6 +50,19 @@ TEST_CASE("out-of-range and wrong-type scenario fields") {
         CHECK(e.code == c.code);
         CHECK(e.message.find(c.in_message) != std::string::npos);
     }
+}
+
+TEST_CASE("oversized, NUL-carrying and huge-key inputs are refused without echoing them") {
+    const std::string huge(2u << 20, ' ');
+    CHECK(evaluate_error("{\"prompt_tokens\": 1}" + huge).code == ErrorCode::out_of_range);
+    CHECK(evaluate_error(std::string("{\"prompt_tokens\": 1}\0{\"x\": 2}", 30)).code == ErrorCode::malformed_json);
+    const InputError e = evaluate_error("{\"" + std::string(100000, 'k') + "\": 1}");
+    CHECK(e.code == ErrorCode::unknown_field);
+    CHECK(e.message.size() < 200);
+    // Keys may repeat in different objects.
+    CHECK(kvtest::evaluate_ok(nlohmann::json::parse(R"({"model_config": {"num_hidden_layers": 2, "hidden_size": 256,
+        "intermediate_size": 512, "num_attention_heads": 4, "vocab_size": 1000, "max_position_embeddings": 4096,
+        "text_config": null, "quantization_config": null}, "max_model_len": 2048})")).params > 0);
 }
 
 TEST_CASE("inconsistent or incomplete config.json") {
