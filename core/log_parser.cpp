@@ -79,6 +79,14 @@ std::optional<std::string> word_after(std::string_view line, std::string_view ma
     return std::string(line.substr(i, j - i));
 }
 
+// The total in "Free memory on device (F/T GiB)" (the first '/' of a line may be a file path's).
+std::optional<double> total_after_free(std::string_view line) {
+    const size_t at = line.find("Free memory on device (");
+    if (at == std::string_view::npos) return std::nullopt;
+    const size_t slash = line.find('/', at);
+    return slash == std::string_view::npos ? std::nullopt : number_after(line.substr(slash), "/");
+}
+
 template <typename T>
 void keep(std::optional<T>& slot, const std::optional<T>& value) {
     if (value) slot = value;
@@ -143,9 +151,11 @@ bool read_line(ParsedLog& p, std::string_view line) {
     } else if (contains(line, "on startup is less than desired")) {
         p.refusal_kind = "free_memory_below_request";
         p.refusal_line = std::string(line);
-        if (auto slash = line.find('/'); slash != std::string_view::npos) keep(p.total_gib, number_after(line.substr(slash), "/"));
-    } else if (contains(line, "Free memory on device (") && contains(line, "Actual usage is")) {
-        if (auto slash = line.find('/'); slash != std::string_view::npos) keep(p.total_gib, number_after(line.substr(slash), "/"));
+        keep(p.total_gib, total_after_free(line));
+    } else if (contains(line, "Free memory on device (")) {
+        // "(78.68/79.19 GiB) on startup. Desired GPU memory utilization is (0.95, 75.23 GiB)." and,
+        // from 0.10.2, "Actual usage is W GiB for weight, A GiB for peak activation, ...".
+        keep(p.total_gib, total_after_free(line));
         keep(p.gpu_memory_utilization, number_after(line, "Desired GPU memory utilization is ("));
         if (!p.weights_gib) keep(p.weights_gib, number_after(line, "Actual usage is "));  // "Model loading took" has more digits
         if (auto w = line.find(" for weight, "); w != std::string_view::npos) {

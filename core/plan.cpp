@@ -301,9 +301,11 @@ std::variant<PlanTarget, InputError> plan_target_from_json(const json& in) {
     if (!in.is_object()) return InputError{"plan", ErrorCode::wrong_type, "the plan target must be a JSON object"};
     PlanTarget t;
     json scenario_part = json::object();
-    for (const auto& [key, value] : in.items()) {
+    for (const auto& item : in.items()) {
+        const std::string& key = item.key();
+        const json& value = item.value();
         if (std::find_if(std::begin(scenario_keys), std::end(scenario_keys),
-                         [&](const char* k) { return key == k; }) != std::end(scenario_keys)) {
+                         [&key](const char* k) { return key == k; }) != std::end(scenario_keys)) {
             scenario_part[key] = value;
             continue;
         }

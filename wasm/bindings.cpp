@@ -3,7 +3,7 @@
 // {"error": {"field", "code", "message"}}. One change hook goes out: setEventHook(fn) and the
 // module calls fn(panelId, "change" | "height", payloadJson).
 //
-// Core verbs: evaluate, sweepBatch, sweepTensorParallel, catalog, formatValue.
+// Core verbs: evaluate, sweepBatch, sweepTensorParallel, catalog, formatValue, explainLog, planFlags.
 // Panel verbs: panelMount, panelUnmount, panelGetState, panelSetState, panelResult,
 //              panelLayout, panelSetVisible, panelResize, setTheme, setEventHook,
 //              drawStats, resetDrawStats, palette.
@@ -18,7 +18,9 @@
 #include "evaluate.hpp"
 #include "format.hpp"
 #include "json_io.hpp"
+#include "log_explain.hpp"
 #include "palette.hpp"
+#include "plan.hpp"
 #include "platform_html5.hpp"
 #include "sweep.hpp"
 
@@ -56,6 +58,30 @@ std::string catalog() { return kv::catalog_to_json().dump(); }
 // Formats `value` with a named format (format.hpp); an unknown name gives "".
 std::string format_value(double value, const std::string& format_name) {
     return kv::format_named(value, format_name).value_or("");
+}
+
+// A vLLM start-up log explained by the model (log_explain.hpp): the scenario it describes, the
+// assumptions, each logged number beside the model's. `given_json` ("" or an object) adds what the
+// log does not say (model, gpu). The error names "log" when nothing in it is a start-up line.
+std::string explain_log(const std::string& text, const std::string& given_json) {
+    const json given = json::parse(given_json.empty() ? "{}" : given_json, nullptr, false);
+    if (given.is_discarded() || !given.is_object())
+        return kv::error_to_json({"scenario", kv::ErrorCode::malformed_json, "the given scenario must be a JSON object"})
+            .dump();
+    auto outcome = kv::explain_log(text, given);
+    if (auto* error = std::get_if<kv::InputError>(&outcome)) return kv::error_to_json(*error).dump();
+    return kv::explanation_to_json(std::get<kv::LogExplanation>(outcome)).dump();
+}
+
+// The flags that serve a target (plan.hpp, `kvcache --plan`): `target_json` as the CLI reads it
+// (model, gpu, gpu_count, users, prompt_tokens, output_tokens, itl_s, ttft_s, ...); the answer is
+// plan_to_json's {met, summary, candidates | closest, ...}, or the error naming the target's field.
+std::string plan_flags(const std::string& target_json) {
+    auto target = kv::plan_target_from_text(target_json);
+    if (auto* error = std::get_if<kv::InputError>(&target)) return kv::error_to_json(*error).dump();
+    auto outcome = kv::plan(std::get<kv::PlanTarget>(target));
+    if (auto* error = std::get_if<kv::InputError>(&outcome)) return kv::error_to_json(*error).dump();
+    return kv::plan_to_json(std::get<kv::PlanResult>(outcome)).dump();
 }
 
 //-----------------------------------------------------------------------------
@@ -170,6 +196,8 @@ EMSCRIPTEN_BINDINGS(kvcache) {
     emscripten::function("sweepTensorParallel", &sweep_tensor_parallel);
     emscripten::function("catalog", &catalog);
     emscripten::function("formatValue", &format_value);
+    emscripten::function("explainLog", &explain_log);
+    emscripten::function("planFlags", &plan_flags);
 
     emscripten::function("panelMount", &panel_mount);
     emscripten::function("panelUnmount", &panel_unmount);

@@ -8,6 +8,10 @@
 //        {kv: 'watch', fields: [[field, format]]}  which formatted values the host wants
 //   out: {kv: 'ready'}                             the panel is mounted
 //        {kv: 'change', state, values, errors}     after every change; values[field + '|' + format]
+// Messages go to any framing origin by default: the panel's data is public. A course site that
+// wants them kept to itself lists its origins: `?host=https://course.example.edu` (repeat the
+// parameter or separate origins with commas); the panel then posts only there and ignores
+// messages from any other origin.
 // window.KvEmbed exposes the handle and the messages for tests.
 (function () {
   'use strict';
@@ -38,7 +42,13 @@
 
   var query = KvState.parse(location.search);
   var hash = KvState.parse(location.hash);
-  var fields = query.fields.concat(hash.fields);
+  // `host` lists the origins allowed to drive the panel; it is not a scenario field.
+  var hosts = [];
+  var fields = query.fields.concat(hash.fields).filter(function (pair) {
+    if (pair[0] !== 'host') return true;
+    pair[1].split(',').forEach(function (origin) { if (origin.trim()) hosts.push(origin.trim()); });
+    return false;
+  });
   var requested = hash.panel || query.panel;
   var kind = requested || 'admission';
   var messages = [];
@@ -48,6 +58,7 @@
     kind = 'admission';
   }
   embed.kind = kind;
+  embed.hosts = hosts;
 
   // Formats values for the host page with core/format.hpp (through the module's formatValue).
   function formatter() {
@@ -57,7 +68,9 @@
   }
 
   function post(message) {
-    if (window.parent && window.parent !== window) window.parent.postMessage(message, '*');
+    if (!window.parent || window.parent === window) return;
+    if (!hosts.length) window.parent.postMessage(message, '*');
+    else hosts.forEach(function (origin) { window.parent.postMessage(message, origin); });
   }
 
   var applyingSet = false;  // a host's set is being applied: its own report follows
@@ -99,6 +112,7 @@
 
   window.addEventListener('message', function (event) {
     if (event.source !== window.parent || !event.data) return;
+    if (hosts.length && hosts.indexOf(event.origin) < 0) return;  // not one of the listed hosts
     var data = event.data;
     if (data.kv === 'watch' && Array.isArray(data.fields)) {
       watched = data.fields.filter(function (w) { return Array.isArray(w) && w.length === 2; });

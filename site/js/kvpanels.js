@@ -7,6 +7,13 @@
 //   KvPanels.evaluate(scenario)           -> result object (or {error}) once loaded
 //   KvPanels.format(value, formatName)    -> text, formatted by core/format.hpp, once loaded
 //   KvPanels.catalog()                    -> {models, gpus, fields, limits, defaults} once loaded
+//   KvPanels.explainLog(text, given)      -> {scenario, assumptions, terms, logged_refusal, model_refusal,
+//                                            recognised_lines} (or {error}) once loaded: a vLLM start-up
+//                                            log explained by the model; given: {model, gpu, ...} it lacks
+//   KvPanels.plan(target)                 -> {met, summary, candidates, closest, target, ...} (or {error})
+//                                            once loaded: the flags that serve a load (core/plan.hpp,
+//                                            `kvcache --plan`); target: {model, gpu, gpu_count, users,
+//                                            prompt_tokens, output_tokens, itl_s, ttft_s}
 //   handle.getState()                     -> scenario (the CLI's field names)
 //   handle.setState(partial)              -> {ok: true} | {error: {field, code, message}}
 //   handle.onChange(cb)                   -> unsubscribe; cb(state, result) after every accepted change
@@ -226,11 +233,28 @@ var KvPanels = (function () {
     return parse(kv.evaluate(JSON.stringify(scenario || {})));
   }
 
+  // A vLLM start-up log explained by the core (core/log_explain.hpp): the scenario the log describes,
+  // the assumptions made, and each logged number beside the model's. `given` (optional) supplies
+  // what the log does not say, as scenario fields ({model: 'Qwen3-8B', gpu: 'L4'}).
+  function explainLog(text, given) {
+    if (!kv) throw new Error('KvPanels.explainLog: call KvPanels.load() first');
+    return parse(kv.explainLog(String(text == null ? '' : text), JSON.stringify(given || {})));
+  }
+
+  // The flags that serve a load (core/plan.hpp): `target` as `kvcache --plan` reads it; each
+  // candidate carries the `vllm serve` command line, its margins and the scenario of one replica.
+  function plan(target) {
+    if (!kv) throw new Error('KvPanels.plan: call KvPanels.load() first');
+    var text;
+    try { text = JSON.stringify(target === undefined ? {} : target); } catch (e) { text = 'not json'; }
+    return parse(kv.planFlags(text));
+  }
+
   // Test and measurement hooks: frames drawn, animation frames requested, CPU time per frame.
   function drawStats() { return kv ? parse(kv.drawStats()) : null; }
   function resetDrawStats() { if (kv) kv.resetDrawStats(); }
 
-  var api = { load: load, mount: mount, evaluate: evaluate, format: format, catalog: catalog, drawStats: drawStats,
-              resetDrawStats: resetDrawStats };
+  var api = { load: load, mount: mount, evaluate: evaluate, format: format, catalog: catalog, explainLog: explainLog,
+              plan: plan, drawStats: drawStats, resetDrawStats: resetDrawStats };
   return api;
 })();

@@ -7,11 +7,13 @@
 //     and restored from it on load;
 //   - figures whose scenario the panel is showing are marked, and the embed snippet and each
 //     panel's "open on its own" link follow the panel's state;
-//   - the reader's own model_config or gpu_config (the "Your own model or GPU" form, kvcustom.js)
-//     goes to every panel: KvLesson.useOwn(partial) checks it with the core, sets it on each
-//     mounted panel and on each panel that mounts later.
+//   - the reader's own model_config or gpu_config, or the whole scenario a pasted vLLM log
+//     describes (the "Your own model or GPU" form, kvcustom.js), goes to every panel:
+//     KvLesson.useOwn(partial) checks it with the core, sets it on each mounted panel and on each
+//     panel that mounts later; KvLesson.backToLesson() puts every panel back on its chapter's scenario.
 // Page data comes from attributes (the CSP forbids inline scripts, file:// forbids fetch).
-// window.KvLesson exposes the panels' handles, useOwn and the load-to-first-panel time for tests.
+// window.KvLesson exposes the panels' handles, load, useOwn, backToLesson and the
+// load-to-first-panel time for tests.
 (function () {
   'use strict';
 
@@ -25,7 +27,7 @@
   var knownFields = Object.keys(defaults);
   var reduceMotion = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
   var panels = Object.create(null);  // no prototype: "#panel=__proto__" must name no panel
-  var own = {};   // the reader's model_config / gpu_config, for every panel (useOwn below)
+  var own = {};   // the reader's fields for every panel: model_config, gpu_config, a log's scenario (useOwn)
   var lesson = window.KvLesson = { panels: {}, firstPanelMs: null, errors: [] };
 
   // ---- Panels -----------------------------------------------------------------------------------
@@ -211,27 +213,49 @@
 
   // ---- The reader's own model and GPU ----------------------------------------------------------
 
-  // partial: {model_config: {...} | null} and/or {gpu_config: {...} | null} (null: the catalog's
-  // again). Checked once with the core over the page's defaults, so a bad file changes nothing on
-  // any panel; resolves {error} from the core, or {ok, result, errors} where result is the core's
-  // result at the defaults and errors lists any panel that still refused it.
-  lesson.useOwn = function (partial) {
+  // The module, loaded once from the page's own address (KvPanels.load).
+  lesson.load = function () {
     if (!window.KvPanels) return Promise.reject(new Error('KvPanels missing'));
-    return KvPanels.load({ moduleUrl: moduleUrl }).then(function () {
+    return KvPanels.load({ moduleUrl: moduleUrl });
+  };
+
+  // Sets stateOf(panel) on every mounted panel; returns those that refused it, with the message.
+  function setEverywhere(stateOf) {
+    var errors = [];
+    Object.keys(panels).forEach(function (kind) {
+      var handle = panels[kind].handle;
+      if (!handle) return;   // mounts later, with `own` applied
+      var reply = handle.setState(stateOf(panels[kind]));
+      if (reply && reply.error) errors.push({ panel: kind, field: reply.error.field, message: reply.error.message });
+    });
+    return errors;
+  }
+
+  // partial: scenario fields for every panel: {model_config: {...} | null} and/or {gpu_config:
+  // {...} | null} (null: the catalog's again), or a whole scenario (a log's). Checked once with the
+  // core over the page's defaults, so a bad file changes nothing on any panel; resolves {error}
+  // from the core, or {ok, result, errors} where result is the core's result at the defaults and
+  // errors lists any panel that still refused it. Kept (nulls too) for the panels that mount later.
+  lesson.useOwn = function (partial) {
+    return lesson.load().then(function () {
       var check = KvPanels.evaluate(Object.assign({}, defaults, own, partial));
       if (check.error) return { error: check.error };
-      Object.keys(partial).forEach(function (key) {
-        if (partial[key] === null) delete own[key];
-        else own[key] = partial[key];
+      Object.assign(own, partial);
+      return { ok: true, result: check, errors: setEverywhere(function () { return partial; }) };
+    });
+  };
+
+  // Every panel back on the scenario its chapter opened with; the reader's own model or GPU, if
+  // one is set, stays. Resolves {ok, errors} as useOwn does.
+  lesson.backToLesson = function () {
+    return lesson.load().then(function () {
+      var kept = {};
+      ['model_config', 'gpu_config'].forEach(function (key) { if (own[key]) kept[key] = own[key]; });
+      own = kept;
+      var errors = setEverywhere(function (panel) {
+        return Object.assign({}, panel.initial, { model_config: null, gpu_config: null }, own);
       });
-      var errors = [];
-      Object.keys(panels).forEach(function (kind) {
-        var handle = panels[kind].handle;
-        if (!handle) return;   // mounts later, with `own` applied
-        var reply = handle.setState(partial);
-        if (reply && reply.error) errors.push({ panel: kind, field: reply.error.field, message: reply.error.message });
-      });
-      return { ok: true, result: check, errors: errors };
+      return { ok: true, errors: errors };
     });
   };
 

@@ -4,8 +4,10 @@
 // core formats (through the wasm module's formatValue); that no figure is typed into the prose by
 // hand; that clicking a figure sets its panel and the URL hash, and the hash restores it; that
 // embed.html honours its parameters and reports bad ones by name while the rest keeps working;
-// that a host page binds figures through kvembed-host.js; and that the site works from a sub-path
-// and from file://. Saves screenshots at 390 and 1,440 px and the measured figures
+// that a host page binds figures through kvembed-host.js; that the "Your own model or GPU" forms
+// (a config.json, a GPU, a vLLM start-up log) reach every panel and name what they refuse; that the
+// "Plan the flags" form lists the native CLI's candidates and shows one in every panel; and
+// that the site works from a sub-path and from file://. Saves screenshots at 390 and 1,440 px and the measured figures
 // (build/test-artifacts/lesson-*.png, lesson-metrics.json).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -514,6 +516,232 @@ test('a GPU described in the form runs in every panel; a missing or bad figure i
   await page.waitForFunction(() => Object.values(window.KvLesson.panels).every((h) => h.getState().gpu_config === null));
   now = await panelStates(page);
   assert.equal(now.admission.result.gpu.id, before.admission.state.gpu);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(await page.evaluate(() => window.__csp), []);
+  await page.close();
+});
+
+// A real start-up log (tests/validation/startup_logs.json, with its source): vLLM 0.19 serving
+// Qwen3-30B-A3B on one H100, as the engine printed it.
+const startups = JSON.parse(fs.readFileSync(path.join(root, 'tests/validation/startup_logs.json'), 'utf8')).startups;
+const qwenLog = startups.find((s) => s.id === 'planner-h100-qwen3-30b-a3b').log_lines.join('\n');
+
+// The explanation table, row by row: {term: {logged, model, difference, inferred, meaning}}.
+const explanationRows = (page) => page.evaluate(() => Object.fromEntries(
+  Array.from(document.querySelectorAll('#kv-own-log-explanation tr.kv-custom__term')).map((tr) => [tr.dataset.term, {
+    logged: tr.querySelector('.kv-custom__logged').firstChild.textContent,
+    inferred: !!tr.querySelector('.kv-custom__inferred'),
+    model: tr.querySelector('.kv-custom__model').textContent,
+    difference: tr.querySelector('.kv-custom__difference').textContent,
+    meaning: tr.nextElementSibling.textContent,
+  }])));
+
+test('a vLLM start-up log runs its scenario in every panel and sets each logged number beside the model\'s', async () => {
+  const { page, errors } = await open(`${server.url}/`);
+  await mountAll(page);
+  const before = await panelStates(page);
+  await page.click('#your-own summary');
+  // The model and GPU boxes suggest the catalog's ids.
+  await page.waitForFunction(() => document.querySelectorAll('#kv-own-log-models option').length > 0);
+  assert.ok(await page.locator('#kv-own-log-models option[value="Qwen3-30B-A3B"]').count());
+  assert.ok(await page.locator('#kv-own-log-gpus option[value="H100"]').count());
+
+  await page.fill('#kv-own-log-text', qwenLog);
+  const verdict = await submitForm(page, 'kv-own-log');
+  assert.ok(verdict.ok, verdict.text);
+  assert.match(verdict.text, /Qwen3-30B-A3B on H100, vLLM 0\.19\.0/);
+  const now = await panelStates(page);
+  assert.deepEqual(Object.keys(now).sort(), ['admission', 'batching', 'phases']);
+  // The core's explanation of the same log, from the native CLI.
+  const expected = JSON.parse(execFileSync(cli, ['--explain-log'], { input: qwenLog, encoding: 'utf8' }));
+  for (const kind of Object.keys(now)) {
+    assert.equal(now[kind].state.model, 'Qwen3-30B-A3B', kind);
+    assert.equal(now[kind].state.max_model_len, 8192, kind);
+    assert.equal(now[kind].state.gpu_memory_utilization, 0.95, kind);
+    assert.deepEqual(now[kind].state, expected.scenario, kind);
+  }
+
+  // Every term the core explains, formatted by the core's formats, in the table.
+  const kv = await require(path.join(site, 'js/kvcache.js'))();
+  const rows = await explanationRows(page);
+  assert.deepEqual(Object.keys(rows), expected.terms.map((t) => t.term));
+  assert.equal(rows['GPU KV cache size'].logged, '168,288 tokens');
+  const size = expected.terms.find((t) => t.term === 'GPU KV cache size');
+  assert.equal(rows['GPU KV cache size'].model, `${kv.formatValue(size.model, 'count')} tokens`);
+  assert.match(rows['GPU KV cache size'].difference, /^[+-]?\d+\.\d%$/);
+  for (const t of expected.terms) {
+    assert.equal(rows[t.term].inferred, t.inferred && t.logged !== null, t.term);
+    assert.equal(rows[t.term].meaning, t.meaning, t.term);
+    if (t.logged === null) assert.equal(rows[t.term].logged, '\u2014', t.term);
+  }
+  const assumptions = await page.$$eval('#kv-own-log-explanation .kv-custom__assumptions li', (li) => li.map((e) => e.textContent));
+  assert.deepEqual(assumptions, expected.assumptions);
+  await page.locator('#kv-own-log').scrollIntoViewIfNeeded();
+  fs.writeFileSync(saveArtifact('lesson-own-log.png', ''), await page.screenshot());
+
+  // Back to the lesson: every panel on its chapter's scenario again, the table gone.
+  await page.click('#kv-own-log [data-kv-reset="scenario"]');
+  await page.waitForFunction(() => window.KvLesson.panels.admission.getState().model !== 'Qwen3-30B-A3B');
+  const back = await panelStates(page);
+  for (const kind of Object.keys(before)) assert.deepEqual(back[kind].state, before[kind].state, kind);
+  assert.equal(await page.isVisible('#kv-own-log-explanation'), false);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(await page.evaluate(() => window.__csp), []);
+  await page.close();
+});
+
+test('a text with no vLLM line, or a log naming a model not in the catalog, is named and changes nothing', async () => {
+  const { page, errors } = await open(`${server.url}/`);
+  await mountAll(page);
+  const kept = await panelStates(page);
+  await page.click('#your-own summary');
+
+  await page.fill('#kv-own-log-text', 'Traceback (most recent call last):\n  File "serve.py", line 1\nKeyError: model');
+  let bad = await submitForm(page, 'kv-own-log');
+  assert.equal(bad.ok, false);
+  assert.equal(bad.field, 'log');
+  assert.match(bad.text, /\blog\b/);
+  assert.equal(await page.getAttribute('#kv-own-log-text', 'aria-invalid'), 'true');
+  assert.equal(await page.isVisible('#kv-own-log-explanation'), false);
+  assert.deepEqual(await panelStates(page), kept, 'a text with no vLLM line changes no panel');
+
+  const unknown = qwenLog.replaceAll('Qwen/Qwen3-30B-A3B', 'acme/Llamaroo-13B');
+  await page.fill('#kv-own-log-text', unknown);
+  bad = await submitForm(page, 'kv-own-log');
+  assert.equal(bad.ok, false);
+  assert.equal(bad.field, 'model');
+  assert.match(bad.text, /acme\/Llamaroo-13B/);
+  assert.equal(await page.getAttribute('#kv-own-log-model', 'aria-invalid'), 'true');
+  assert.equal(await page.getAttribute('#kv-own-log-text', 'aria-invalid'), null);
+  assert.deepEqual(await panelStates(page), kept, 'a log naming an unknown model changes no panel');
+
+  // Naming the model in its box is the fix the message asks for.
+  await page.fill('#kv-own-log-model', 'Qwen3-30B-A3B');
+  const good = await submitForm(page, 'kv-own-log');
+  assert.ok(good.ok, good.text);
+  assert.equal(await page.evaluate(() => window.KvLesson.panels.phases.getState().model), 'Qwen3-30B-A3B');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(await page.evaluate(() => window.__csp), []);
+  await page.close();
+});
+
+// The "Plan the flags for a load" form: the target's boxes (objectives in milliseconds), and the
+// native CLI's plan for the same target (`kvcache --plan`).
+async function fillPlan(page, boxes) {
+  for (const [name, value] of Object.entries(boxes)) await page.fill(`#kv-own-plan [name="${name}"]`, String(value));
+}
+const nativePlan = (target) => {
+  try {
+    return JSON.parse(execFileSync(cli, ['--plan', JSON.stringify(target)], { encoding: 'utf8' }));
+  } catch (e) {
+    return JSON.parse(e.stdout);
+  }
+};
+const planItems = (page) => page.$$eval('#kv-own-plan-result .kv-custom__candidate', (items) => items.map((li) => ({
+  command: li.querySelector('pre code').textContent,
+  miss: li.classList.contains('is-miss'),
+  head: li.querySelector('.kv-custom__candidate-head').textContent,
+  margins: Array.from(li.querySelectorAll('.kv-custom__margins dt')).map((dt) => `${dt.textContent}: ${dt.nextElementSibling.textContent}`),
+})));
+
+test('a load planned in the form lists the core\'s vllm serve lines; one goes to every panel', async () => {
+  const { page, errors } = await open(`${server.url}/`);
+  await mountAll(page);
+  await page.click('#your-own summary');
+  await page.locator('#kv-own-plan').scrollIntoViewIfNeeded();
+  await page.click('#kv-own-plan-model');
+  await page.waitForFunction(() => document.querySelectorAll('#kv-own-plan-models option').length > 0);
+  assert.ok(await page.locator('#kv-own-plan-models option[value="Qwen3-32B"]').count());
+  assert.ok(await page.locator('#kv-own-plan-gpus option[value="L4"]').count());
+
+  // Met: every candidate is the native CLI's, in its order, with the objective in the margins.
+  const target = { model: 'Qwen3-32B', gpu: 'H100', gpu_count: 4, users: 64, prompt_tokens: 4096, output_tokens: 512, itl_s: 0.05 };
+  await fillPlan(page, { model: 'Qwen3-32B', gpu: 'H100', gpu_count: 4, users: 64, prompt_tokens: '4,096', output_tokens: 512, itl_ms: 50 });
+  const verdict = await submitForm(page, 'kv-own-plan');
+  const expected = nativePlan(target);
+  assert.equal(expected.met, true);
+  assert.ok(verdict.ok, verdict.text);
+  assert.equal(verdict.text, expected.summary);
+  assert.deepEqual(await page.evaluate((t) => window.KvPanels.plan(t), target), expected, 'the wasm plan is the CLI\'s');
+  const items = await planItems(page);
+  assert.ok(items.length >= 1);
+  assert.ok(items[0].command.startsWith('vllm serve Qwen/Qwen3-32B'), items[0].command);
+  assert.deepEqual(items.map((i) => i.command), expected.candidates.map((c) => c.command_line));
+  assert.ok(items.every((i) => !i.miss));
+  assert.match(items[0].margins.find((m) => m.startsWith('ITL')), /against 50\.0 ms/);
+  assert.match(items[0].margins.find((m) => m.startsWith('TTFT')), /no objective/);
+  assert.match(await page.textContent('#kv-own-plan-result'), /one GPU of one replica/);
+  await page.locator('#kv-own-plan-message').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  fs.writeFileSync(saveArtifact('lesson-own-plan.png', ''), await page.screenshot());
+
+  // "Show in the panels" on the second candidate: its scenario in every mounted panel.
+  const pick = 1;
+  await page.locator('#kv-own-plan-result .kv-custom__show').nth(pick).click();
+  await page.waitForFunction(() => !document.querySelector('#kv-own-plan-result .kv-custom__plan-status').hidden);
+  const now = await panelStates(page);
+  assert.deepEqual(Object.keys(now).sort(), ['admission', 'batching', 'phases']);
+  for (const kind of Object.keys(now)) assert.deepEqual(now[kind].state, expected.candidates[pick].scenario, kind);
+  assert.equal(now.admission.state.concurrent_requests, expected.candidates[pick].users_per_replica, 'one replica\'s users');
+  assert.equal(now.admission.result.running, expected.candidates[pick].margins.running);
+  assert.match(await page.textContent('#kv-own-plan-result .kv-custom__plan-status'), /the second candidate as one GPU of its replica/);
+  assert.equal(await page.locator('#kv-own-plan-result .kv-custom__candidate.is-shown').count(), 1);
+
+  // Back to the lesson: every panel on its chapter's scenario, no candidate marked.
+  await page.click('#kv-own-plan [data-kv-reset="scenario"]');
+  await page.waitForFunction(() => window.KvLesson.panels.admission.getState().model !== 'Qwen3-32B');
+  assert.equal(await page.locator('#kv-own-plan-result .kv-custom__candidate.is-shown').count(), 0);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(await page.evaluate(() => window.__csp), []);
+  await page.close();
+});
+
+test('a bad load is named and changes nothing; one nothing meets shows the closest, marked', async () => {
+  const { page, errors } = await open(`${server.url}/`);
+  await mountAll(page);
+  const kept = await panelStates(page);
+  await page.click('#your-own summary');
+
+  // users 0: the core's message names users, marks its box, lists nothing, changes no panel.
+  await fillPlan(page, { model: 'Qwen3-32B', gpu: 'H100', gpu_count: 4, users: 0, prompt_tokens: 4096, output_tokens: 512 });
+  let bad = await submitForm(page, 'kv-own-plan');
+  assert.equal(bad.ok, false);
+  assert.equal(bad.field, 'users');
+  assert.match(bad.text, /\busers\b/);
+  assert.ok(bad.text.includes(nativePlan({ users: 0 }).error.message), bad.text);
+  assert.equal(await page.getAttribute('#kv-own-plan-users', 'aria-invalid'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'kv-own-plan-users');
+  assert.equal(await page.isVisible('#kv-own-plan-result'), false);
+  assert.deepEqual(await panelStates(page), kept, 'a bad target changes no panel');
+
+  // An objective the core refuses is named by its field and marks the millisecond box; an empty box too.
+  await fillPlan(page, { users: 64, itl_ms: 0 });
+  bad = await submitForm(page, 'kv-own-plan');
+  assert.equal(bad.field, 'itl_s');
+  assert.equal(await page.getAttribute('#kv-own-plan-itl', 'aria-invalid'), 'true');
+  assert.equal(await page.getAttribute('#kv-own-plan-users', 'aria-invalid'), null);
+  await fillPlan(page, { itl_ms: '', gpu: '' });
+  bad = await submitForm(page, 'kv-own-plan');
+  assert.equal(bad.field, 'gpu');
+  assert.equal(await page.getAttribute('#kv-own-plan-gpu', 'aria-invalid'), 'true');
+  assert.deepEqual(await panelStates(page), kept, 'a refused target changes no panel');
+
+  // Nothing meets: the summary says so, and the closest is listed, marked as falling short.
+  const impossible = { gpu: 'L4', gpu_count: 1, users: 4096, prompt_tokens: 126976, output_tokens: 1024 };
+  await fillPlan(page, { model: 'Qwen3-8B', ...impossible });
+  const verdict = await submitForm(page, 'kv-own-plan');
+  const expected = nativePlan({ model: 'Qwen3-8B', ...impossible });
+  assert.equal(expected.met, false);
+  assert.match(verdict.text, /^Nothing meets/);
+  assert.equal(verdict.text, expected.summary);
+  const items = await planItems(page);
+  assert.equal(items.length, 1);
+  assert.equal(items[0].miss, true);
+  assert.match(items[0].head, /does not meet the target/);
+  assert.equal(items[0].command, expected.closest.command_line);
+  for (const m of expected.closest.misses) assert.ok((await page.textContent('#kv-own-plan-result')).includes(m), m);
+  assert.deepEqual(await panelStates(page), kept, 'planning alone changes no panel');
+  await page.locator('#kv-own-plan-message').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  fs.writeFileSync(saveArtifact('lesson-own-plan-closest.png', ''), await page.screenshot());
   assert.deepEqual(errors, []);
   assert.deepEqual(await page.evaluate(() => window.__csp), []);
   await page.close();

@@ -46,6 +46,7 @@ TEST_CASE("every number a real log states is parsed exactly") {
         check("model_weights_gib", p.weights_gib, "oading");
         check("max_concurrency", p.max_concurrency, "Maximum concurrency");
         check("cuda_graph_estimated_gib", p.cuda_graph_estimate_gib, "Estimated CUDA graph memory");
+        check("total_gpu_memory_gib", p.total_gib, "Free memory on device (");
         if (!p.kv_cache_tokens) check("num_gpu_blocks", p.gpu_blocks, "blocks: ");
     }
     CHECK(logs >= 30);

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -71,4 +72,48 @@ test('wasm catalog is the native catalog, and every entry evaluates', () => {
   for (const m of catalog.models) assert.ok(!JSON.parse(kv.evaluate(JSON.stringify({ model: m.id }))).error, m.id);
   for (const g of catalog.gpus) assert.ok(!JSON.parse(kv.evaluate(JSON.stringify({ gpu: g.id }))).error, g.id);
   assert.equal(kv.formatValue(147456, 'kib'), '144 KiB');
+});
+
+test('wasm explainLog() equals the native CLI\'s --explain-log, errors included', () => {
+  const startups = JSON.parse(fs.readFileSync(path.join(root, 'tests/validation/startup_logs.json'), 'utf8')).startups;
+  const explainNative = (text, given) => {
+    const args = ['--explain-log', ...(given ? ['--scenario', JSON.stringify(given)] : [])];
+    try {
+      return JSON.parse(execFileSync(cli, args, { input: text, encoding: 'utf8' }));
+    } catch (e) {
+      return JSON.parse(e.stdout);
+    }
+  };
+  // Every real start-up, as is (some name no catalog model: the error must match too), and one
+  // that names no model with the model given, as the page's model box gives it.
+  for (const s of startups) {
+    const text = s.log_lines.join('\n');
+    assert.deepEqual(JSON.parse(kv.explainLog(text, '')), explainNative(text), s.id);
+  }
+  const unnamed = startups.find((s) => s.id === 'gh10517-rtx3090-llama31-8b-29k').log_lines.join('\n');
+  const given = { model: 'Llama-3.1-8B' };
+  const explained = JSON.parse(kv.explainLog(unnamed, JSON.stringify(given)));
+  assert.equal(explained.scenario.model, 'Llama-3.1-8B');
+  assert.deepEqual(explained, explainNative(unnamed, given));
+  assert.equal(JSON.parse(kv.explainLog('no log here', '')).error.field, 'log');
+  assert.equal(JSON.parse(kv.explainLog('INFO Model loading took 1.0 GiB memory', '[]')).error.code, 'malformed_json');
+});
+
+test('wasm planFlags() equals the native CLI\'s --plan, errors included', () => {
+  const planNative = (target) => {
+    try {
+      return JSON.parse(execFileSync(cli, ['--plan', JSON.stringify(target)], { encoding: 'utf8' }));
+    } catch (e) {
+      return JSON.parse(e.stdout);
+    }
+  };
+  const targets = [
+    { model: 'Qwen3-32B', gpu: 'H100', gpu_count: 4, users: 64, prompt_tokens: 4096, output_tokens: 512, itl_s: 0.05 },
+    { model: 'Qwen3-8B', gpu: 'A100', gpu_count: 2, users: 256, prompt_tokens: 2048, output_tokens: 256, ttft_s: 0.5 },
+    { model: 'Qwen3-8B', gpu: 'L4', gpu_count: 1, users: 4096, prompt_tokens: 126976, output_tokens: 1024 },  // nothing meets
+    { users: 0 }, { itl_s: 0 }, { model: 'Llamaroo' }, { gpu_count: 1.5 },
+  ];
+  for (const target of targets)
+    assert.deepEqual(JSON.parse(kv.planFlags(JSON.stringify(target))), planNative(target), JSON.stringify(target));
+  assert.equal(JSON.parse(kv.planFlags('not json')).error.code, 'malformed_json');
 });
