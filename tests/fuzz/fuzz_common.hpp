@@ -1,0 +1,35 @@
+// Shared by the fuzz targets: the invariants every accepted input must keep. A violation traps,
+// which libFuzzer reports as a crash with the input that caused it.
+#pragma once
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "evaluate.hpp"
+#include "json_io.hpp"
+
+namespace kvfuzz {
+
+inline void require(bool condition) {
+    if (!condition) __builtin_trap();
+}
+
+inline void all_finite(const nlohmann::json& j) {
+    if (j.is_number_float()) require(std::isfinite(j.get<double>()));
+    else if (j.is_object() || j.is_array())
+        for (const auto& v : j) all_finite(v);
+}
+
+// Finite, non-negative sizes and times; usage at most 1; used within the pool; requests conserved.
+inline void check_result(const kv::Result& r) {
+    all_finite(kv::result_to_json(r));
+    const kv::MemoryPlan& m = r.memory;
+    require(m.weight_bytes >= 0 && m.activation_peak_bytes >= 0 && m.non_torch_bytes >= 0 && m.cuda_graph_bytes >= 0);
+    require(m.num_gpu_blocks >= 0 && m.kv_cache_tokens >= 0);
+    require(r.kv_cache_usage >= 0 && r.kv_cache_usage <= 1);
+    require(r.kv_pool_used_bytes <= std::max(0.0, m.available_kv_bytes) * (1 + 1e-9));
+    require(r.running >= 0 && r.waiting >= 0 && r.running + r.waiting == r.scenario.concurrent_requests);
+    require(r.steps.decode.total_s >= 0 && r.steps.prefill.total_s >= 0 && r.steps.itl_s >= 0);
+    if (!m.startup_error) require(m.available_kv_bytes > 0 && m.request_kv_bytes <= m.available_kv_bytes);
+}
+
+}  // namespace kvfuzz
