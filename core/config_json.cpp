@@ -3,6 +3,7 @@
 // num_key_value_heads = num_attention_heads when absent; max_position_embeddings scaled by a rope
 // scaling factor as vLLM derives max_model_len; MoE, MLA, sliding-window layers and
 // quantization_config. Each derived field is recorded in ModelSpec::derived for the reader.
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string_view>
@@ -19,6 +20,16 @@ using nlohmann::json;
 
 InputError fail(std::string field, ErrorCode code, std::string message) {
     return InputError{std::move(field), code, std::move(message)};
+}
+
+// json::value() throws when the key holds another type; untrusted files get a fallback instead.
+std::string text_or(const json& object, const char* key, const std::string& fallback) {
+    if (!object.is_object() || !object.contains(key) || !object[key].is_string()) return fallback;
+    return object[key].get<std::string>();
+}
+int64_t integer_or(const json& object, const char* key, int64_t fallback) {
+    if (!object.is_object() || !object.contains(key) || !object[key].is_number_integer()) return fallback;
+    return object[key].get<int64_t>();
 }
 
 // Reads config.json fields with a path prefix for messages; keys missing from text_config fall
@@ -82,7 +93,7 @@ int64_t derived_max_len(ConfigReader& c, ModelSpec& m) {
     int64_t len = c.integer("max_position_embeddings", 1, ConfigLimits::max_positions).value_or(0);
     const json* rope = c.find("rope_scaling");
     if (!rope || !rope->is_object() || len == 0) return len;
-    std::string type = rope->value("rope_type", rope->value("type", std::string()));
+    std::string type = text_or(*rope, "rope_type", text_or(*rope, "type", ""));
     const double factor = rope->contains("factor") && (*rope)["factor"].is_number() ? (*rope)["factor"].get<double>() : 1.0;
     // Only the types that stretch the trained context do; linear scaling (Gemma 3) is already in
     // max_position_embeddings.
@@ -100,7 +111,7 @@ int64_t derived_max_len(ConfigReader& c, ModelSpec& m) {
 void read_quantization(ConfigReader& c, ModelSpec& m) {
     const json* q = c.find("quantization_config");
     if (!q || !q->is_object()) return;
-    const std::string method = q->value("quant_method", std::string());
+    const std::string method = text_or(*q, "quant_method", "");
     const int bits = (*q).contains("bits") && (*q)["bits"].is_number_integer() ? (*q)["bits"].get<int>() : 0;
     const auto group = (*q).contains("group_size") && (*q)["group_size"].is_number_integer()
                            ? (*q)["group_size"].get<int64_t>() : int64_t{128};
@@ -115,13 +126,12 @@ void read_quantization(ConfigReader& c, ModelSpec& m) {
         m.weight_format = WeightFormat::fp8;  // one byte a weight, like FP8
     } else if (method == "compressed-tensors" && q->contains("config_groups") && (*q)["config_groups"].is_object()) {
         for (const auto& [name, g] : (*q)["config_groups"].items()) {
-            const json w = g.is_object() ? g.value("weights", json::object()) : json::object();
-            const int nbits = w.value("num_bits", 16);
+            const json w = g.is_object() && g.contains("weights") ? g["weights"] : json::object();
+            const int64_t nbits = integer_or(w, "num_bits", 16);
             if (nbits == 8) m.weight_format = WeightFormat::fp8;
             if (nbits == 4) {
                 m.weight_format = WeightFormat::int4_grouped;
-                m.quant_group_size = w.contains("group_size") && w["group_size"].is_number_integer()
-                                         ? w["group_size"].get<int64_t>() : 0;
+                m.quant_group_size = std::max<int64_t>(0, integer_or(w, "group_size", 0));
             }
             (void)name;
             break;
@@ -268,7 +278,7 @@ std::variant<ModelSpec, InputError> model_from_config(const json& config, const 
     json text = nested ? config["text_config"] : config;
     // Keys the config class supplies when the file leaves them out.
     std::vector<std::string> supplied;
-    std::string type = text.value("model_type", config.value("model_type", std::string()));
+    std::string type = text_or(text, "model_type", text_or(config, "model_type", ""));
     if (const TypeDefaults* d = defaults_for(type)) {
         auto supply = [&](const char* key, const json& value) {
             if ((!text.contains(key) || text[key].is_null()) && !config.contains(key)) {
@@ -285,7 +295,7 @@ std::variant<ModelSpec, InputError> model_from_config(const json& config, const 
     ModelSpec m;
     m.name = prefix;
     m.model_type = c.text("model_type");
-    if (m.model_type.empty()) m.model_type = config.value("model_type", std::string());
+    if (m.model_type.empty()) m.model_type = text_or(config, "model_type", "");
     m.multimodal = nested;
     if (nested) m.derived.push_back({"model", "multimodal config: its text_config is read; the vision encoder is left out"});
     for (const std::string& key : supplied)
@@ -359,8 +369,8 @@ std::variant<ModelSpec, InputError> model_from_config(const json& config, const 
 std::variant<GpuSpec, InputError> gpu_from_json(const json& entry, const std::string& prefix) {
     if (!entry.is_object()) return fail(prefix, ErrorCode::wrong_type, prefix + " must be an object describing the GPU");
     GpuSpec g;
-    g.name = entry.value("id", std::string("custom"));
-    g.label = entry.value("label", g.name);
+    g.name = text_or(entry, "id", "custom");
+    g.label = text_or(entry, "label", g.name);
     struct Number { const char* key; double lo, hi; bool required; };
     const Number numbers[] = {
         {"memory_gib", 1, 4096, true},          {"visible_memory_mib", 512, 4096.0 * 1024, false},
@@ -391,7 +401,7 @@ std::variant<GpuSpec, InputError> gpu_from_json(const json& entry, const std::st
     double link = values[5];
     if (entry.contains("interconnect") && entry["interconnect"].is_object()) {
         const json& ic = entry["interconnect"];
-        g.interconnect = ic.value("kind", std::string("nvlink"));
+        g.interconnect = text_or(ic, "kind", "nvlink");
         if (ic.contains("bidirectional_gb_per_s") && ic["bidirectional_gb_per_s"].is_number())
             link = ic["bidirectional_gb_per_s"].get<double>();
     } else if (entry.contains("nvlink_bidirectional_gb_per_s") && entry["nvlink_bidirectional_gb_per_s"].is_number()) {

@@ -128,3 +128,13 @@ TEST_CASE("error JSON names field, code and message") {
     CHECK(j.at("error").at("code") == "out_of_range");
     CHECK_FALSE(j.at("error").at("message").get<std::string>().empty());
 }
+
+TEST_CASE("config.json keys of the wrong type are read as absent or named, never thrown (found by fuzz_config)") {
+    const auto e = evaluate_error(R"({"model_config": {"num_hidden_layers": 2, "hidden_size": 256, "intermediate_size": 512,
+        "num_attention_heads": 4, "vocab_size": 1000, "max_position_embeddings": 4096, "model_type": 2e-05,
+        "rope_scaling": {"rope_type": 7, "factor": "x"}, "quantization_config": {"quant_method": 4}}})");
+    CHECK(e.field == "model_config.quantization_config");
+    const auto gpu = evaluate_error(R"({"gpu_config": {"id": 5, "label": [], "memory_gib": 24, "hbm_tb_per_s": 1,
+        "bf16_dense_tflops": 100, "interconnect": {"kind": 3}}, "model": "nope"})");
+    CHECK(gpu.field == "model");
+}
