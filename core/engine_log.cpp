@@ -122,17 +122,11 @@ std::vector<LogLine> engine_log(const Result& r) {
                               std::to_string(s.pipeline_parallel_size) + ", kv_cache_dtype=" +
                               (s.kv_cache_dtype == DType::fp8 ? "fp8" : "auto") +
                               ", enforce_eager=" + (s.enforce_eager ? "True" : "False"));
-    const bool config_refusal = m.startup_error && (m.startup_error->kind == "max_model_len_too_long" ||
-                                                    m.startup_error->kind == "tensor_parallel_mismatch" ||
-                                                    m.startup_error->kind == "pipeline_parallel_mismatch" ||
-                                                    m.startup_error->kind == "quantization_mismatch" ||
-                                                    m.startup_error->kind == "free_memory_below_request");
-    const bool load_refusal = m.startup_error && (m.startup_error->kind == "weights_do_not_fit" ||
-                                                  m.startup_error->kind == "profile_out_of_memory");
     for (const auto& [typed, meant] : r.model.suspicious_keys)
         add(out, LogKind::warning, "config.json key \"" + typed + "\" is unknown and one edit from \"" + meant +
-                                     "\": a typo? It was ignored.");
-    if (!config_refusal && !load_refusal) log_startup(r, out);
+                                       "\": a typo? It was ignored.");
+    // A refusal before the cache is sized prints none of the memory lines.
+    if (!m.startup_error || m.startup_error->stage == RefusalStage::cache) log_startup(r, out);
     if (m.startup_error) {
         log_refusal(r, out);
         return out;

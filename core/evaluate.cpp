@@ -74,6 +74,29 @@ void admit(Result& r) {
 
 }  // namespace
 
+namespace {
+
+// Ways out of a memory refusal that the panels offer beside the utilisation and max_model_len:
+// the fewest more GPUs, or FP8 weights, all else as is.
+void find_remedies(Result& r, const Scenario& scenario, const ModelSpec& model, const Calibration& calibration) {
+    for (int64_t tp : {2, 4, 8}) {
+        if (tp <= scenario.tensor_parallel_size) continue;
+        Scenario wider = scenario;
+        wider.tensor_parallel_size = tp;
+        if (!evaluate_resolved(wider, model, r.gpu, calibration).memory.startup_error) {
+            r.tensor_parallel_that_starts = tp;
+            break;
+        }
+    }
+    if (scenario.weight_dtype == DType::bf16 && model.weight_format == WeightFormat::bf16) {
+        Scenario fp8 = scenario;
+        fp8.weight_dtype = DType::fp8;
+        r.fp8_weights_start = !evaluate_resolved(fp8, model, r.gpu, calibration).memory.startup_error;
+    }
+}
+
+}  // namespace
+
 std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibration& calibration) {
     ModelSpec model;
     if (scenario.model_config) {
@@ -91,52 +114,18 @@ std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibr
     if (!scenario.max_model_len && model.max_position_embeddings <= 0)
         return InputError{"max_model_len", ErrorCode::missing_field,
                           "config.json has no max_position_embeddings: set max_model_len (16 to 16,777,216)"};
-    return evaluate_resolved(scenario, model, gpu, calibration);
-}
-
-namespace {
-
-bool memory_refusal(const Result& r) {
-    if (!r.memory.startup_error) return false;
-    const std::string& kind = r.memory.startup_error->kind;
-    return kind == "weights_do_not_fit" || kind == "profile_out_of_memory" || kind == "no_kv_cache_memory" ||
-           kind == "max_model_len_does_not_fit";
-}
-
-Result assemble(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu, const Calibration& calibration);
-
-// Ways out of a memory refusal that the panels offer beside the utilisation and max_model_len.
-void find_remedies(Result& r, const Scenario& scenario, const ModelSpec& model, const Calibration& calibration) {
-    if (!memory_refusal(r)) return;
-    for (int64_t tp : {2, 4, 8}) {
-        if (tp <= scenario.tensor_parallel_size) continue;
-        Scenario wider = scenario;
-        wider.tensor_parallel_size = tp;
-        if (!assemble(wider, model, r.gpu, calibration).memory.startup_error) {
-            r.tensor_parallel_that_starts = tp;
-            break;
-        }
+    Result r = evaluate_resolved(scenario, model, gpu, calibration);
+    // Only the top-level evaluation looks for ways out: sweeps and the planner evaluate many
+    // refused configurations and need none of them.
+    if (r.memory.startup_error && r.memory.startup_error->stage != RefusalStage::configuration) {
+        find_remedies(r, scenario, model, calibration);
+        if (r.tensor_parallel_that_starts > 0 || r.fp8_weights_start) r.log = engine_log(r);
     }
-    if (scenario.weight_dtype == DType::bf16 && model.weight_format == WeightFormat::bf16) {
-        Scenario fp8 = scenario;
-        fp8.weight_dtype = DType::fp8;
-        r.fp8_weights_start = !assemble(fp8, model, r.gpu, calibration).memory.startup_error;
-    }
-}
-
-}  // namespace
-
-Result evaluate_resolved(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu,
-                         const Calibration& calibration) {
-    Result r = assemble(scenario, model, gpu, calibration);
-    find_remedies(r, scenario, model, calibration);
-    if (r.tensor_parallel_that_starts > 0 || r.fp8_weights_start) r.log = engine_log(r);
     return r;
 }
 
-namespace {
-
-Result assemble(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu, const Calibration& calibration) {
+Result evaluate_resolved(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu,
+                         const Calibration& calibration) {
     Result r;
     r.model = scenario.force_mha ? with_multi_head_attention(model) : model;
     r.gpu = gpu;
@@ -159,5 +148,4 @@ Result assemble(const Scenario& scenario, const ModelSpec& model, const GpuSpec&
     return r;
 }
 
-}  // namespace
 }  // namespace kv

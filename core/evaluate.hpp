@@ -54,7 +54,8 @@ struct Result {
     double kv_pool_used_bytes = 0;
     double min_utilization_that_fits = 0; // smallest gpu_memory_utilization at which the engine starts
     int64_t longest_request_tokens = 0;   // longest request one sequence could hold in the pool
-    // When the engine refuses for memory: other ways to start it, all else as is.
+    // When the engine refuses for memory: other ways to start it, all else as is (evaluate() only;
+    // evaluate_resolved leaves them 0 for the sweeps and the planner).
     int64_t tensor_parallel_that_starts = 0;  // the smallest of 2, 4, 8 above the current size; 0: none
     bool fp8_weights_start = false;           // --quantization fp8 on this 16-bit checkpoint would start it
 

@@ -267,11 +267,11 @@ json phase_to_json(const PhaseTiming& p) {
 }
 }  // namespace
 
-namespace {
-
-json startup_error_json(const std::optional<StartupError>& e) {
+json startup_error_to_json(const std::optional<StartupError>& e) {
     return e ? json{{"kind", e->kind}, {"message", e->message}} : json(nullptr);
 }
+
+namespace {
 
 json model_json(const ModelSpec& m) {
     json derived = json::array();
@@ -300,7 +300,7 @@ json result_to_json(const Result& r) {
     return {
         {"status", status_name(r.status)},
         {"scenario", scenario_to_json(r.scenario)},
-        {"startup_error", startup_error_json(r.memory.startup_error)},
+        {"startup_error", startup_error_to_json(r.memory.startup_error)},
         {"model", model_json(r.model)},
         {"gpu", {{"id", r.gpu.name}, {"name", r.gpu.name}, {"label", r.gpu.label}, {"memory_bytes", r.gpu.memory_bytes},
                  {"visible_memory_bytes", r.gpu.visible_memory_bytes}, {"hbm_bytes_per_s", r.gpu.hbm_bytes_per_s},

@@ -2,6 +2,7 @@
 // built-in catalog. Every rejection names the field and its allowed range.
 #pragma once
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -28,6 +29,7 @@ std::variant<Scenario, InputError> scenario_from_text(const std::string& text,
 
 nlohmann::json scenario_to_json(const Scenario& scenario);
 nlohmann::json result_to_json(const Result& result);
+nlohmann::json startup_error_to_json(const std::optional<StartupError>& error);  // null when none
 nlohmann::json error_to_json(const InputError& error);
 nlohmann::json batch_sweep_to_json(const BatchSweep& sweep);
 nlohmann::json tensor_parallel_sweep_to_json(const std::vector<TensorParallelPoint>& points);

@@ -174,10 +174,7 @@ nlohmann::json explanation_to_json(const LogExplanation& x) {
             {"assumptions", x.assumptions},
             {"terms", terms},
             {"logged_refusal", refusal},
-            {"model_refusal", x.result.memory.startup_error
-                                  ? nlohmann::json{{"kind", x.result.memory.startup_error->kind},
-                                                   {"message", x.result.memory.startup_error->message}}
-                                  : nlohmann::json(nullptr)},
+            {"model_refusal", startup_error_to_json(x.result.memory.startup_error)},
             {"recognised_lines", x.log.recognised}};
 }
 

@@ -239,8 +239,9 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
                                : to_d(plan.kv_cache_tokens) / to_d(lim.max_model_len);
     if (!rules.v1_engine) plan.cpu_swap_blocks = static_cast<int64_t>(4.0 * GiB / block_set_bytes);
 
-    // The longest max_model_len whose request fits (the engine's binary search).
-    int64_t lo = 0, hi = lim.max_model_len;
+    // The longest max_model_len whose request fits (the engine's binary search; none needed when
+    // max_model_len itself fits, as it does whenever the engine starts).
+    int64_t lo = plan.request_kv_bytes <= plan.available_kv_bytes ? lim.max_model_len : 0, hi = lim.max_model_len;
     while (lo < hi) {
         const int64_t mid = lo + (hi - lo + 1) / 2;
         if (request_kv_bytes(k, m, mid, lim.max_num_batched_tokens) <= plan.available_kv_bytes) lo = mid;

@@ -24,7 +24,12 @@
 
 namespace kv {
 
+// When the engine stops: before touching the GPU's memory (the configuration, or too little free
+// memory at start), while loading and profiling (out of memory), or when sizing the KV cache.
+enum class RefusalStage { configuration, loading, cache };
+
 struct StartupError {
+    RefusalStage stage = RefusalStage::cache;
     std::string kind;     // max_model_len_too_long, tensor_parallel_mismatch, quantization_mismatch,
                           // free_memory_below_request, weights_do_not_fit, profile_out_of_memory,
                           // no_kv_cache_memory, max_model_len_does_not_fit

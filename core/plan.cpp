@@ -361,8 +361,7 @@ json candidate_to_json(const PlanCandidate& c, const PlanTarget& t) {
         {"users_per_replica", c.users_per_replica},
         {"command_line", c.command_line},
         {"startup_lines", c.startup_lines},
-        {"startup_error", c.startup_error ? json{{"kind", c.startup_error->kind}, {"message", c.startup_error->message}}
-                                          : json(nullptr)},
+        {"startup_error", startup_error_to_json(c.startup_error)},
         {"meets", c.meets},
         {"misses", c.misses},
         {"margins",

@@ -438,12 +438,6 @@ bool rejected_input_banner(const kvapp::Panel& panel) {
 
 namespace {
 
-// The engine's refusals that come from the configuration alone: no memory figure would start them.
-bool configuration_refusal(const std::string& kind) {
-    return kind == "tensor_parallel_mismatch" || kind == "pipeline_parallel_mismatch" ||
-           kind == "quantization_mismatch" || kind == "max_model_len_too_long";
-}
-
 // Log lines of one kind, without the level prefix ("ERROR ", "LESSON ") the log view prints.
 void log_lines(const kv::Result& result, kv::LogKind kind, Colour colour) {
     for (const kv::LogLine& line : result.log)
@@ -455,7 +449,7 @@ void log_lines(const kv::Result& result, kv::LogKind kind, Colour colour) {
 // still fail), and the longest max_model_len the pool would take.
 void what_would_start_it(const kv::Result& r) {
     const kv::StartupError& e = *r.memory.startup_error;
-    if (configuration_refusal(e.kind) || e.kind == "free_memory_below_request") return;
+    if (e.stage == kv::RefusalStage::configuration) return;  // no memory figure would start it
     std::vector<Figure> figures;
     const double hundredths = std::ceil(r.min_utilization_that_fits * 100.0 - 1e-9) / 100.0;
     if (hundredths > kv::ScenarioLimits::max_utilization)

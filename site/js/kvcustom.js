@@ -431,23 +431,7 @@
     var button = element('button', 'kv-custom__copy', 'Copy');
     button.type = 'button';
     button.setAttribute('aria-label', 'Copy this command line');
-    button.addEventListener('click', function () {
-      var done = function (ok) {
-        button.textContent = ok ? 'Copied' : 'Selected: press Ctrl+C';
-        setTimeout(function () { button.textContent = 'Copy'; }, 2000);
-      };
-      var select = function () {
-        var range = document.createRange();
-        range.selectNodeContents(code);
-        var selection = window.getSelection();
-        selection.removeAllRanges();
-        selection.addRange(range);
-        done(false);
-      };
-      if (navigator.clipboard && navigator.clipboard.writeText)
-        navigator.clipboard.writeText(code.textContent).then(function () { done(true); }, select);
-      else select();
-    });
+    KvLesson.copyOnClick(button, code);
     return button;
   }
 

@@ -274,11 +274,9 @@
     });
   }
 
-  snippets.forEach(function (s) {
-    var button = s.querySelector('.kv-snippet__copy');
-    var code = s.querySelector('code');
-    if (!button) return;
-    button.hidden = false;
+  // Copies `code`'s text on a click, or selects it where the clipboard is refused; the button
+  // says which for two seconds. The snippets here and the planner's command lines use it.
+  lesson.copyOnClick = function (button, code) {
     var label = button.textContent;
     button.addEventListener('click', function () {
       var done = function (ok) {
@@ -297,5 +295,12 @@
         navigator.clipboard.writeText(code.textContent).then(function () { done(true); }, select);
       else select();
     });
+  };
+
+  snippets.forEach(function (s) {
+    var button = s.querySelector('.kv-snippet__copy');
+    if (!button) return;
+    button.hidden = false;
+    lesson.copyOnClick(button, s.querySelector('code'));
   });
 })();
