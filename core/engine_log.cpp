@@ -141,8 +141,8 @@ std::vector<LogLine> engine_log(const Result& r) {
         return out;
     }
     add(out, LogKind::info, std::string(r.rules.v1_engine ? "Engine 000: " : "") +
-                                "Avg prompt throughput: " + format_fixed(r.steps.prompt_tokens_per_s, 1) +
-                              " tokens/s, Avg generation throughput: " + format_fixed(r.steps.decode_tokens_per_s, 1) +
+                                "Avg prompt throughput: " + format_fixed(r.steps.serving.prompt_tokens_per_s, 1) +
+                              " tokens/s, Avg generation throughput: " + format_fixed(r.steps.serving.generation_tokens_per_s, 1) +
                               " tokens/s, Running: " + std::to_string(r.running) + " reqs, Waiting: " +
                               std::to_string(r.waiting) + " reqs, GPU KV cache usage: " +
                               format_fixed(r.kv_cache_usage * 100.0, 1) + "%, Prefix cache hit rate: 0.0%");

@@ -265,6 +265,25 @@ json phase_to_json(const PhaseTiming& p) {
             {"communication_s", p.communication_s}, {"total_s", p.total_s}, {"bound", bound_name(p.bound)},
             {"arithmetic_intensity", p.arithmetic_intensity}};
 }
+
+json serving_to_json(const ServingSteady& v) {
+    return {{"decode_tokens_per_step", v.decode_tokens_per_step},
+            {"prefill_tokens_per_step", v.prefill_tokens_per_step},
+            {"token_budget_binds", v.token_budget_binds},
+            {"prefill_step_share", v.prefill_step_share},
+            {"prefill_tokens_per_prefill_step", v.prefill_tokens_per_prefill_step},
+            {"step_with_prefill", phase_to_json(v.step_with_prefill)},
+            {"decode_step", phase_to_json(v.decode_step)},
+            {"mean_step_s", v.mean_step_s},
+            {"generation_tokens_per_s", v.generation_tokens_per_s},
+            {"prompt_tokens_per_s", v.prompt_tokens_per_s},
+            {"itl_s", v.itl_s},
+            {"queue_s", v.queue_s},
+            {"prefill_steps", v.prefill_steps},
+            {"ttft_s", v.ttft_s},
+            {"decode_only_tokens_per_s", v.decode_only_tokens_per_s},
+            {"prefill_only_tokens_per_s", v.prefill_only_tokens_per_s}};
+}
 }  // namespace
 
 json startup_error_to_json(const std::optional<StartupError>& e) {
@@ -363,7 +382,11 @@ json result_to_json(const Result& r) {
         {"chunk_budget_tokens", r.steps.chunk_budget_tokens},
         {"free_prefill_tokens", r.steps.free_prefill_tokens},
         {"step_with_full_chunk_s", r.steps.step_with_full_chunk_s},
-        {"prompt_tokens_per_s", r.steps.prompt_tokens_per_s},
+        {"generation_tokens_per_s", r.steps.serving.generation_tokens_per_s},
+        {"prompt_tokens_per_s", r.steps.serving.prompt_tokens_per_s},
+        {"serving_step_s", r.steps.serving.mean_step_s},
+        {"serving_ttft_s", r.steps.serving.ttft_s},
+        {"serving", serving_to_json(r.steps.serving)},
         {"kv_cache_usage", r.kv_cache_usage},
         {"log", log},
         {"log_kinds", kinds},

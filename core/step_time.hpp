@@ -8,6 +8,9 @@
 //   All-reduce: two per layer (after attention and after the MLP), ring algorithm:
 //   2 (tp-1)/tp x message bytes over one direction of the interconnect (NVLink, PCIe), plus a
 //   fixed latency per call.
+// Every forward pass, whatever it carries, is costed by time_step() from a StepLoad: the single-batch
+// views (a decode step, one prompt's prefill) and the serving steady state below, and each step of
+// the simulation (simulate.hpp).
 // Leaves out kernel launch gaps, sampling, and overlap of communication with compute.
 #pragma once
 #include <cstdint>
@@ -35,6 +38,43 @@ struct PhaseTiming {
     double arithmetic_intensity = 0;  // flops per byte
 };
 
+// What one forward pass carries.
+struct StepLoad {
+    double decode_tokens = 0;            // one query token per decoding sequence
+    double decode_context_tokens = 0;    // sum of their contexts (attention FLOPs)
+    double decode_kv_bytes = 0;          // the cache those decodes read
+    double prefill_tokens = 0;           // prompt tokens computed in this pass
+    double prefill_context_pairs = 0;    // (query, context) pairs of their attention
+    double prefill_kv_read_tokens = 0;   // earlier chunks' KV that later chunks read
+    double weight_reads = 1;             // a prefill split into chunks reads the weights per chunk
+};
+
+// Continuous batching with chunked prefill, in steady state. Each sequence's prompt is prefilled
+// once per output_tokens decode steps, so a step carries on average prompt/output prompt tokens per
+// decode, within max_num_batched_tokens. The prompts come whole (up to the budget): when fewer
+// than one request finishes per step, only some steps carry a prompt, and those are slower than the
+// decode-only steps between them (the ITL spikes a chat server shows). Decodes read their caches
+// at the average length of a running sequence, halfway through its output.
+struct ServingSteady {
+    double decode_tokens_per_step = 0;
+    double prefill_tokens_per_step = 0;  // on average over all steps
+    bool token_budget_binds = false;     // prompts cannot keep up: fewer sequences decode per step
+    double prefill_step_share = 0;       // fraction of steps that carry prompt tokens
+    double prefill_tokens_per_prefill_step = 0;
+    PhaseTiming step_with_prefill;       // a step carrying the decodes and a prompt chunk
+    PhaseTiming decode_step;             // a step carrying only the decodes
+    double mean_step_s = 0;
+    double generation_tokens_per_s = 0;  // the stats line's "Avg generation throughput"
+    double prompt_tokens_per_s = 0;      // its "Avg prompt throughput" = generation x prompt/output
+    double itl_s = 0;                    // mean: one token per decoding sequence per step
+    double queue_s = 0;                  // waiting requests / completion rate (Little's law)
+    int64_t prefill_steps = 0;           // steps one prompt's prefill spans beside the decodes
+    double ttft_s = 0;                   // queue + those steps
+    // What the GPU could do with only one kind of work, for comparison.
+    double decode_only_tokens_per_s = 0; // the same decodes with no prefill in the steps
+    double prefill_only_tokens_per_s = 0;// steps full of prompt tokens (max_num_batched_tokens)
+};
+
 struct StepTimes {
     // The rates the step times assume: data-sheet peaks times the achieved fractions of
     // calibration.hpp (the panels' roofline and the lesson's stated assumptions read these).
@@ -43,7 +83,8 @@ struct StepTimes {
     double peak_flops_per_s = 0;          // the tensor roof the weights run at (FP8 where the GPU has it)
     double ridge_flops_per_byte = 0;      // achieved FLOP/s over achieved bytes/s: the roofline's knee
 
-    // Decode step (one token for every running sequence).
+    // Single-batch decode step: one token for every running sequence, each cache at its final
+    // length, no prefill (the batching ceiling and the two phases use this view).
     PhaseTiming decode;
     double decode_tokens_per_s = 0;       // aggregate
     double itl_s = 0;                     // per-stream inter-token latency (= decode step)
@@ -60,15 +101,18 @@ struct StepTimes {
     int64_t free_prefill_tokens = 0;      // ride along before compute exceeds memory time
     double step_with_full_chunk_s = 0;    // decode step with chunk_budget_tokens folded in
 
-    // Steady state: prompt tokens prefilled per second to keep the decodes fed.
-    double prompt_tokens_per_s = 0;
+    // Serving: the single-batch decode above pays nothing for prefill; this does.
+    ServingSteady serving;
 };
+
+// One forward pass of the evaluated engine carrying `load`.
+PhaseTiming time_step(const Result& result, const StepLoad& load, const Calibration& calibration);
 
 // Step times for an assembled result (memory plan and admission done).
 StepTimes time_steps(const Result& result, const Calibration& calibration);
 
 // Decode step time with `chunk_tokens` prefill tokens folded into the same forward pass.
-double decode_step_with_chunk_s(const Result& result, const StepTimes& steps, int64_t chunk_tokens,
+double decode_step_with_chunk_s(const Result& result, int64_t chunk_tokens,
                                 const Calibration& calibration = {});
 
 // Matmul rate the weights run at: FP8 weights use the FP8 tensor rate where the GPU has one.

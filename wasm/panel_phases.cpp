@@ -208,7 +208,7 @@ void chunked_prefill(const kv::Result& r) {
     const int samples = 96;
     for (int i = 0; i <= samples; ++i) {
         const double chunk = x_max * i / samples;
-        steps.push_back(kv::decode_step_with_chunk_s(r, r.steps, static_cast<int64_t>(std::llround(chunk))));
+        steps.push_back(kv::decode_step_with_chunk_s(r, static_cast<int64_t>(std::llround(chunk))));
         y_max = std::max(y_max, steps.back());
     }
     Axis x;
@@ -234,7 +234,7 @@ void chunked_prefill(const kv::Result& r) {
                                                   static_cast<int64_t>(x_max));
         ImGui::BeginTooltip();
         ImGui::TextUnformatted((kv::format_count(chunk) + " prefill tokens: step " +
-                                kv::format_duration(kv::decode_step_with_chunk_s(r, r.steps, chunk)))
+                                kv::format_duration(kv::decode_step_with_chunk_s(r, chunk)))
                                    .c_str());
         ImGui::EndTooltip();
     }

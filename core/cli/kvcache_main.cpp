@@ -11,6 +11,8 @@
 //   or {"met": false, "closest": ...}; plan.hpp says what is searched)
 //   kvcache --explain-log [--scenario '{"gpu": "L4"}'] < vllm.log   a real start-up log, explained
 //   (the scenario adds what the log does not say; exit 2 when nothing in it is a vLLM start-up line)
+//   kvcache --simulate '{"workload": "chat", "rate_per_s": 8}' [--scenario '{...}'] [--stats-lines]
+//   (serving over time: the run's summary and end-of-run metrics; simulate.hpp says what is modelled)
 #include <iostream>
 #include <iterator>
 #include <string>
@@ -18,6 +20,7 @@
 #include "evaluate.hpp"
 #include "json_io.hpp"
 #include "plan.hpp"
+#include "simulate_json.hpp"
 #include "sweep.hpp"
 #include "log_explain.hpp"
 #include "validation.hpp"
@@ -27,6 +30,7 @@ namespace {
 int usage() {
     std::cerr << "usage: kvcache [--scenario JSON] [--sweep batch|tp] [--catalog] [--validate < startups.json] [--explain-log < vllm.log]\n"
                  "       kvcache --plan [TARGET_JSON]   the flags that serve a target (JSON or standard input)\n"
+                 "       kvcache --simulate [WORKLOAD_JSON] [--scenario JSON] [--stats-lines]   serving over time\n"
                  "       with no --scenario the scenario JSON is read from standard input\n";
     return 2;
 }
@@ -56,6 +60,17 @@ int plan(const std::string& target_text) {
     return 0;
 }
 
+int simulate(const std::string& workload_text, const std::string& scenario_text, bool stats_lines) {
+    auto workload = kv::workload_from_text(workload_text);
+    if (auto* error = std::get_if<kv::InputError>(&workload)) return print_error(*error);
+    auto outcome = kv::evaluate_text(scenario_text);
+    if (auto* error = std::get_if<kv::InputError>(&outcome)) return print_error(*error);
+    auto run = kv::simulate(std::get<kv::Result>(outcome), std::get<kv::Workload>(workload));
+    if (auto* error = std::get_if<kv::InputError>(&run)) return print_error(*error);
+    std::cout << kv::simulation_to_json(std::get<kv::Simulation>(run), stats_lines).dump(2) << "\n";
+    return 0;
+}
+
 int validate() {
     const auto data = nlohmann::json::parse(std::cin, nullptr, false);
     if (data.is_discarded()) {
@@ -75,7 +90,8 @@ int validate() {
 
 int main(int argc, char** argv) {
     std::string scenario_text, sweep;
-    bool have_scenario = false, explain_log = false;
+    std::string workload_text;
+    bool have_scenario = false, explain_log = false, simulating = false, stats_lines = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--scenario" && i + 1 < argc) { scenario_text = argv[++i]; have_scenario = true; }
@@ -88,10 +104,16 @@ int main(int argc, char** argv) {
             return plan(text.find_first_not_of(" \t\r\n") == std::string::npos ? "{}" : text);
         }
         else if (arg == "--explain-log") explain_log = true;
+        else if (arg == "--simulate") {
+            simulating = true;
+            if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) workload_text = argv[++i];
+        }
+        else if (arg == "--stats-lines") stats_lines = true;
         else if (arg == "--catalog") { std::cout << kv::catalog_to_json().dump(2) << "\n"; return 0; }
         else return usage();
     }
     if (explain_log) return explain(scenario_text);
+    if (simulating) return simulate(workload_text.empty() ? "{}" : workload_text, have_scenario ? scenario_text : "{}", stats_lines);
     if (!sweep.empty() && sweep != "batch" && sweep != "tp") return usage();
     if (!have_scenario)
         scenario_text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());

@@ -49,8 +49,8 @@ TEST_CASE("V0 start-up lines: blocks, not tokens") {
 
 TEST_CASE("the stats line and the lesson lines") {
     const Result r = evaluate_ok({{"prompt_tokens", 32768}});
-    CHECK(has_line(r, "INFO Engine 000: Avg prompt throughput: " + format_fixed(r.steps.prompt_tokens_per_s, 1) +
-                          " tokens/s, Avg generation throughput: " + format_fixed(r.steps.decode_tokens_per_s, 1) +
+    CHECK(has_line(r, "INFO Engine 000: Avg prompt throughput: " + format_fixed(r.steps.serving.prompt_tokens_per_s, 1) +
+                          " tokens/s, Avg generation throughput: " + format_fixed(r.steps.serving.generation_tokens_per_s, 1) +
                           " tokens/s, Running: " + std::to_string(r.running) + " reqs, Waiting: " +
                           std::to_string(r.waiting) + " reqs, GPU KV cache usage: " +
                           format_fixed(r.kv_cache_usage * 100, 1) + "%, Prefix cache hit rate: 0.0%"));

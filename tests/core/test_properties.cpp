@@ -106,6 +106,15 @@ TEST_CASE("properties hold over 3,000 random scenarios") {
             CHECK(r.steps.decode.total_s > 0);
             CHECK(r.steps.decode.total_s >= std::max(r.steps.decode.memory_s, r.steps.decode.compute_s));
             CHECK(r.steps.free_prefill_tokens <= r.steps.chunk_budget_tokens);
+            // Serving pays for prefill: prompt throughput is generation x prompt/output, and
+            // neither exceeds what the GPU does with one kind of work alone.
+            const ServingSteady& v = r.steps.serving;
+            CHECK(v.prompt_tokens_per_s == Approx(v.generation_tokens_per_s * static_cast<double>(s.prompt_tokens) /
+                                                  static_cast<double>(s.output_tokens)).epsilon(0.01));
+            CHECK(v.generation_tokens_per_s <= v.decode_only_tokens_per_s * (1 + 1e-9));
+            CHECK(v.prompt_tokens_per_s <= v.prefill_only_tokens_per_s * (1 + 1e-9));
+            CHECK(v.decode_tokens_per_step + v.prefill_tokens_per_step <= static_cast<double>(*r.scenario.max_num_batched_tokens) * (1 + 1e-9));
+            CHECK(v.ttft_s >= v.queue_s);
         }
 
         // Capacity never rises with prompt length.

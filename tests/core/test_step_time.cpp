@@ -60,11 +60,11 @@ TEST_CASE("chunked prefill: tokens ride free until compute reaches memory time")
     const Result r = evaluate_ok({});
     CHECK(r.steps.chunk_budget_tokens == 8192 - 32);
     REQUIRE(r.steps.free_prefill_tokens > 0);
-    CHECK(decode_step_with_chunk_s(r, r.steps, 0) == Approx(r.steps.decode.total_s));
+    CHECK(decode_step_with_chunk_s(r, 0) == Approx(r.steps.decode.total_s));
     // Up to the free count the step barely grows (only the chunk's KV writes)...
-    CHECK(decode_step_with_chunk_s(r, r.steps, r.steps.free_prefill_tokens) / r.steps.decode.total_s < 1.01);
+    CHECK(decode_step_with_chunk_s(r, r.steps.free_prefill_tokens) / r.steps.decode.total_s < 1.01);
     // ...and past it the step is compute-bound and grows with every token.
-    const double at_budget = decode_step_with_chunk_s(r, r.steps, r.steps.chunk_budget_tokens);
+    const double at_budget = decode_step_with_chunk_s(r, r.steps.chunk_budget_tokens);
     CHECK(at_budget == Approx(r.steps.step_with_full_chunk_s));
     CHECK(at_budget > 3 * r.steps.decode.total_s);
 }

@@ -1,0 +1,216 @@
+// The serving simulation: it agrees with the steady-state model where both apply, preempts under
+// overload and counts it as the engine's metrics do, shares a prefix, and repeats for a seed.
+#include <catch2/catch.hpp>
+
+#include "format.hpp"
+#include "simulate.hpp"
+#include "simulate_json.hpp"
+#include "support.hpp"
+
+using namespace kv;
+using kvtest::evaluate_ok;
+
+namespace {
+
+Simulation run(const Result& r, const Workload& w, const SimOptions& o = {}) {
+    auto sim = simulate(r, w, o);
+    REQUIRE(std::holds_alternative<Simulation>(sim));
+    return std::get<Simulation>(std::move(sim));
+}
+
+// Generation throughput over the middle of the run (ramp-up and drain left out): a decode step
+// makes one token per decoding request.
+double middle_generation_tokens_per_s(const Simulation& sim) {
+    const double end = sim.steps.back().start_s + sim.steps.back().step_s;
+    double tokens = 0, seconds = 0;
+    for (const SimStep& s : sim.steps) {
+        if (s.start_s < 0.2 * end || s.start_s > 0.7 * end) continue;
+        tokens += s.decode_tokens;
+        seconds += s.step_s;
+    }
+    return tokens / seconds;
+}
+
+}  // namespace
+
+TEST_CASE("the lesson's starting point at 256 requests pays for its prompts") {
+    const Result r = evaluate_ok({{"concurrent_requests", 256}, {"max_num_seqs", 256}, {"gpu_memory_utilization", 0.9}});
+    const ServingSteady& v = r.steps.serving;
+    CHECK(v.prompt_tokens_per_s == Approx(v.generation_tokens_per_s * 4096.0 / 256.0).epsilon(0.01));
+    CHECK(v.prompt_tokens_per_s < v.prefill_only_tokens_per_s);
+    CHECK(v.generation_tokens_per_s < v.decode_only_tokens_per_s);
+    // Paying for prefill costs this prompt-heavy workload most of the decode-only rate.
+    CHECK(v.generation_tokens_per_s < 0.75 * r.steps.decode_tokens_per_s);
+    // The stats line reports the serving figures.
+    bool found = false;
+    for (const LogLine& line : r.log)
+        found = found || line.text.find("Avg prompt throughput: " + format_fixed(v.prompt_tokens_per_s, 1)) != std::string::npos;
+    CHECK(found);
+}
+
+TEST_CASE("a long run that keeps the batch full agrees with the steady state within 5%") {
+    for (const auto& [prompt, output, seqs] : {std::tuple{4096, 256, 32}, std::tuple{512, 512, 64},
+                                                std::tuple{1000, 100, 16}, std::tuple{2000, 1000, 128}}) {
+        const Result r = evaluate_ok({{"prompt_tokens", prompt}, {"output_tokens", output},
+                                      {"max_num_seqs", seqs}, {"concurrent_requests", seqs}});
+        INFO("prompt " << prompt << ", output " << output << ", max_num_seqs " << seqs);
+        REQUIRE(r.running == seqs);  // the batch, not the pool, is the limit
+        Workload w;
+        w.name = "fixed";
+        w.requests = 3000;
+        // Arrivals a little faster than the engine finishes requests keep a queue, so the batch
+        // stays full, and arrive staggered as a steady state has them.
+        w.rate_per_s = 1.2 * r.steps.serving.generation_tokens_per_s / output;
+        const Simulation sim = run(r, w);
+        CHECK(sim.summary.preemptions == 0);
+        CHECK(middle_generation_tokens_per_s(sim) ==
+              Approx(r.steps.serving.generation_tokens_per_s).epsilon(0.05));
+    }
+}
+
+TEST_CASE("under overload the pool runs dry, the newest request is preempted and the metrics count it") {
+    const Result r = evaluate_ok({});
+    Workload w;
+    w.name = "reasoning";  // long outputs: sequences outgrow the blocks they were admitted with
+    w.rate_per_s = 0;
+    w.requests = 600;
+    const Simulation sim = run(r, w);
+    REQUIRE(sim.summary.preemptions > 0);
+    CHECK(sim.summary.peak_kv_cache_usage == Approx(1.0).epsilon(0.01));
+    int64_t per_request = 0;
+    for (const SimRequest& q : sim.requests) per_request += q.preemptions;
+    CHECK(per_request == sim.summary.preemptions);
+    CHECK(sim.steps.back().preemptions_total == sim.summary.preemptions);
+    const nlohmann::json j = simulation_to_json(sim);
+    CHECK(j["metrics"]["vllm:num_preemptions_total"] == sim.summary.preemptions);
+    CHECK(sim.summary.finished == 600);  // recomputed, every request still finishes
+
+    // The same run, lightly loaded, never preempts.
+    w.name = "chat";
+    w.rate_per_s = 2;
+    w.requests = 300;
+    CHECK(run(r, w).summary.preemptions == 0);
+}
+
+TEST_CASE("the simulation keeps its books") {
+    const Result r = evaluate_ok({{"max_num_seqs", 256}});
+    Workload w;
+    w.rate_per_s = 40;
+    w.requests = 1500;
+    const Simulation sim = run(r, w);
+    int64_t generated = 0, itl_samples = 0;
+    for (const SimRequest& q : sim.requests) {
+        REQUIRE(q.finish_s >= q.first_token_s);
+        CHECK(q.ttft_s() > 0);
+        itl_samples += q.spec.output_tokens - 1;
+        generated += q.spec.output_tokens;
+    }
+    CHECK(sim.summary.itl_s.count == itl_samples);
+    CHECK(sim.summary.ttft_s.count == 1500);
+    CHECK(sim.summary.generation_tokens_per_s * sim.summary.duration_s == Approx(static_cast<double>(generated)));
+    for (const SimStep& s : sim.steps) {
+        REQUIRE(s.blocks_used + s.blocks_cached <= sim.pool_blocks);
+        REQUIRE(s.running <= 256);
+        REQUIRE(s.prefill_tokens + s.decode_tokens <= *r.scenario.max_num_batched_tokens);
+    }
+    CHECK(sim.summary.ttft_s.p50 <= sim.summary.ttft_s.p90);
+    CHECK(sim.summary.ttft_s.p90 <= sim.summary.ttft_s.p99);
+    // Stats lines every 10 s of simulated time, in the engine's format.
+    REQUIRE(!sim.stats_lines.empty());
+    CHECK(sim.stats_lines.size() == static_cast<size_t>(sim.summary.duration_s / 10.0));
+    CHECK(sim.stats_lines[0].rfind("Engine 000: Avg prompt throughput: ", 0) == 0);
+    CHECK(sim.stats_lines[0].find(" reqs, GPU KV cache usage: ") != std::string::npos);
+    // Frames cover the run and each cell is within the pool's colours.
+    REQUIRE(!sim.frames.empty());
+    CHECK(sim.frames.size() <= 400);
+    CHECK(static_cast<int64_t>(sim.frames[0].owner.size()) * sim.blocks_per_cell >= sim.pool_blocks);
+}
+
+TEST_CASE("a shared system prompt is computed once and then hit") {
+    const Result r = evaluate_ok({});
+    Workload w;
+    w.rate_per_s = 4;
+    w.requests = 400;
+    w.shared_prefix_tokens = 2000;
+    const Simulation cached = run(r, w);
+    // 125 full blocks of the 2,000-token prefix: every request after the first few hits them.
+    const double prefix_share = 2000.0 / (2000.0 + 826.0);  // the chat prompt's mean is about 826 tokens
+    CHECK(cached.summary.prefix_hit_rate > 0.9 * prefix_share);
+    CHECK(cached.summary.prefix_hit_rate < 1.0);
+    int64_t hits = 0;
+    for (const SimRequest& q : cached.requests) hits += q.prefix_hit_tokens == 2000;
+    CHECK(hits >= 395);
+    w.prefix_caching = false;
+    const Simulation uncached = run(r, w);
+    CHECK(uncached.summary.prefix_hit_rate == 0);
+    CHECK(cached.summary.peak_kv_cache_usage < uncached.summary.peak_kv_cache_usage);
+    CHECK(cached.summary.prompt_tokens_per_s < uncached.summary.prompt_tokens_per_s);
+    CHECK(cached.summary.ttft_s.p50 < uncached.summary.ttft_s.p50);
+}
+
+TEST_CASE("a seed fixes the run") {
+    const Result r = evaluate_ok({});
+    Workload w;
+    w.requests = 500;
+    w.rate_per_s = 20;
+    const Simulation a = run(r, w), b = run(r, w);
+    REQUIRE(a.steps.size() == b.steps.size());
+    CHECK(a.summary.ttft_s.p99 == b.summary.ttft_s.p99);
+    CHECK(a.stats_lines == b.stats_lines);
+    w.seed = 2;
+    CHECK(run(r, w).summary.ttft_s.p99 != a.summary.ttft_s.p99);
+}
+
+TEST_CASE("the preemption onset is the lowest rate that preempts") {
+    const Result r = evaluate_ok({});
+    Workload w;
+    w.requests = 2000;
+    const double onset = preemption_onset_rate(r, w);
+    REQUIRE(onset > 0);
+    SimOptions quiet;
+    quiet.record = false;
+    w.rate_per_s = onset;
+    CHECK(run(r, w, quiet).summary.preemptions > 0);
+    w.rate_per_s = onset * 0.9;
+    CHECK(run(r, w, quiet).summary.preemptions == 0);
+}
+
+TEST_CASE("workloads outside their ranges name the field") {
+    auto error = [](const std::string& text) {
+        auto w = workload_from_text(text);
+        REQUIRE(std::holds_alternative<InputError>(w));
+        return std::get<InputError>(w);
+    };
+    CHECK(error(R"({"rate_per_s": -1})").field == "rate_per_s");
+    CHECK(error(R"({"rate_per_s": 1e30})").field == "rate_per_s");
+    CHECK(error(R"({"requests": 0})").field == "requests");
+    CHECK(error(R"({"requests": 20001})").field == "requests");
+    CHECK(error(R"({"workload": "poetry"})").field == "workload");
+    CHECK(error(R"({"shared_prefix_tokens": -3})").field == "shared_prefix_tokens");
+    CHECK(error(R"({"prefix_caching": 1})").field == "prefix_caching");
+    CHECK(error(R"({"list": [{"arrival_s": 0, "prompt_tokens": 0, "output_tokens": 5}]})").field == "list.prompt_tokens");
+    CHECK(error(R"({"rate": 3})").code == ErrorCode::unknown_field);
+    CHECK(error("{").code == ErrorCode::malformed_json);
+
+    // A refused engine is an error, not an empty run.
+    const Result refused = evaluate_ok({{"model", "Qwen3-32B"}});
+    REQUIRE(refused.status == Status::engine_refused);
+    CHECK(std::holds_alternative<InputError>(simulate(refused, Workload{})));
+
+    // Requests longer than max_model_len are rejected, as the server does with HTTP 400.
+    Workload w;
+    w.list = {{0, 100, 10}, {0, 50000, 10}};
+    const Simulation sim = run(evaluate_ok({}), w);
+    CHECK(sim.summary.rejected == 1);
+    CHECK(sim.summary.finished == 1);
+}
+
+TEST_CASE("histogram quantiles interpolate within vLLM's buckets as Prometheus does") {
+    Histogram h;
+    h.upper_bounds = {0.1, 0.2, 0.4};
+    h.cumulative = {10, 30, 40};
+    h.count = 40;
+    CHECK(h.quantile(0.25) == Approx(0.1));          // rank 10: the top of the first bucket
+    CHECK(h.quantile(0.5) == Approx(0.15));          // rank 20: halfway through the second
+    CHECK(h.quantile(1.0) == Approx(0.4));
+}
