@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <limits>
 
 #include "format.hpp"
 #include "memory_plan.hpp"
@@ -53,13 +54,16 @@ const std::vector<double> ttft_buckets_s = {0.001, 0.005, 0.01, 0.02, 0.04, 0.06
 const std::vector<double> itl_buckets_s = {0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5,
                                            0.75, 1.0,   2.5,  5.0,   7.5, 10.0, 20.0, 40.0, 80.0};
 
-Histogram histogram_of(const std::vector<double>& bounds, const std::vector<double>& samples) {
+template <typename T>
+Histogram histogram_of(const std::vector<double>& bounds, const std::vector<T>& samples) {
     Histogram h;
     h.upper_bounds = bounds;
     h.cumulative.assign(bounds.size(), 0);
-    for (double v : samples) {
-        const auto bucket = std::lower_bound(bounds.begin(), bounds.end(), v) - bounds.begin();
-        if (bucket < static_cast<std::ptrdiff_t>(bounds.size())) ++h.cumulative[static_cast<size_t>(bucket)];
+    for (const T sample : samples) {
+        const auto v = static_cast<double>(sample);
+        size_t bucket = 0;  // most samples fall in the first buckets: a linear scan beats bisection
+        while (bucket < bounds.size() && v > bounds[bucket]) ++bucket;
+        if (bucket < bounds.size()) ++h.cumulative[bucket];
         h.sum += v;
     }
     for (size_t i = 1; i < h.cumulative.size(); ++i) h.cumulative[i] += h.cumulative[i - 1];
@@ -68,17 +72,18 @@ Histogram histogram_of(const std::vector<double>& bounds, const std::vector<doub
 }
 
 // Nearest-rank percentiles; reorders `samples`.
-Percentiles percentiles_of(std::vector<double>& samples) {
+template <typename T>
+Percentiles percentiles_of(std::vector<T>& samples) {
     Percentiles p;
     p.count = static_cast<int64_t>(samples.size());
     if (samples.empty()) return p;
     double sum = 0;
-    for (double v : samples) sum += v;
+    for (const T v : samples) sum += static_cast<double>(v);
     p.mean = sum / static_cast<double>(samples.size());
     auto at = [&](double q) {
         const auto rank = static_cast<size_t>(std::ceil(q * static_cast<double>(samples.size()))) - 1;
         std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(rank), samples.end());
-        return samples[rank];
+        return static_cast<double>(samples[rank]);
     };
     p.p50 = at(0.50);
     p.p90 = at(0.90);
@@ -91,22 +96,35 @@ Percentiles percentiles_of(std::vector<double>& samples) {
 // Blocks in a doubly linked free queue, as vLLM's FreeKVCacheBlockQueue: allocation takes from
 // the front, freed blocks go to the back, and a cached block that a request hits is taken out of
 // the middle. A block remembers which block of the shared prefix it holds until it is evicted.
+// Per cell of the drawn grid the pool keeps running counts, so a frame costs one pass over the
+// cells rather than over the blocks.
 class BlockPool {
 public:
-    explicit BlockPool(int32_t blocks)
+    BlockPool(int32_t blocks, int32_t blocks_per_cell)
         : prev_(static_cast<size_t>(blocks) + 1), next_(static_cast<size_t>(blocks) + 1),
-          refs_(static_cast<size_t>(blocks), 0), owner_(static_cast<size_t>(blocks), -1),
-          prefix_slot_(static_cast<size_t>(blocks), -1), sentinel_(blocks) {
-        prev_[sentinel_] = next_[sentinel_] = sentinel_;
+          refs_(static_cast<size_t>(blocks), 0), prefix_slot_(static_cast<size_t>(blocks), -1), sentinel_(blocks), per_cell_(blocks_per_cell) {
+        const auto cells = static_cast<size_t>((blocks + blocks_per_cell - 1) / blocks_per_cell);
+        cells_.resize(cells);
+        prev_[static_cast<size_t>(sentinel_)] = next_[static_cast<size_t>(sentinel_)] = sentinel_;
         for (int32_t b = 0; b < blocks; ++b) link_back(b);
     }
+
+    // What one cell of the grid holds.
+    struct Cell {
+        int32_t used = 0;            // blocks some request holds
+        int32_t cached = 0;          // free blocks that still hold a block of the shared prefix
+        int32_t prefix_held = 0;     // held blocks of the shared prefix
+        int32_t owner = -1;          // the request that last took a block here
+    };
 
     int32_t size() const { return sentinel_; }
     int32_t free() const { return free_; }
     int32_t cached_free() const { return cached_free_; }
     int32_t refs(int32_t b) const { return refs_[static_cast<size_t>(b)]; }
-    int32_t owner(int32_t b) const { return owner_[static_cast<size_t>(b)]; }
-    int32_t prefix_slot(int32_t b) const { return prefix_slot_[static_cast<size_t>(b)]; }
+    const std::vector<Cell>& cells() const { return cells_; }
+    int32_t cell_blocks(size_t cell) const {
+        return std::min(per_cell_, sentinel_ - static_cast<int32_t>(cell) * per_cell_);
+    }
 
     int32_t allocate(int32_t request, std::vector<int32_t>& prefix_blocks) {
         const int32_t b = next_[static_cast<size_t>(sentinel_)];
@@ -116,25 +134,39 @@ public:
             slot = -1;
         }
         refs_[static_cast<size_t>(b)] = 1;
-        owner_[static_cast<size_t>(b)] = request;
+        Cell& c = cell(b);
+        ++c.used;
+        c.owner = request;
         return b;
     }
-    // Another request holds a cached block; a free one leaves the queue.
+    // Another request holds a cached prefix block; a free one leaves the queue.
     void hold(int32_t b) {
-        if (refs_[static_cast<size_t>(b)]++ == 0) unlink(b);
+        if (refs_[static_cast<size_t>(b)]++ == 0) {
+            unlink(b);
+            ++cell(b).used;
+            ++cell(b).prefix_held;
+        }
     }
     void release(int32_t b) {
-        if (--refs_[static_cast<size_t>(b)] == 0) link_back(b);
+        if (--refs_[static_cast<size_t>(b)] > 0) return;
+        --cell(b).used;
+        if (prefix_slot_[static_cast<size_t>(b)] >= 0) --cell(b).prefix_held;
+        link_back(b);
     }
-    void mark_prefix(int32_t b, int32_t slot) { prefix_slot_[static_cast<size_t>(b)] = slot; }
+    // A held block becomes a block of the shared prefix.
+    void mark_prefix(int32_t b, int32_t slot) {
+        prefix_slot_[static_cast<size_t>(b)] = slot;
+        ++cell(b).prefix_held;
+    }
 
 private:
+    Cell& cell(int32_t b) { return cells_[static_cast<size_t>(b / per_cell_)]; }
     void unlink(int32_t b) {
         const auto i = static_cast<size_t>(b);
         next_[static_cast<size_t>(prev_[i])] = next_[i];
         prev_[static_cast<size_t>(next_[i])] = prev_[i];
         --free_;
-        if (prefix_slot_[i] >= 0) --cached_free_;
+        if (prefix_slot_[i] >= 0) --cached_free_, --cell(b).cached;
     }
     void link_back(int32_t b) {
         const auto i = static_cast<size_t>(b), s = static_cast<size_t>(sentinel_);
@@ -143,11 +175,13 @@ private:
         next_[static_cast<size_t>(prev_[s])] = b;
         prev_[s] = b;
         ++free_;
-        if (prefix_slot_[i] >= 0) ++cached_free_;
+        if (prefix_slot_[i] >= 0) ++cached_free_, ++cell(b).cached;
     }
 
-    std::vector<int32_t> prev_, next_, refs_, owner_, prefix_slot_;
+    std::vector<int32_t> prev_, next_, refs_, prefix_slot_;
+    std::vector<Cell> cells_;
     int32_t sentinel_;
+    int32_t per_cell_;
     int32_t free_ = 0, cached_free_ = 0;
 };
 
@@ -173,7 +207,7 @@ class Engine {
 public:
     Engine(const Result& r, const Workload& w, const SimOptions& o, const Calibration& c, Simulation& sim)
         : r_(r), options_(o), calibration_(c), sim_(sim),
-          pool_(static_cast<int32_t>(std::max<int64_t>(1, r.memory.num_gpu_blocks - 1))) {
+          pool_(pool_blocks(r), cell_size(pool_blocks(r), o.max_cells)) {
         const KvLayout& k = r.memory.layout;
         block_size_ = k.block_size;
         block_set_bytes_ = k.page_bytes * static_cast<double>(k.group_size);
@@ -187,8 +221,7 @@ public:
         }
         sim_.pool_blocks = pool_.size();
         sim_.block_size = block_size_;
-        const int64_t cells = std::min<int64_t>(pool_.size(), std::max<int64_t>(1, o.max_cells));
-        sim_.blocks_per_cell = (pool_.size() + cells - 1) / cells;
+        sim_.blocks_per_cell = cell_size(pool_.size(), o.max_cells);
     }
 
     void run() {
@@ -208,7 +241,7 @@ public:
                 now = idle_until;
                 continue;
             }
-            const std::vector<Scheduled> batch = schedule();
+            const std::vector<Scheduled>& batch = schedule();
             if (batch.empty()) {  // the head request can never fit the pool: drop it as the engine would reject it
                 reject(static_cast<size_t>(waiting_.front()->index));
                 waiting_.pop_front();
@@ -227,6 +260,15 @@ public:
 
 private:
     static constexpr double log_interval_s = 10.0;
+
+    // The usable pool: vLLM keeps one null block out of it.
+    static int32_t pool_blocks(const Result& r) {
+        return static_cast<int32_t>(std::clamp<int64_t>(r.memory.num_gpu_blocks - 1, 1, std::numeric_limits<int32_t>::max() - 1));
+    }
+    static int32_t cell_size(int32_t blocks, int64_t max_cells) {
+        const int64_t cells = std::clamp<int64_t>(max_cells, 1, blocks);
+        return static_cast<int32_t>((blocks + cells - 1) / cells);
+    }
 
     int64_t blocks_for(int64_t tokens) const {
         if (one_group_) return (tokens + block_size_ - 1) / block_size_;
@@ -259,8 +301,9 @@ private:
         return hit;
     }
 
-    std::vector<Scheduled> schedule() {
-        std::vector<Scheduled> batch;
+    const std::vector<Scheduled>& schedule() {
+        std::vector<Scheduled>& batch = batch_;
+        batch.clear();
         int64_t budget = budget_;
         bool preempted = false;
         // Running requests first, oldest first: a decode needs one token, a prefill the rest of its
@@ -373,7 +416,7 @@ private:
             ++interval_generated_;
             ++total_generated_;
             if (q.first_token_s < 0) q.first_token_s = now;
-            else itl_samples_.push_back(now - l.last_token_s);
+            else itl_samples_.push_back(static_cast<float>(now - l.last_token_s));
             l.last_token_s = now;
             if (l.generated == l.output) {
                 q.finish_s = now;
@@ -418,23 +461,23 @@ private:
         }
         PoolFrame frame;
         frame.step = static_cast<int32_t>(sim_.steps.size() - 1);
-        const int64_t per_cell = sim_.blocks_per_cell;
-        for (int64_t first = 0; first < pool_.size(); first += per_cell) {
-            const auto last = static_cast<int32_t>(std::min<int64_t>(pool_.size(), first + per_cell));
+        const auto& cells = pool_.cells();
+        frame.owner.reserve(cells.size());
+        frame.fill.reserve(cells.size());
+        for (size_t c = 0; c < cells.size(); ++c) {
+            const BlockPool::Cell& cell = cells[c];
             uint16_t owner = PoolFrame::free_cell;
-            int32_t used = 0, cached = 0;
-            for (auto b = static_cast<int32_t>(first); b < last; ++b) {
-                if (pool_.refs(b) > 0) {
-                    if (used++ == 0)
-                        owner = pool_.prefix_slot(b) >= 0 ? PoolFrame::shared_prefix
-                                                          : static_cast<uint16_t>(pool_.owner(b) % 65520);
-                } else if (pool_.prefix_slot(b) >= 0) {
-                    ++cached;
-                }
+            int32_t shown = 0;
+            if (cell.used > 0) {
+                owner = 2 * cell.prefix_held >= cell.used ? PoolFrame::shared_prefix
+                                                          : static_cast<uint16_t>(cell.owner % 65520);
+                shown = cell.used;
+            } else if (cell.cached > 0) {
+                owner = PoolFrame::cached_prefix;
+                shown = cell.cached;
             }
-            if (used == 0 && cached > 0) owner = PoolFrame::cached_prefix;
             frame.owner.push_back(owner);
-            frame.fill.push_back(static_cast<uint8_t>((used > 0 ? used : cached) * 255 / (last - first)));
+            frame.fill.push_back(static_cast<uint8_t>(shown * 255 / pool_.cell_blocks(c)));
         }
         frames.push_back(std::move(frame));
     }
@@ -503,7 +546,8 @@ private:
     std::vector<Live> live_;
     std::vector<Live*> running_;              // in admission order
     std::deque<Live*> waiting_;
-    std::vector<double> itl_samples_;
+    std::vector<Scheduled> batch_;            // this step's requests (kept to reuse its memory)
+    std::vector<float> itl_samples_;          // float: a run can have millions
     std::deque<std::pair<int64_t, int64_t>> lookups_;
     int64_t window_queries_ = 0, window_hits_ = 0, total_queries_ = 0, total_hits_ = 0;
     int64_t preemptions_ = 0, finished_ = 0, rejected_ = 0;

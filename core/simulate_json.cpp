@@ -90,14 +90,16 @@ json workload_to_json(const Workload& w) {
 }
 
 namespace {
-json percentiles_to_json(const Percentiles& p) {
-    return {{"p50", p.p50}, {"p90", p.p90}, {"p99", p.p99}, {"mean", p.mean}, {"count", p.count}};
+// Exact percentiles of the run, and (for a metric) what histogram_quantile() reads off its buckets.
+json percentiles_to_json(const Percentiles& p, const Histogram* h = nullptr) {
+    json out = {{"p50", p.p50}, {"p90", p.p90}, {"p99", p.p99}, {"mean", p.mean}, {"count", p.count}};
+    if (h) out.update({{"histogram_p50", h->quantile(0.5)}, {"histogram_p90", h->quantile(0.9)}, {"histogram_p99", h->quantile(0.99)}});
+    return out;
 }
 json histogram_to_json(const Histogram& h) {
     json buckets = json::array();
     for (size_t i = 0; i < h.upper_bounds.size(); ++i) buckets.push_back({{"le", h.upper_bounds[i]}, {"count", h.cumulative[i]}});
-    return {{"buckets", buckets}, {"count", h.count}, {"sum", h.sum},
-            {"histogram_quantile", {{"p50", h.quantile(0.5)}, {"p90", h.quantile(0.9)}, {"p99", h.quantile(0.99)}}}};
+    return {{"buckets", buckets}, {"count", h.count}, {"sum", h.sum}};
 }
 }  // namespace
 
@@ -121,8 +123,8 @@ json simulation_to_json(const Simulation& sim, bool with_stats_lines) {
         {"prefix_hit_rate", s.prefix_hit_rate},
         {"peak_kv_cache_usage", s.peak_kv_cache_usage},
         {"mean_running", s.mean_running},
-        {"ttft_s", percentiles_to_json(s.ttft_s)},
-        {"itl_s", percentiles_to_json(s.itl_s)},
+        {"ttft_s", percentiles_to_json(s.ttft_s, &s.ttft_histogram)},
+        {"itl_s", percentiles_to_json(s.itl_s, &s.itl_histogram)},
         {"e2e_s", percentiles_to_json(s.e2e_s)},
         {"pool_blocks", sim.pool_blocks},
         {"block_size", sim.block_size},

@@ -5,6 +5,7 @@
 #include "evaluate.hpp"
 #include "format.hpp"
 #include "json_io.hpp"
+#include "simulate_json.hpp"
 #include "units.hpp"
 
 namespace site {
@@ -26,6 +27,24 @@ std::variant<double, std::string> fact_multiplier(const std::string& unit) {
     return "unit \"" + unit + "\" is not one of GiB, MiB, KiB, bytes, tokens, count, fraction, number";
 }
 
+// A scenario with a workload is also run over time: its figures read `simulation.*`, and the page
+// hands the workload's fields to the serving panel along with the scenario's.
+std::variant<EvaluatedScenario, std::string> simulate_named(EvaluatedScenario& e, const kv::Result& result,
+                                                            const json& entry) {
+    auto workload = kv::workload_from_json(entry["workload"]);
+    if (auto* error = std::get_if<kv::InputError>(&workload))
+        return "its workload is rejected: " + error->message + " (" + error->field + ")";
+    const kv::Workload& w = std::get<kv::Workload>(workload);
+    auto run = kv::simulate(result, w);
+    if (auto* error = std::get_if<kv::InputError>(&run)) return "it cannot be simulated: " + error->message;
+    e.result["simulation"] = kv::simulation_to_json(std::get<kv::Simulation>(run));
+    if (entry.value("find_preemption_onset", false))
+        e.result["simulation"]["preemption_onset_rate_per_s"] = kv::preemption_onset_rate(result, w);
+    e.result["workload"] = kv::workload_to_json(w);
+    e.scenario.update(kv::workload_to_json(w));
+    return e;
+}
+
 std::variant<EvaluatedScenario, std::string> evaluate_named(const std::string& name, const json& entry,
                                                             const json& base) {
     if (!entry.is_object() || !entry.contains("set") || !entry["set"].is_object())
@@ -42,7 +61,9 @@ std::variant<EvaluatedScenario, std::string> evaluate_named(const std::string& n
     e.name = name;
     e.about = entry.value("about", "");
     e.scenario = kv::scenario_to_json(std::get<kv::Scenario>(scenario));
-    e.result = kv::result_to_json(std::get<kv::Result>(outcome));
+    const kv::Result& result = std::get<kv::Result>(outcome);
+    e.result = kv::result_to_json(result);
+    if (entry.contains("workload")) return simulate_named(e, result, entry);
     return e;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "evaluate.hpp"
+#include "simulate.hpp"
 #include "sweep.hpp"
 
 namespace {
@@ -38,9 +39,17 @@ int main() {
         }
     });
     const double batch_curve = median_seconds(51, [&] { sink = sink + static_cast<double>(kv::sweep_batch(base).points.size()); });
+    // Serving over time: 2,000 chat requests at 8 a second on the starting point (budget 50 ms).
+    kv::Workload chat;
+    double steps = 0;
+    const double simulation = median_seconds(11, [&] {
+        const auto sim = std::get<kv::Simulation>(kv::simulate(base, chat));
+        steps = static_cast<double>(sim.steps.size());
+    });
     std::printf("one evaluation:         %8.2f us (median of 2,001)\n", one * 1e6);
     std::printf("1,000-point sweep:      %8.2f ms (median of 21)\n", sweep * 1e3);
     std::printf("batch curve (panel 3):  %8.2f ms (median of 51)\n", batch_curve * 1e3);
     std::printf("evaluations per 16 ms frame: %.0f\n", 0.016 / one);
+    std::printf("simulation, 2,000 chat requests: %8.2f ms (median of 11; %.0f steps)\n", simulation * 1e3, steps);
     return 0;
 }

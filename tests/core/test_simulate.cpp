@@ -1,6 +1,7 @@
 // The serving simulation: it agrees with the steady-state model where both apply, preempts under
 // overload and counts it as the engine's metrics do, shares a prefix, and repeats for a seed.
 #include <catch2/catch.hpp>
+#include <fstream>
 
 #include "format.hpp"
 #include "simulate.hpp"
@@ -213,4 +214,34 @@ TEST_CASE("histogram quantiles interpolate within vLLM's buckets as Prometheus d
     CHECK(h.quantile(0.25) == Approx(0.1));          // rank 10: the top of the first bucket
     CHECK(h.quantile(0.5) == Approx(0.15));          // rank 20: halfway through the second
     CHECK(h.quantile(1.0) == Approx(0.4));
+}
+
+TEST_CASE("the serving chapter's qualitative claims hold for its scenarios") {
+    // content/lesson/07-serving-over-time.md says: the calm reasoning rate never preempts and the
+    // onset lies between the calm and busy rates; the busy rate preempts; the shared prompt with
+    // prefix caching keeps the pool below what it fills without, where requests are preempted.
+    std::ifstream file(std::string(KV_CONTENT_DATA) + "/../lesson/scenarios.json");
+    const nlohmann::json lesson = nlohmann::json::parse(file);
+    auto run_named = [&](const std::string& name) {
+        nlohmann::json scenario = lesson["base"];
+        for (const auto& [key, value] : lesson["scenarios"][name]["set"].items()) scenario[key] = value;
+        const Result r = evaluate_ok(scenario);
+        auto w = workload_from_json(lesson["scenarios"][name]["workload"]);
+        REQUIRE(std::holds_alternative<Workload>(w));
+        return std::pair{r, std::get<Workload>(w)};
+    };
+    const auto [calm_result, calm] = run_named("reasoning_calm");
+    const auto [busy_result, busy] = run_named("reasoning_busy");
+    CHECK(run(calm_result, calm).summary.preemptions == 0);
+    CHECK(run(busy_result, busy).summary.preemptions > 0);
+    const double onset = preemption_onset_rate(calm_result, calm);
+    CHECK(onset > calm.rate_per_s);
+    CHECK(onset <= busy.rate_per_s);
+    const auto [prefix_result, prefix] = run_named("chat_prefix");
+    const auto [off_result, off] = run_named("chat_prefix_off");
+    const Simulation with_cache = run(prefix_result, prefix), without = run(off_result, off);
+    CHECK(with_cache.summary.preemptions == 0);
+    CHECK(without.summary.preemptions > 0);
+    CHECK(with_cache.summary.peak_kv_cache_usage < 0.5 * without.summary.peak_kv_cache_usage);
+    CHECK(with_cache.summary.ttft_s.p50 < without.summary.ttft_s.p50);
 }
