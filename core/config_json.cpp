@@ -115,15 +115,16 @@ void read_quantization(ConfigReader& c, ModelSpec& m) {
     const int bits = (*q).contains("bits") && (*q)["bits"].is_number_integer() ? (*q)["bits"].get<int>() : 0;
     const auto group = (*q).contains("group_size") && (*q)["group_size"].is_number_integer()
                            ? (*q)["group_size"].get<int64_t>() : int64_t{128};
-    if (method == "fp8" || method == "fbgemm_fp8" || method == "modelopt") {
+    // GPTQ and AWQ at 8 bits store one byte a weight, as FP8 does.
+    const bool one_byte = method == "fp8" || method == "fbgemm_fp8" || method == "modelopt" ||
+                          ((method == "gptq" || method == "awq") && bits == 8);
+    if (one_byte) {
         m.weight_format = WeightFormat::fp8;
     } else if (method == "mxfp4") {
         m.weight_format = WeightFormat::mxfp4_experts;
     } else if ((method == "awq" || method == "gptq" || method == "awq_marlin" || method == "gptq_marlin") && bits == 4) {
         m.weight_format = WeightFormat::int4_grouped;
         m.quant_group_size = group > 0 ? group : 0;
-    } else if ((method == "gptq" || method == "awq") && bits == 8) {
-        m.weight_format = WeightFormat::fp8;  // one byte a weight, like FP8
     } else if (method == "compressed-tensors" && q->contains("config_groups") && (*q)["config_groups"].is_object()) {
         for (const auto& [name, g] : (*q)["config_groups"].items()) {
             const json w = g.is_object() && g.contains("weights") ? g["weights"] : json::object();

@@ -119,7 +119,6 @@ std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibr
     // refused configurations and need none of them.
     if (r.memory.startup_error && r.memory.startup_error->stage != RefusalStage::configuration) {
         find_remedies(r, scenario, model, calibration);
-        if (r.tensor_parallel_that_starts > 0 || r.fp8_weights_start) r.log = engine_log(r);
     }
     return r;
 }
@@ -144,7 +143,6 @@ Result evaluate_resolved(const Scenario& scenario, const ModelSpec& model, const
     else if (scenario.prompt_tokens + scenario.output_tokens > r.memory.limits.max_model_len) r.status = Status::request_too_long;
     admit(r);
     r.steps = time_steps(r, calibration);
-    r.log = engine_log(r);
     return r;
 }
 

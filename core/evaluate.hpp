@@ -62,8 +62,8 @@ struct Result {
     StepTimes steps;              // step times, rates and DCGM readouts (step_time.hpp)
 
     double kv_cache_usage = 0;            // stats line: fraction of blocks in use, 0..1
-
-    std::vector<LogLine> log;
+    // The engine's log is text a slider drag never shows: engine_log(result) (engine_log.hpp)
+    // builds it when asked.
 };
 
 // Resolves ids through the built-in catalog, validates the combination (tensor parallel size must

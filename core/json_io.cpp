@@ -1,3 +1,4 @@
+#include "engine_log.hpp"
 #include "json_io.hpp"
 
 #include <algorithm>
@@ -312,7 +313,7 @@ json model_json(const ModelSpec& m) {
 json result_to_json(const Result& r) {
     const MemoryPlan& mem = r.memory;
     json log = json::array(), kinds = json::array();
-    for (const LogLine& line : r.log) {
+    for (const LogLine& line : engine_log(r)) {
         log.push_back(line.text);
         kinds.push_back(log_kind_name(line.kind));
     }

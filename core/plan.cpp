@@ -1,3 +1,4 @@
+#include "engine_log.hpp"
 #include "plan.hpp"
 
 #include <algorithm>
@@ -86,7 +87,7 @@ std::vector<std::string> startup_lines(const Result& r) {
                                            "INFO GPU KV cache size",    "INFO # GPU blocks",
                                            "INFO Maximum concurrency"};
     std::vector<std::string> lines;
-    for (const LogLine& line : r.log)
+    for (const LogLine& line : engine_log(r))
         for (const char* prefix : prefixes)
             if (line.kind == LogKind::info && starts_with(line.text, prefix)) lines.push_back(line.text);
     return lines;

@@ -27,9 +27,12 @@ double layer_allreduces_s(const Result& r, double tokens, int64_t tp, const Cali
 
 // Attention FLOPs per (query token, context token) pair on one rank.
 double attention_flops_per_pair(const Result& r, int64_t tp) {
-    return 4.0 * static_cast<double>(r.model.num_hidden_layers) *
-           static_cast<double>(r.model.num_attention_heads / tp) * static_cast<double>(r.model.head_dim);
+    const int64_t heads_per_rank = r.model.num_attention_heads / tp;  // the engine requires tp to divide them
+    return 4.0 * static_cast<double>(r.model.num_hidden_layers) * static_cast<double>(heads_per_rank) *
+           static_cast<double>(r.model.head_dim);
 }
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // Fraction of the experts a batch of `tokens` touches when each picks experts_per_token at random.
 double experts_touched(const ModelSpec& m, double tokens) {
@@ -61,7 +64,7 @@ StepLoad decode_load(const Result& r, double sequences, int64_t context_tokens) 
 // `tokens` prompt tokens of `prompt`-token prompts cut into chunks of `chunk` tokens: each attends
 // over, on average, half its prompt, and each chunk after the first reads the earlier chunks' KV.
 void add_prefill(StepLoad& load, double tokens, int64_t prompt, int64_t chunk) {
-    const auto chunks = static_cast<double>((prompt + chunk - 1) / chunk);
+    const auto chunks = static_cast<double>(ceil_div(prompt, chunk));
     load.prefill_tokens += tokens;
     load.prefill_context_pairs += tokens * static_cast<double>(prompt) / 2.0;
     load.prefill_kv_read_tokens += tokens / static_cast<double>(prompt) * static_cast<double>(chunk) * chunks * (chunks - 1.0) / 2.0;
@@ -141,7 +144,7 @@ StepTimes time_steps(const Result& r, const Calibration& c) {
         const int64_t step_tokens = *s.max_num_batched_tokens;
         StepLoad load;
         add_prefill(load, static_cast<double>(s.prompt_tokens), s.prompt_tokens, step_tokens);
-        load.weight_reads = static_cast<double>((s.prompt_tokens + step_tokens - 1) / step_tokens);
+        load.weight_reads = static_cast<double>(ceil_div(s.prompt_tokens, step_tokens));
         t.prefill = time_step(r, load, c);
     }
 

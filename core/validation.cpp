@@ -30,7 +30,7 @@ std::variant<ValidationSummary, InputError> validate_startups(const nlohmann::js
     if (!data.is_object() || !data.contains("startups") || !data["startups"].is_array())
         return InputError{"startups", ErrorCode::wrong_type, "the validation file must hold a \"startups\" array"};
     for (const auto& rec : data["startups"]) {
-        if (!rec.contains("scenario") || rec.value("exclude_reason", std::string()).size() > 0) continue;
+        if (!rec.contains("scenario") || !rec.value("exclude_reason", std::string()).empty()) continue;
         const std::string id = rec.value("id", std::string("?"));
         auto scenario = scenario_from_json(rec["scenario"]);
         if (auto* e = std::get_if<InputError>(&scenario))

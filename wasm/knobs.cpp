@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "catalog.hpp"
+#include "engine_log.hpp"
 #include "format.hpp"
 #include "panels.hpp"
 #include "style.hpp"
@@ -440,7 +441,7 @@ namespace {
 
 // Log lines of one kind, without the level prefix ("ERROR ", "LESSON ") the log view prints.
 void log_lines(const kv::Result& result, kv::LogKind kind, Colour colour) {
-    for (const kv::LogLine& line : result.log)
+    for (const kv::LogLine& line : kv::engine_log(result))
         if (line.kind == kind) text_wrapped(line.text.substr(line.text.find(' ') + 1), colour);
 }
 

@@ -4,6 +4,7 @@
 // [SECTION] Bars and meters
 // [SECTION] Charts
 // [SECTION] Engine log
+#include "engine_log.hpp"
 #include "widgets.hpp"
 
 #include <algorithm>
@@ -429,7 +430,7 @@ void engine_log(const kv::Result& result) {
     ImGui::Dummy(ImVec2(0, pad - ImGui::GetStyle().ItemSpacing.y));
     ImGui::Indent(pad);
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 5.0f));
-    for (const kv::LogLine& line : result.log) {
+    for (const kv::LogLine& line : kv::engine_log(result)) {
         Colour c = Colour::text;
         switch (line.kind) {
         case kv::LogKind::info: c = Colour::text; break;        // vLLM's own lines

@@ -1,6 +1,7 @@
 // The engine log: vLLM's own start-up lines in the format of the version, the refusal as the
 // engine words it, and the lesson's lines.
 #include <catch2/catch.hpp>
+#include "engine_log.hpp"
 
 #include "format.hpp"
 #include "support.hpp"
@@ -12,12 +13,12 @@ using kvtest::evaluate_ok;
 namespace {
 std::vector<std::string> lines_of(const Result& r, LogKind kind) {
     std::vector<std::string> out;
-    for (const LogLine& line : r.log)
+    for (const LogLine& line : engine_log(r))
         if (line.kind == kind) out.push_back(line.text);
     return out;
 }
 bool has_line(const Result& r, const std::string& text) {
-    for (const LogLine& line : r.log)
+    for (const LogLine& line : engine_log(r))
         if (line.text == text) return true;
     return false;
 }
@@ -66,8 +67,8 @@ TEST_CASE("a refusal ends the log with the engine's ValueError and says what wou
     const auto failures = lines_of(r, LogKind::failure);
     REQUIRE(failures.size() == 1);
     CHECK(failures[0] == "ERROR ValueError: " + r.memory.startup_error->message);
-    CHECK(r.log.back().kind == LogKind::lesson);
-    CHECK(r.log.back().text.find("max_model_len " + format_count(r.memory.estimated_max_model_len) + " would start") !=
+    CHECK(engine_log(r).back().kind == LogKind::lesson);
+    CHECK(engine_log(r).back().text.find("max_model_len " + format_count(r.memory.estimated_max_model_len) + " would start") !=
           std::string::npos);
     CHECK(lines_of(r, LogKind::info).back().rfind("INFO Available KV cache memory", 0) == 0);  // no KV cache size line
     // Out of memory while loading is torch's error, not a ValueError.

@@ -1,5 +1,6 @@
 // Properties over thousands of random scenarios: what must hold for any input the model accepts.
 #include <catch2/catch.hpp>
+#include "engine_log.hpp"
 #include <cmath>
 #include <random>
 
@@ -73,7 +74,7 @@ TEST_CASE("properties hold over 3,000 random scenarios") {
         // Finite everywhere, and no text prints NaN or inf.
         const nlohmann::json j = result_to_json(r);
         check_finite(j, "result");
-        for (const LogLine& line : r.log) {
+        for (const LogLine& line : engine_log(r)) {
             CHECK(line.text.find("nan") == std::string::npos);
             CHECK(line.text.find("inf ") == std::string::npos);
         }

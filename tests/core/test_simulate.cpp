@@ -1,6 +1,7 @@
 // The serving simulation: it agrees with the steady-state model where both apply, preempts under
 // overload and counts it as the engine's metrics do, shares a prefix, and repeats for a seed.
 #include <catch2/catch.hpp>
+#include "engine_log.hpp"
 #include <fstream>
 
 #include "format.hpp"
@@ -44,7 +45,7 @@ TEST_CASE("the lesson's starting point at 256 requests pays for its prompts") {
     CHECK(v.generation_tokens_per_s < 0.75 * r.steps.decode_tokens_per_s);
     // The stats line reports the serving figures.
     bool found = false;
-    for (const LogLine& line : r.log)
+    for (const LogLine& line : engine_log(r))
         found = found || line.text.find("Avg prompt throughput: " + format_fixed(v.prompt_tokens_per_s, 1)) != std::string::npos;
     CHECK(found);
 }
