@@ -6,6 +6,7 @@
 #include <regex>
 #include <sstream>
 
+#include "format.hpp"
 #include "json_io.hpp"
 
 namespace site {
@@ -132,9 +133,11 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
     const auto embed_template = read_text(paths.site / "templates/embed.html");
     const auto panel_fragment = read_text(paths.site / "templates/panel.html");
     const auto snippet_fragment = read_text(paths.site / "templates/snippet.html");
-    if (!head_fragment || !index_template || !embed_template || !panel_fragment || !snippet_fragment) {
+    // The course author's snippet, documented in site/README.md; the lesson shows this same file.
+    const auto host_snippet = read_text(paths.site / "templates/host-snippet.html");
+    if (!head_fragment || !index_template || !embed_template || !panel_fragment || !snippet_fragment || !host_snippet) {
         errors << (paths.site / "templates").string()
-               << ": head.html, index.html, embed.html, panel.html and snippet.html are needed\n";
+               << ": head.html, index.html, embed.html, panel.html, snippet.html and host-snippet.html are needed\n";
         return 1;
     }
     if (!scenarios_file || !facts_file) return 1;
@@ -167,6 +170,13 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
         errors << article.errors.size() << " binding error(s); the site was not written\n";
         return static_cast<int>(article.errors.size());
     }
+    // A code block holding only @@HOST_SNIPPET@@ shows templates/host-snippet.html, so the lesson's
+    // copy and the documented one are the same text.
+    std::string snippet_text = *host_snippet;
+    while (!snippet_text.empty() && (snippet_text.back() == '\n' || snippet_text.back() == '\r')) snippet_text.pop_back();
+    for (size_t at = article.body_html.find("@@HOST_SNIPPET@@"); at != std::string::npos;
+         at = article.body_html.find("@@HOST_SNIPPET@@", at))
+        article.body_html.replace(at, 16, escape_html(snippet_text));
 
     // Page data lives in attributes: the CSP allows no inline script, and file:// allows no fetch.
     json scenarios = json::object();
@@ -184,6 +194,9 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
     limits["force_mha"] = {false, true};
     limits["enforce_eager"] = {false, true};
     limits["entry"] = {"serve", "offline"};
+    // The names a host page may give data-kv-format: core/format.hpp's, and `text` for text fields.
+    json formats = kv::named_formats();
+    formats.push_back("text");
 
     const std::string index = fill_template(*index_template, {{"HEAD", *head_fragment},
                                                               {"TITLE_TEXT", escape_html(article.title_text)},
@@ -195,6 +208,7 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
     const std::string embed = fill_template(*embed_template, {{"HEAD", *head_fragment},
                                                               {"DEFAULTS", defaults},
                                                               {"LIMITS", escape_html(limits.dump())},
+                                                              {"FORMATS", escape_html(formats.dump())},
                                                               {"TITLE_TEXT", escape_html(article.title_text)}});
 
     // A site without its module or its fonts is not a site: say so before writing anything.

@@ -302,9 +302,12 @@ RenderedArticle render_article(const RenderInput& input) {
             } else {
                 const auto* e = std::get_if<EmbedDirective>(&s.item);
                 const EvaluatedScenario* sc = data.find_scenario(e->scenario);
-                const std::string src = "embed.html?" + embed_query(e->kind, sc->scenario, defaults);
-                const std::string code = "<iframe src=\"" + src + "\" width=\"720\" height=\"640\" "
-                                         "style=\"border:0;max-width:100%\" loading=\"lazy\" title=\"KV cache panel\"></iframe>";
+                // No height: kvembed-host.js sizes the frame to the panel (site/js/lesson.js's
+                // snippetCode writes the same text as the reader changes the panel).
+                const std::string src = "kv/embed.html?" + embed_query(e->kind, sc->scenario, defaults);
+                const std::string code = "<iframe data-kv-embed src=\"" + src + "\" title=\"KV cache panel\" "
+                                         "style=\"width:100%;border:0\"></iframe>\n"
+                                         "<script src=\"kv/js/kvembed-host.js\"></script>";
                 replacement = fill(input.fragments.snippet,
                                    {{"KIND", escape_html(e->kind)}, {"STATE", escape_html(sc->scenario.dump())},
                                     {"CODE", escape_html(code)}, {"CAPTION", caption}});

@@ -1,13 +1,30 @@
 // embed.html: one panel, its state from the address. `?panel=phases&prompt_tokens=32768` (or the
-// same after `#`, which wins) picks the panel and sets any scenario field by the CLI's names. A bad
-// parameter is listed by name with what is allowed, and every other parameter still applies.
-// The panel's state is mirrored into the hash as the reader changes it.
+// same after `#`; a field in the hash wins over the same field in the query) picks the panel and
+// sets any scenario field by the CLI's names. A bad parameter is listed by name with what is
+// allowed, and every other parameter still applies. As the reader changes the panel, the hash is
+// rewritten with every field that differs from the defaults and every field the query names, so
+// the address, copied at any moment, opens the same state.
+// Two parameters are not scenario fields:
+//   host=ORIGIN  the origins allowed to drive the panel (below)
+//   height=PX    the frame is that tall and nothing resizes it (no kvembed-host.js on the page):
+//                the page fills exactly that height and the panel scrolls inside it. Dropped as
+//                soon as a host script speaks, because that script sizes the frame to fit.
 //
 // A course page drives the panel through postMessage (site/js/kvembed-host.js does this):
-//   in:  {kv: 'set', state: {...}}                 set fields; bad ones are reported back
-//        {kv: 'watch', fields: [[field, format]]}  which formatted values the host wants
-//   out: {kv: 'ready'}                             the panel is mounted
-//        {kv: 'change', state, values, errors}     after every change; values[field + '|' + format]
+//   in:  {kv: 'watch', fields: [[field, format]]}  which formatted values the host wants
+//        {kv: 'set', state: {...}}                 set the named fields; the rest stay
+//        {kv: 'scenario', state: {...}}            a whole scenario: every field not named takes
+//                                                  the default
+//        {kv: 'reset'}                             back to the state the address gave
+//        (sets that arrive before the panel is mounted are queued and applied in order)
+//   out: {kv: 'hello'}                             the page has started (and listens)
+//        {kv: 'height', height}                    the page's content height in CSS px, on change
+//        {kv: 'ready', kind, state, errors, fields, formats}  the panel is mounted
+//        {kv: 'change', state, values, errors, unbound}
+//            after every change (one per set); state is the full scenario; values[field + '|' +
+//            format] the watched values; errors the panel's current messages (a set without
+//            errors clears them); unbound the watched pairs it cannot show: [{field, format,
+//            code: 'unknown_field' | 'unknown_format', message}]
 // Messages go to any framing origin by default: the panel's data is public. A course site that
 // wants them kept to itself lists its origins: `?host=https://course.example.edu` (repeat the
 // parameter or separate origins with commas); the panel then posts only there and ignores
@@ -23,9 +40,12 @@
   var status = main.querySelector('.kv-panel__status');
   var defaults = JSON.parse(main.getAttribute('data-defaults') || '{}');
   var limits = JSON.parse(main.getAttribute('data-limits') || '{}');
+  var formats = JSON.parse(main.getAttribute('data-formats') || '[]');
   var knownFields = Object.keys(defaults);
-  var embed = window.KvEmbed = { handle: null, messages: [], kind: null };
+  var embed = window.KvEmbed = { handle: null, messages: [], kind: null, hosts: [], limits: limits, height: null };
+  var framed = !!window.parent && window.parent !== window;
   var watched = [];
+  var pending = [];        // host messages that arrived before the panel was mounted
   var formatModule = null;
 
   function showMessages(messages) {
@@ -40,18 +60,32 @@
     list.hidden = messages.length === 0;
   }
 
+  // ---- The address ------------------------------------------------------------------------------
+
+  var messages = [];
+  var hosts = [];
+  var named = [];          // the scenario fields the query names: the hash repeats them
+  function scenarioFields(parsed, fromQuery) {
+    return parsed.fields.filter(function (pair) {
+      if (pair[0] === 'host') {
+        pair[1].split(',').forEach(function (origin) { if (origin.trim()) hosts.push(origin.trim()); });
+        return false;
+      }
+      if (pair[0] === 'height') {
+        var px = Number(pair[1]);
+        if (pair[1] !== '' && px >= 100 && px <= 20000) embed.height = Math.round(px);
+        else messages.push({ field: 'height', message: 'height "' + pair[1] + '" is not a height; use CSS pixels from 100 to 20000.' });
+        return false;
+      }
+      if (fromQuery && named.indexOf(pair[0]) < 0) named.push(pair[0]);
+      return true;
+    });
+  }
   var query = KvState.parse(location.search);
   var hash = KvState.parse(location.hash);
-  // `host` lists the origins allowed to drive the panel; it is not a scenario field.
-  var hosts = [];
-  var fields = query.fields.concat(hash.fields).filter(function (pair) {
-    if (pair[0] !== 'host') return true;
-    pair[1].split(',').forEach(function (origin) { if (origin.trim()) hosts.push(origin.trim()); });
-    return false;
-  });
+  var fields = scenarioFields(query, true).concat(scenarioFields(hash, false));
   var requested = hash.panel || query.panel;
   var kind = requested || 'admission';
-  var messages = [];
   if (KvState.PANELS.indexOf(kind) < 0) {
     messages.push({ field: 'panel', message: 'panel "' + requested + '" is not a panel; use ' +
       KvState.PANELS.join(', ') + '. Showing admission.' });
@@ -59,6 +93,32 @@
   }
   embed.kind = kind;
   embed.hosts = hosts;
+  var addressState = null;  // the state the address gave, for {kv: 'reset'}
+
+  // ---- Height -----------------------------------------------------------------------------------
+
+  // A fixed height (?height=) until a host script speaks; then the content's own height, reported.
+  function fixHeight(px) {
+    document.documentElement.classList.toggle('kv-embed--fixed', px !== null);
+    main.style.height = px === null ? '' : px + 'px';
+  }
+  fixHeight(embed.height);
+
+  var lastHeight = 0;
+  function postHeight() {
+    var height = Math.ceil(main.getBoundingClientRect().height);
+    if (height === lastHeight) return;
+    lastHeight = height;
+    post({ kv: 'height', height: height });
+  }
+
+  // ---- Messages to the host ---------------------------------------------------------------------
+
+  function post(message) {
+    if (!framed) return;
+    if (!hosts.length) window.parent.postMessage(message, '*');
+    else hosts.forEach(function (origin) { window.parent.postMessage(message, origin); });
+  }
 
   // Formats values for the host page with core/format.hpp (through the module's formatValue).
   function formatter() {
@@ -67,26 +127,102 @@
     return formatModule;
   }
 
-  function post(message) {
-    if (!window.parent || window.parent === window) return;
-    if (!hosts.length) window.parent.postMessage(message, '*');
-    else hosts.forEach(function (origin) { window.parent.postMessage(message, origin); });
+  function lookup(result, path) {
+    return path.split('.').reduce(function (o, k) {
+      return o !== null && typeof o === 'object' && Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
+    }, result);
   }
 
   var applyingSet = false;  // a host's set is being applied: its own report follows
 
-  function report(state, errors) {
-    if (!window.parent || window.parent === window) return;
+  function report() {
+    if (!framed || !embed.handle) return;
+    var state = embed.handle.getState();
     var result = embed.handle.result();
+    var errors = embed.messages;
     formatter().then(function (format) {
-      var values = {};
+      var values = {}, unbound = [];
       watched.forEach(function (w) {
-        var v = w[0].split('.').reduce(function (o, k) { return o == null ? o : o[k]; }, result);
-        values[w[0] + '|' + w[1]] = typeof v === 'number' ? format(v, w[1]) : v == null ? '' : String(v);
+        var field = w[0], name = w[1], v = lookup(result, field);
+        if (formats.length && formats.indexOf(name) < 0) {
+          unbound.push({ field: field, format: name, code: 'unknown_format', message: 'data-kv-format "' + name +
+            '" is not a format; use ' + formats.join(', ') + '.' });
+        } else if (v === undefined) {
+          unbound.push({ field: field, format: name, code: 'unknown_field', message: 'data-kv-field "' + field +
+            '" is not a result field; use ' + Object.keys(result).join(', ') + ' (dotted paths reach inside groups).' });
+        } else if (v !== null && typeof v === 'object') {
+          unbound.push({ field: field, format: name, code: 'unknown_field', message: 'data-kv-field "' + field +
+            '" is a group of fields; name one of ' + Object.keys(v).map(function (k) { return field + '.' + k; }).join(', ') + '.' });
+        } else {
+          values[field + '|' + name] = typeof v === 'number' && name !== 'text' ? format(v, name) : v === null ? '' : String(v);
+        }
       });
-      post({ kv: 'change', state: state, values: values, errors: errors || [] });
+      post({ kv: 'change', state: state, values: values, errors: errors, unbound: unbound });
     });
   }
+
+  // ---- Messages from the host -------------------------------------------------------------------
+
+  function pairsOf(state) {
+    return Object.keys(state).map(function (k) {
+      var v = state[k];
+      return [k, typeof v === 'string' ? v : JSON.stringify(v)];
+    });
+  }
+
+  function apply(data) {
+    var handle = embed.handle;
+    var errors;
+    if ((data.kv === 'set' || data.kv === 'scenario') && (!data.state || typeof data.state !== 'object' || Array.isArray(data.state))) {
+      errors = [{ field: 'state', code: 'malformed_json', message: 'a ' + data.kv + ' needs a JSON object of scenario fields.' }];
+    } else {
+      // One 'change' for the whole set, with its errors: the panel's own change notices arrive in
+      // microtasks queued by setState, so the report waits behind them.
+      applyingSet = true;
+      if (data.kv === 'set') {
+        errors = KvState.applyFields(handle, pairsOf(data.state), knownFields);
+      } else {
+        var whole = data.kv === 'reset' ? addressState : Object.assign({}, defaults);
+        if (data.kv === 'scenario') Object.keys(data.state).forEach(function (k) { whole[k] = KvState.coerce(k, typeof data.state[k] === 'string' ? data.state[k] : JSON.stringify(data.state[k])); });
+        var reply = handle.setState(whole);
+        errors = [];
+        if (reply && reply.error) {
+          // Name each field that is refused; the rest of the scenario still applies.
+          handle.setState(defaults);
+          errors = KvState.applyFields(handle, pairsOf(data.state || {}), knownFields);
+        }
+      }
+    }
+    showMessages(errors);   // a set without errors clears the earlier ones
+    queueMicrotask(function () {
+      applyingSet = false;
+      report();
+    });
+  }
+
+  window.addEventListener('message', function (event) {
+    if (event.source !== window.parent || !event.data || typeof event.data.kv !== 'string') return;
+    if (hosts.length && hosts.indexOf(event.origin) < 0) return;  // not one of the listed hosts
+    var data = event.data;
+    if (data.kv === 'watch') {
+      watched = (Array.isArray(data.fields) ? data.fields : []).filter(function (w) {
+        return Array.isArray(w) && w.length === 2 && typeof w[0] === 'string' && typeof w[1] === 'string';
+      });
+      // A host script is here: it sizes the frame, so the page takes its content's height.
+      if (embed.height !== null) { embed.height = null; fixHeight(null); }
+      lastHeight = 0;
+      postHeight();
+      report();
+    } else if (data.kv === 'set' || data.kv === 'scenario' || data.kv === 'reset') {
+      if (embed.handle) apply(data);
+      else pending.push(data);
+    }
+  });
+  post({ kv: 'hello' });
+  if (framed && window.ResizeObserver) new ResizeObserver(postHeight).observe(main);
+  postHeight();
+
+  // ---- The panel --------------------------------------------------------------------------------
 
   if (!window.KvPanels) {
     status.textContent = 'The panel script (js/kvpanels.js) did not load.';
@@ -98,43 +234,17 @@
       embed.handle = handle;
       main.classList.add('is-mounted');
       messages = messages.concat(KvState.applyFields(handle, fields, knownFields));
+      addressState = handle.getState();
       showMessages(messages);
       handle.onChange(function (state) {
-        try { history.replaceState(null, '', '#' + KvState.toQuery(kind, state, defaults)); } catch (e) { /* file:// */ }
-        if (!applyingSet) report(state);
+        try { history.replaceState(null, '', '#' + KvState.toQuery(kind, state, defaults, named)); } catch (e) { /* file://, sandbox */ }
+        if (!applyingSet) report();
       });
-      post({ kv: 'ready' });
-      if (watched.length) report(handle.getState());
+      post({ kv: 'ready', kind: kind, state: handle.getState(), errors: embed.messages, fields: knownFields, formats: formats });
+      pending.splice(0).forEach(apply);
+      report();
     }, function (error) {
       status.textContent = 'The panel could not start: ' + error.message;
       main.classList.add('is-failed');
     });
-
-  window.addEventListener('message', function (event) {
-    if (event.source !== window.parent || !event.data) return;
-    if (hosts.length && hosts.indexOf(event.origin) < 0) return;  // not one of the listed hosts
-    var data = event.data;
-    if (data.kv === 'watch' && Array.isArray(data.fields)) {
-      watched = data.fields.filter(function (w) { return Array.isArray(w) && w.length === 2; });
-      if (embed.handle) report(embed.handle.getState());
-    } else if (!embed.handle) {
-      return;
-    } else if (data.kv === 'set' && data.state && typeof data.state === 'object') {
-      var pairs = Object.keys(data.state).map(function (k) {
-        var v = data.state[k];
-        return [k, typeof v === 'string' ? v : JSON.stringify(v)];
-      });
-      // One 'change' for the whole set, with its errors: the panel's own change notices arrive in
-      // microtasks queued by applyFields, so the report waits behind them.
-      applyingSet = true;
-      var errors = KvState.applyFields(embed.handle, pairs, knownFields);
-      if (errors.length) showMessages(errors);
-      queueMicrotask(function () {
-        applyingSet = false;
-        report(embed.handle.getState(), errors);
-      });
-    }
-  });
-
-  embed.limits = limits;
 })();

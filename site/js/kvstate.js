@@ -1,16 +1,22 @@
 // KvState: panel state <-> URL parameters, shared by the lesson page (lesson.js), the embed page
 // (embed.js) and nothing else. A classic script defining one global (file:// forbids modules).
 //
-//   KvState.parse(queryOrHash)        -> {panel, fields: [[name, rawText], ...]} in URL order
+//   KvState.parse(queryOrHash)        -> {panel, fields: [[name, rawText], ...], groups} in URL order;
+//                                        groups: [{panel, fields}], one per `panel=` (the lesson's
+//                                        hash holds one group per panel the reader changed)
 //   KvState.coerce(name, rawText)     -> the JSON value the core expects (numbers, booleans, text,
 //                                        objects for model_config and gpu_config, null for "engine
 //                                        default"); text that does not parse is passed on for the
 //                                        core to reject, naming the field
-//   KvState.toQuery(kind, state, defaults) -> "panel=<kind>&field=value..." with only the fields that
-//                                        differ from the defaults, in alphabetical order (the site
-//                                        generator's embed_query writes the same string)
-//   KvState.applyFields(handle, fields) -> [{field, message}] one per rejected field; the accepted
-//                                        ones stay set, so one bad value never blanks the panel
+//   KvState.toQuery(kind, state, defaults, keep) -> "panel=<kind>&field=value..." with the fields
+//                                        that differ from the defaults, in alphabetical order (the site
+//                                        generator's embed_query writes the same string), plus any
+//                                        field named in `keep` even at its default ("null" for unset),
+//                                        so a hash written over a query restores the state exactly
+//   KvState.applyFields(handle, fields) -> [{field, message}] one per rejected field. All fields are
+//                                        tried at once first (so their order never matters); when
+//                                        that is refused, one by one: the accepted ones stay set,
+//                                        so one bad value never blanks the panel
 //   KvState.sameScenario(a, b)        -> true when every non-null field of a equals b's (a null
 //                                        model_config or gpu_config must be null in b too: the
 //                                        catalog's model is not the reader's config.json)
@@ -32,16 +38,23 @@ var KvState = (function () {
   }
 
   function parse(text) {
-    var out = { panel: null, fields: [] };
+    var out = { panel: null, fields: [], groups: [] };
     text = (text || '').replace(/^[?#]/, '');
     if (!text) return out;
+    var group = null;
     text.split('&').forEach(function (pair) {
       if (!pair) return;
       var eq = pair.indexOf('=');
       var name = decode(eq < 0 ? pair : pair.slice(0, eq));
       var value = eq < 0 ? '' : decode(pair.slice(eq + 1));
-      if (name === 'panel') out.panel = value;
-      else out.fields.push([name, value]);
+      if (name === 'panel') {
+        out.panel = value;
+        out.groups.push(group = { panel: value, fields: [] });
+        return;
+      }
+      out.fields.push([name, value]);
+      if (!group) out.groups.push(group = { panel: null, fields: [] });
+      group.fields.push([name, value]);
     });
     return out;
   }
@@ -78,12 +91,16 @@ var KvState = (function () {
 
   function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
-  function toQuery(kind, state, defaults) {
+  function toQuery(kind, state, defaults, keep) {
     var query = 'panel=' + encode(kind);
     Object.keys(state).sort().forEach(function (key) {
       var v = state[key];
-      if (v === null || v === undefined) return;
-      if (defaults && Object.prototype.hasOwnProperty.call(defaults, key) && same(defaults[key], v)) return;
+      var kept = keep && keep.indexOf(key) >= 0;
+      if (v === null || v === undefined) {
+        if (kept) query += '&' + key + '=null';
+        return;
+      }
+      if (!kept && defaults && Object.prototype.hasOwnProperty.call(defaults, key) && same(defaults[key], v)) return;
       query += '&' + key + '=' + urlValue(v);
     });
     return query;
@@ -91,6 +108,12 @@ var KvState = (function () {
 
   function applyFields(handle, fields, knownFields) {
     var errors = [];
+    var all = Object.create(null);
+    fields.forEach(function (pair) { all[pair[0]] = coerce(pair[0], pair[1]); });
+    if (fields.length > 1) {
+      var whole = handle.setState(all);
+      if (whole && !whole.error) return errors;
+    }
     fields.forEach(function (pair) {
       // No prototype, so "__proto__" is an ordinary key the core can reject by name.
       var name = pair[0], raw = pair[1], change = Object.create(null);

@@ -3,8 +3,9 @@
 //   - each panel mounts when it comes near the viewport (KvPanels, site/js/kvpanels.js);
 //   - clicking a figure loads the figure's scenario into its chapter's panel and brings the panel
 //     into view (a figure computed from several scenarios cycles through them on each click);
-//   - the panel that changed last is mirrored into the URL hash (#panel=phases&prompt_tokens=...)
-//     and restored from it on load;
+//   - every panel the reader changed is mirrored into the URL hash, one group each, the last
+//     changed at the end (#panel=admission&prompt_tokens=...&panel=phases&gpu=A100), and restored
+//     from it on load;
 //   - figures whose scenario the panel is showing are marked, and the embed snippet and each
 //     panel's "open on its own" link follow the panel's state;
 //   - the reader's own model_config or gpu_config, or the whole scenario a pasted vLLM log
@@ -111,13 +112,35 @@
     });
   }
 
+  // The hash holds one group per panel the reader changed (or the address restored), the one
+  // changed last at the end: `#panel=admission&prompt_tokens=32768&panel=phases&gpu=A100`. Each
+  // group is its panel's whole state over the defaults, so a copied address restores every panel.
+  var inHash = [];                       // kinds, in the order they were last changed
+  var hashText = Object.create(null);    // kind -> its group's text
+  var restoring = Object.create(null);   // kinds being set from the address
+
+  function writeHash() {
+    if (!window.history || !history.replaceState) return;
+    var text = inHash.map(function (kind) { return hashText[kind]; }).join('&');
+    try { history.replaceState(null, '', '#' + text); } catch (e) { /* some file:// setups refuse */ }
+  }
+
+  function remember(kind, text) {
+    var i = inHash.indexOf(kind);
+    if (i >= 0) inHash.splice(i, 1);
+    inHash.push(kind);
+    hashText[kind] = text;
+  }
+
   function changed(panel, state, byReader) {
     markFigures(panel.kind, state);
     var query = KvState.toQuery(panel.kind, state, defaults);
     if (panel.link) panel.link.setAttribute('href', 'embed.html?' + query);
-    if (byReader) updateSnippets(panel.kind, state);
-    if (byReader && window.history && history.replaceState) {
-      try { history.replaceState(null, '', '#' + query); } catch (e) { /* some file:// setups refuse */ }
+    if (byReader) {
+      updateSnippets(panel.kind, state);
+      if (restoring[panel.kind]) hashText[panel.kind] = query;   // keeps the address's order
+      else remember(panel.kind, query);
+      writeHash();
     }
   }
 
@@ -189,24 +212,42 @@
   // ---- The URL hash -----------------------------------------------------------------------------
 
   function restoreFromHash() {
-    var parsed = KvState.parse(location.hash);
-    if (!parsed.panel) return;
-    if (!panels[parsed.panel]) {
-      var first = panels[Object.keys(panels)[0]];
-      var note = 'The address names no panel "' + parsed.panel + '"; the panels are ' + Object.keys(panels).join(', ') + '.';
-      if (first) mount(first).then(function () { setStatus(first, note, true); }, function () {});
-      return;
-    }
-    var panel = panels[parsed.panel];
-    mount(panel).then(function (handle) {
-      handle.setState(defaults);
-      var errors = KvState.applyFields(handle, parsed.fields, knownFields);
-      if (errors.length)
-        setStatus(panel, 'From the address: ' + errors.map(function (e) { return e.message; }).join('; '), true);
-      changed(panel, handle.getState(), false);
-      updateSnippets(panel.kind, handle.getState());
-      bringIntoView(panel);
-    }, function () {});
+    var groups = KvState.parse(location.hash).groups.filter(function (g) { return g.panel !== null; });
+    if (!groups.length) return;
+    inHash = [];
+    hashText = Object.create(null);
+    var last = null;
+    groups.forEach(function (group) {
+      if (!panels[group.panel]) {
+        var first = panels[Object.keys(panels)[0]];
+        var note = 'The address names no panel "' + group.panel + '"; the panels are ' + Object.keys(panels).join(', ') + '.';
+        if (first) mount(first).then(function () { setStatus(first, note, true); }, function () {});
+        return;
+      }
+      // Until the panel mounts, the hash keeps the group as the address gave it.
+      remember(group.panel, 'panel=' + encodeURIComponent(group.panel) + group.fields.map(function (pair) {
+        return '&' + encodeURIComponent(pair[0]) + '=' + encodeURIComponent(pair[1]);
+      }).join(''));
+      last = panels[group.panel];
+    });
+    inHash.forEach(function (kind) {
+      var panel = panels[kind];
+      var fields = groups.filter(function (g) { return g.panel === kind; }).reduce(function (all, g) { return all.concat(g.fields); }, []);
+      mount(panel).then(function (handle) {
+        restoring[kind] = true;
+        handle.setState(defaults);
+        var errors = KvState.applyFields(handle, fields, knownFields);
+        queueMicrotask(function () { delete restoring[kind]; });   // after the panel's change notices
+        if (errors.length)
+          setStatus(panel, 'From the address: ' + errors.map(function (e) { return e.message; }).join('; '), true);
+        changed(panel, handle.getState(), false);
+        hashText[kind] = KvState.toQuery(kind, handle.getState(), defaults);
+        if (panel === last) {
+          updateSnippets(panel.kind, handle.getState());
+          bringIntoView(panel);
+        }
+      }, function () {});
+    });
   }
   restoreFromHash();
   window.addEventListener('hashchange', restoreFromHash);
@@ -263,9 +304,10 @@
 
   var snippets = Array.prototype.slice.call(main.querySelectorAll('.kv-snippet'));
 
+  // As the generator's (site/generator/render.cpp): no height, kvembed-host.js fits the frame.
   function snippetCode(kind, state) {
-    return '<iframe src="embed.html?' + KvState.toQuery(kind, state, defaults) +
-      '" width="720" height="640" style="border:0;max-width:100%" loading="lazy" title="KV cache panel"></iframe>';
+    return '<iframe data-kv-embed src="kv/embed.html?' + KvState.toQuery(kind, state, defaults) +
+      '" title="KV cache panel" style="width:100%;border:0"></iframe>\n<script src="kv/js/kvembed-host.js"></script>';
   }
 
   function updateSnippets(kind, state) {

@@ -17,7 +17,8 @@ const mimeTypes = {
 
 // Serves `mounts` ({'/': dir, '/sub/': otherDir}) on an ephemeral loopback port. Returns
 // {url, close}. Every request is recorded in `requests` so tests can check what a page loaded.
-export async function serve(mounts) {
+// `headers` are added to every response (e.g. Access-Control-Allow-Origin for sandboxed pages).
+export async function serve(mounts, headers = {}) {
   const requests = [];
   const prefixes = Object.keys(mounts).sort((a, b) => b.length - a.length);
   const server = http.createServer((req, res) => {
@@ -29,7 +30,7 @@ export async function serve(mounts) {
     if (!file.startsWith(path.resolve(mounts[prefix]))) { res.writeHead(403).end(); return; }
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
     if (!fs.existsSync(file)) { res.writeHead(404).end(); return; }
-    res.writeHead(200, { 'Content-Type': mimeTypes[path.extname(file)] || 'application/octet-stream' });
+    res.writeHead(200, { ...headers, 'Content-Type': mimeTypes[path.extname(file)] || 'application/octet-stream' });
     fs.createReadStream(file).pipe(res);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

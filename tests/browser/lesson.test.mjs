@@ -208,7 +208,7 @@ test('clicking a figure loads its scenario into its panel, into view, and into t
   const snippet = () => page.textContent('.kv-snippet code');
   const expected = await page.evaluate(() => KvState.toQuery('phases', JSON.parse(document.querySelector('main').dataset.scenarios).rag,
     JSON.parse(document.querySelector('main').dataset.defaults)));
-  assert.ok((await snippet()).includes(`src="embed.html?${expected}"`), await snippet());
+  assert.ok((await snippet()).includes(`src="kv/embed.html?${expected}"`), await snippet());
 
   // "12" sequences at 32,768-token prompts, in the first chapter.
   const fig = page.locator('a.kv-fig[data-scenario-name="long_prompt"][data-field="max_resident_sequences"]').first();
@@ -241,9 +241,10 @@ test('clicking a figure loads its scenario into its panel, into view, and into t
   await page.waitForFunction(() => window.KvLesson.panels.phases.getState().gpu === 'H100');
   const h100Query = await queryOf('phases', 'h100_14b');
   assert.match(h100Query, /concurrent_requests=64&.*model=Qwen3-14B/);
-  assert.equal(await page.evaluate(() => location.hash), `#${h100Query}`);
+  // Both panels the reader changed are in the hash, the last changed at the end.
+  assert.equal(await page.evaluate(() => location.hash), `#${longQuery}&${h100Query}`);
   // The snippet follows the panel the reader changed last.
-  assert.ok((await snippet()).includes(`src="embed.html?${h100Query}"`), await snippet());
+  assert.ok((await snippet()).includes(`src="kv/embed.html?${h100Query}"`), await snippet());
 
   // The hash restores the panel on load.
   const restored = await open(`${server.url}/#panel=batching&tensor_parallel_size=4&prompt_tokens=16384`);
