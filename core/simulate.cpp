@@ -441,11 +441,13 @@ private:
 
     void record(double start_s, double step_s, int32_t prefill_tokens, int32_t decode_tokens) {
         const int32_t used = pool_.size() - pool_.free();
-        peak_usage_ = std::max(peak_usage_, static_cast<double>(used) / static_cast<double>(pool_.size()));
+        const double usage = static_cast<double>(used) / static_cast<double>(pool_.size());
+        peak_usage_ = std::max(peak_usage_, usage);
         running_time_ += static_cast<double>(running_.size()) * step_s;
         if (!options_.record) return;
         sim_.steps.push_back({start_s, step_s, static_cast<int32_t>(running_.size()), static_cast<int32_t>(waiting_.size()),
-                              static_cast<int32_t>(preemptions_), used, pool_.cached_free(), prefill_tokens, decode_tokens});
+                              static_cast<int32_t>(preemptions_), used, pool_.cached_free(), static_cast<float>(usage),
+                              prefill_tokens, decode_tokens});
         if ((sim_.steps.size() - 1) % frame_every_ == 0) snapshot();
     }
 
@@ -618,7 +620,8 @@ std::variant<Simulation, InputError> simulate(const Result& result, const Worklo
                                               const Calibration& calibration) {
     if (result.status == Status::engine_refused)
         return InputError{"scenario", ErrorCode::inconsistent_config,
-                          "the engine does not start in this scenario: " + result.memory.startup_error->message};
+                          "the engine does not start in this scenario: " +
+                              (result.memory.startup_error ? result.memory.startup_error->message : std::string("it is refused"))};
     auto requests = workload_requests(workload, result.scenario);
     if (auto* error = std::get_if<InputError>(&requests)) return *error;
     Simulation sim;

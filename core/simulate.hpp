@@ -58,6 +58,7 @@ struct SimStep {
     int32_t preemptions_total = 0;       // cumulative, as vllm:num_preemptions_total
     int32_t blocks_used = 0;             // held by running requests (shared prefix blocks once)
     int32_t blocks_cached = 0;           // prefix blocks no request holds: free but still hit-able
+    float kv_cache_usage = 0;            // vllm:kv_cache_usage_perc: blocks_used over the pool, 0..1
     int32_t prefill_tokens = 0;
     int32_t decode_tokens = 0;
 };

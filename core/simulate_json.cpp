@@ -111,7 +111,7 @@ json simulation_to_json(const Simulation& sim, bool with_stats_lines) {
         const SimStep& last = sim.steps.back();
         running = last.running;
         waiting = last.waiting;
-        usage = static_cast<double>(last.blocks_used) / static_cast<double>(std::max<int64_t>(1, sim.pool_blocks));
+        usage = last.kv_cache_usage;
     }
     json out = {
         {"duration_s", s.duration_s},

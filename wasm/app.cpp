@@ -1,11 +1,21 @@
 // Wiring: the app state, its setters, and which panel function draws which kind of canvas.
+// The serving panel's playback loop is here too: one requestAnimationFrame chain per playing panel
+// that advances the run and asks the panel's surface for a frame; it stops when the run is paused,
+// reaches its end or goes off screen, so a paused or hidden panel requests no frames at all.
+// (It is the one place outside platform_html5.cpp that talks to html5.h: the platform's frames are
+// drawn on demand and have no notion of a loop that keeps going.)
 #include "app.hpp"
 
+#include <emscripten/html5.h>
 #include <imgui.h>
+
+#include <algorithm>
+#include <cstdint>
 
 #include "json_io.hpp"
 #include "panels.hpp"
 #include "platform_html5.hpp"
+#include "simulate_json.hpp"
 #include "style.hpp"
 
 namespace kvapp {
@@ -36,6 +46,7 @@ float frame(int id) {
         case PanelKind::admission: kvui::panel_admission(*panel); break;
         case PanelKind::phases: kvui::panel_phases(*panel); break;
         case PanelKind::batching: kvui::panel_batching(*panel); break;
+        case PanelKind::serving: kvui::panel_serving(*panel); break;
         }
     }
     const float height = ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y + ImGui::GetStyle().WindowPadding.y;
@@ -51,12 +62,12 @@ AppState& app() {
 }
 
 const char* panel_kind_name(PanelKind kind) {
-    static const char* const names[] = {"admission", "phases", "batching"};
+    static const char* const names[] = {"admission", "phases", "batching", "serving"};
     return names[static_cast<int>(kind)];
 }
 
 std::optional<PanelKind> panel_kind_from_name(const std::string& name) {
-    for (PanelKind k : {PanelKind::admission, PanelKind::phases, PanelKind::batching})
+    for (PanelKind k : {PanelKind::admission, PanelKind::phases, PanelKind::batching, PanelKind::serving})
         if (name == panel_kind_name(k)) return k;
     return std::nullopt;
 }
@@ -66,42 +77,151 @@ Panel* find_panel(int id) {
     return it == app().panels.end() ? nullptr : &it->second;
 }
 
-std::optional<kv::InputError> set_scenario(Panel& panel, const kv::Scenario& scenario) {
-    // The same scenario again (a page echoing a change back) changes nothing and says nothing, so
+
+//-----------------------------------------------------------------------------
+// [SECTION] Setters
+//-----------------------------------------------------------------------------
+
+namespace {
+
+// The frame of the run where the pool is fullest: where a paused panel (reduced motion) rests.
+int peak_frame(const kv::Simulation& sim) {
+    int best = 0;
+    int32_t most = -1;
+    for (size_t f = 0; f < sim.frames.size(); ++f) {
+        const size_t step = static_cast<size_t>(sim.frames[f].step);
+        if (step < sim.steps.size() && sim.steps[step].blocks_used > most) {
+            most = sim.steps[step].blocks_used;
+            best = static_cast<int>(f);
+        }
+    }
+    return best;
+}
+
+int last_frame(const Panel& panel) { return std::max(0, static_cast<int>(panel.simulation.frames.size()) - 1); }
+
+void schedule_tick(Panel& panel);
+
+// A new run replaces the old: playing starts it over, paused keeps the same place in it.
+void replace_run(Panel& panel, std::variant<kv::Simulation, kv::InputError> run) {
+    Panel::Playback& pb = panel.playback;
+    const int old_last = last_frame(panel);
+    const double at = old_last > 0 ? static_cast<double>(pb.frame) / old_last : 0.0;
+    panel.simulation = kv::Simulation{};
+    panel.simulation_error.reset();
+    if (auto* error = std::get_if<kv::InputError>(&run)) panel.simulation_error = *error;
+    else panel.simulation = std::move(std::get<kv::Simulation>(run));
+    pb.clock = 0;
+    pb.frame = pb.playing ? 0 : static_cast<int>(at * last_frame(panel) + 0.5);
+    if (panel.simulation.frames.empty()) pb.playing = false;
+    schedule_tick(panel);
+}
+
+// The one path every accepted change takes: evaluate, simulate (serving panel, once mounted),
+// store, redraw, tell the page. A workload the simulation refuses on a running engine is rejected
+// like bad input; an engine that refuses to start is a result the panel shows.
+std::optional<kv::InputError> commit(Panel& panel, const kv::Scenario& scenario, const kv::Workload& workload) {
+    const bool serving = panel.kind == PanelKind::serving;
+    const bool same_scenario = kv::scenario_to_json(scenario) == kv::scenario_to_json(panel.scenario);
+    const bool same_workload = !serving || kv::workload_to_json(workload) == kv::workload_to_json(panel.workload);
+    // The same state again (a page echoing a change back) changes nothing and says nothing, so
     // panels kept in step by their change hooks cannot ping-pong.
-    if (panel.surface && kv::scenario_to_json(scenario) == kv::scenario_to_json(panel.scenario)) {
+    if (panel.surface && same_scenario && same_workload) {
         if (panel.rejected) {
             panel.rejected.reset();
             kvui::surface_invalidate(panel.surface);
         }
         return std::nullopt;
     }
-    auto outcome = kv::evaluate(scenario);
-    if (auto* error = std::get_if<kv::InputError>(&outcome)) {
-        panel.rejected = *error;
-        kvui::surface_invalidate(panel.surface);
-        return *error;
+    std::optional<kv::Result> evaluated;
+    if (!same_scenario || !panel.surface) {
+        auto outcome = kv::evaluate(scenario);
+        if (auto* error = std::get_if<kv::InputError>(&outcome)) {
+            panel.rejected = *error;
+            kvui::surface_invalidate(panel.surface);
+            return *error;
+        }
+        evaluated = std::move(std::get<kv::Result>(outcome));
+    }
+    const kv::Result& result = evaluated ? *evaluated : panel.result;
+    std::optional<std::variant<kv::Simulation, kv::InputError>> run;
+    if (serving && panel.surface) {   // mount() runs the first simulation once the initial state is in
+        run = kv::simulate(result, workload);
+        const auto* error = std::get_if<kv::InputError>(&*run);
+        if (error && result.status != kv::Status::engine_refused) {
+            panel.rejected = *error;
+            kvui::surface_invalidate(panel.surface);
+            return *error;
+        }
     }
     panel.scenario = scenario;
-    panel.result = std::move(std::get<kv::Result>(outcome));
-    if (panel.kind == PanelKind::batching) {
+    panel.workload = workload;
+    if (evaluated) panel.result = std::move(*evaluated);
+    if (panel.kind == PanelKind::batching && evaluated) {
         panel.batch_sweep = kv::sweep_batch(panel.result);
         panel.tp_sweep = kv::sweep_tensor_parallel(panel.result);
     }
+    if (run) replace_run(panel, std::move(*run));
     panel.rejected.reset();
     kvui::surface_invalidate(panel.surface);
-    if (panel.surface) emit(panel.id, "change", kv::scenario_to_json(panel.scenario).dump());
+    if (panel.surface) emit(panel.id, "change", state_json(panel).dump());
     return std::nullopt;
 }
 
+// The workload's fields as the page names them (workload_to_json's keys), so a partial state can
+// be split between the scenario reader and the workload reader.
+bool is_workload_field(const std::string& key) {
+    static const nlohmann::json fields = kv::workload_to_json(kv::Workload{});
+    return fields.contains(key);
+}
+
+}  // namespace
+
+std::optional<kv::InputError> set_scenario(Panel& panel, const kv::Scenario& scenario) {
+    return commit(panel, scenario, panel.workload);
+}
+
+std::optional<kv::InputError> set_workload(Panel& panel, const kv::Workload& workload) {
+    return commit(panel, panel.scenario, workload);
+}
+
+nlohmann::json state_json(const Panel& panel) {
+    nlohmann::json state = kv::scenario_to_json(panel.scenario);
+    if (panel.kind == PanelKind::serving) state.update(kv::workload_to_json(panel.workload));
+    return state;
+}
+
 std::optional<kv::InputError> apply_json(Panel& panel, const std::string& partial_json) {
-    auto parsed = kv::scenario_from_text(partial_json, panel.scenario);
-    if (auto* error = std::get_if<kv::InputError>(&parsed)) {
-        panel.rejected = *error;
+    const auto refuse = [&](const kv::InputError& error) {
+        panel.rejected = error;
         kvui::surface_invalidate(panel.surface);
-        return *error;
+        return error;
+    };
+    // Scenario fields only: the scenario reader sees the text as written (it checks its size,
+    // NUL bytes and keys given twice).
+    nlohmann::json partial = nlohmann::json::parse(partial_json, nullptr, false);
+    const bool has_workload = panel.kind == PanelKind::serving && partial.is_object() &&
+                              std::any_of(partial.items().begin(), partial.items().end(),
+                                          [](const auto& item) { return is_workload_field(item.key()); });
+    if (!has_workload) {
+        auto parsed = kv::scenario_from_text(partial_json, panel.scenario);
+        if (auto* error = std::get_if<kv::InputError>(&parsed)) return refuse(*error);
+        return commit(panel, std::get<kv::Scenario>(parsed), panel.workload);
     }
-    return set_scenario(panel, std::get<kv::Scenario>(parsed));
+    nlohmann::json workload_part = nlohmann::json::object();
+    for (auto it = partial.begin(); it != partial.end();) {
+        if (is_workload_field(it.key())) {
+            workload_part[it.key()] = it.value();
+            it = partial.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    auto workload = kv::workload_from_json(workload_part, panel.workload);
+    if (auto* error = std::get_if<kv::InputError>(&workload)) return refuse(*error);
+    auto scenario = kv::scenario_from_json(partial, panel.scenario);
+    if (auto* error = std::get_if<kv::InputError>(&scenario)) return refuse(*error);
+    return commit(panel, std::get<kv::Scenario>(scenario), std::get<kv::Workload>(workload));
 }
 
 void set_theme(bool dark) {
@@ -110,13 +230,100 @@ void set_theme(bool dark) {
     kvui::surface_invalidate_all();
 }
 
+void set_reduced_motion(bool reduce) {
+    app().reduced_motion = reduce;
+    if (!reduce) return;
+    for (auto& [id, panel] : app().panels) play(panel, false);   // a reader who just asked for less motion
+}
+
+void set_visible(Panel& panel, bool visible) {
+    panel.visible = visible;
+    kvui::surface_set_visible(panel.surface, visible);
+    schedule_tick(panel);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Playback of the serving panel's run
+//-----------------------------------------------------------------------------
+
+namespace {
+
+// Pool frames per second of playback: the 400 frames of a run take 16 s.
+constexpr double frames_per_second = 25.0;
+
+EM_BOOL on_tick(double now_ms, void* user) {
+    Panel* panel = find_panel(static_cast<int>(reinterpret_cast<intptr_t>(user)));
+    if (!panel) return EM_FALSE;
+    Panel::Playback& pb = panel->playback;
+    pb.tick_request = 0;
+    if (!pb.playing || !panel->visible) {
+        pb.last_tick_ms = -1;
+        return EM_FALSE;
+    }
+    const double dt = pb.last_tick_ms < 0 ? 0.0 : std::clamp((now_ms - pb.last_tick_ms) / 1000.0, 0.0, 0.1);
+    pb.last_tick_ms = now_ms;
+    pb.clock += dt * frames_per_second;
+    const int advance = static_cast<int>(pb.clock);
+    if (advance > 0) {
+        pb.clock -= advance;
+        pb.frame = std::min(pb.frame + advance, last_frame(*panel));
+        if (pb.frame >= last_frame(*panel)) pb.playing = false;   // stops at the end of the run
+        kvui::surface_invalidate(panel->surface);
+    }
+    schedule_tick(*panel);
+    return EM_FALSE;
+}
+
+// Keeps one animation frame pending while the panel plays on screen, none otherwise.
+void schedule_tick(Panel& panel) {
+    Panel::Playback& pb = panel.playback;
+    const bool wanted = pb.playing && panel.visible && panel.surface;
+    if (wanted && pb.tick_request == 0) {
+        pb.tick_request = emscripten_request_animation_frame(on_tick, reinterpret_cast<void*>(static_cast<intptr_t>(panel.id)));
+    } else if (!wanted && pb.tick_request != 0) {
+        emscripten_cancel_animation_frame(pb.tick_request);
+        pb.tick_request = 0;
+    }
+    if (!wanted) pb.last_tick_ms = -1;
+}
+
+}  // namespace
+
+void play(Panel& panel, bool on) {
+    Panel::Playback& pb = panel.playback;
+    on = on && !panel.simulation.frames.empty();
+    if (on && pb.frame >= last_frame(panel)) pb.frame = 0;   // play at the end starts over
+    if (pb.playing == on) return;
+    pb.playing = on;
+    pb.clock = 0;
+    schedule_tick(panel);
+    kvui::surface_invalidate(panel.surface);
+}
+
+void step(Panel& panel, int frames) {
+    play(panel, false);
+    seek(panel, panel.playback.frame + frames);
+}
+
+void seek(Panel& panel, int frame) {
+    play(panel, false);
+    const int to = std::clamp(frame, 0, last_frame(panel));
+    if (to == panel.playback.frame) return;
+    panel.playback.frame = to;
+    kvui::surface_invalidate(panel.surface);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Mount and unmount
+//-----------------------------------------------------------------------------
+
 std::variant<int, kv::InputError> mount(const std::string& selector, const std::string& kind,
                                         const std::string& initial_json, kvui::SurfaceSize size,
                                         std::optional<kv::InputError>* rejected) {
     const auto panel_kind = panel_kind_from_name(kind);
     if (!panel_kind)
         return input_error("panel", kv::ErrorCode::unknown_value,
-                           "panel \"" + kind + "\" is not known; use one of admission, phases, batching");
+                           "panel \"" + kind + "\" is not known; use one of admission, phases, batching, serving");
     static int next_id = 1;
     const int id = next_id++;
     Panel& panel = app().panels[id];
@@ -126,6 +333,13 @@ std::variant<int, kv::InputError> mount(const std::string& selector, const std::
     std::optional<kv::InputError> refused;
     if (!initial_json.empty()) refused = apply_json(panel, initial_json);
     if (rejected) *rejected = refused;
+    if (panel.kind == PanelKind::serving) {
+        // One run for the initial state; it plays from the start unless the reader prefers less motion,
+        // in which case it rests where the pool is fullest.
+        replace_run(panel, kv::simulate(panel.result, panel.workload));
+        panel.playback.frame = app().reduced_motion ? peak_frame(panel.simulation) : 0;
+        panel.playback.playing = !app().reduced_motion && !panel.simulation.frames.empty();
+    }
 
     std::string error;
     const int surface = kvui::surface_open(
@@ -135,13 +349,17 @@ std::variant<int, kv::InputError> mount(const std::string& selector, const std::
         app().panels.erase(id);
         return input_error("canvas", kv::ErrorCode::unknown_value, error);
     }
-    find_panel(id)->surface = surface;
+    Panel& mounted = *find_panel(id);
+    mounted.surface = surface;
+    schedule_tick(mounted);
     return id;
 }
 
 void unmount(int id) {
     Panel* panel = find_panel(id);
     if (!panel) return;
+    panel->playback.playing = false;
+    schedule_tick(*panel);
     kvui::surface_close(panel->surface);
     app().panels.erase(id);
 }

@@ -2,10 +2,15 @@
 // computed from it; only the setters below change either, and every accepted change re-evaluates
 // through the core, so nothing a panel draws can be stale. Rejected input keeps the previous
 // scenario and is kept for the panel to show until the next accepted change.
+// The serving panel also holds a workload and the simulated run of it on that scenario
+// (core/simulate.hpp), re-run by the same setters, and where its playback stands: playing advances
+// one pool frame per tick of an animation loop that runs only while the panel plays and is on
+// screen; a reader who prefers reduced motion gets no autoplay (play and step still work).
 #pragma once
 #include <array>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <variant>
@@ -14,11 +19,12 @@
 #include "evaluate.hpp"
 #include "input_error.hpp"
 #include "platform_html5.hpp"
+#include "simulate.hpp"
 #include "sweep.hpp"
 
 namespace kvapp {
 
-enum class PanelKind { admission, phases, batching };
+enum class PanelKind { admission, phases, batching, serving };
 const char* panel_kind_name(PanelKind kind);
 std::optional<PanelKind> panel_kind_from_name(const std::string& name);
 
@@ -31,6 +37,18 @@ struct Panel {
     kv::BatchSweep batch_sweep;                        // kv::sweep_batch(result); batching panel
     std::vector<kv::TensorParallelPoint> tp_sweep;     // kv::sweep_tensor_parallel(result); batching panel
     std::optional<kv::InputError> rejected;            // the last refused change
+    // Serving panel: the workload, kv::simulate(result, workload), or why it could not run.
+    kv::Workload workload;
+    kv::Simulation simulation;
+    std::optional<kv::InputError> simulation_error;
+    struct Playback {
+        int frame = 0;                                 // index into simulation.frames
+        bool playing = false;
+        double clock = 0;                              // fraction of a frame accumulated while playing
+        double last_tick_ms = -1;
+        long tick_request = 0;                         // pending animation frame, 0 when none
+    } playback;
+    bool visible = true;                               // until the loader's IntersectionObserver says otherwise
     // Where each knob was drawn last frame, in CSS pixels of the canvas, by scenario field name:
     // not lesson data, only for tests and tools that drive the controls (KvPanels' layout()).
     std::map<std::string, std::array<float, 4>> knob_rects;
@@ -42,6 +60,7 @@ using EventSink = std::function<void(int, const std::string&, const std::string&
 struct AppState {
     std::map<int, Panel> panels;
     bool dark = false;
+    bool reduced_motion = false;                       // prefers-reduced-motion: no autoplay
     EventSink sink;
 };
 
@@ -56,15 +75,33 @@ std::variant<int, kv::InputError> mount(const std::string& selector, const std::
 void unmount(int id);
 Panel* find_panel(int id);
 
-// [Setters] The only writers of a panel's scenario.
+// [Setters] The only writers of a panel's scenario and workload.
 std::optional<kv::InputError> set_scenario(Panel& panel, const kv::Scenario& scenario);
+std::optional<kv::InputError> set_workload(Panel& panel, const kv::Workload& workload);
+// A partial state: scenario fields and, for the serving panel, workload fields. All or nothing.
 std::optional<kv::InputError> apply_json(Panel& panel, const std::string& partial_json);
+// What getState returns and the change hook carries: the scenario's fields, plus the workload's on
+// the serving panel.
+nlohmann::json state_json(const Panel& panel);
 template <typename Edit>
 void edit(Panel& panel, Edit change) {
     kv::Scenario next = panel.scenario;
     change(next);
     set_scenario(panel, next);
 }
+template <typename Edit>
+void edit_workload(Panel& panel, Edit change) {
+    kv::Workload next = panel.workload;
+    change(next);
+    set_workload(panel, next);
+}
 void set_theme(bool dark);
+void set_reduced_motion(bool reduce);
+void set_visible(Panel& panel, bool visible);
+
+// [Playback] of the serving panel's recorded run.
+void play(Panel& panel, bool on);
+void step(Panel& panel, int frames);                   // pauses, then moves by `frames`
+void seek(Panel& panel, int frame);                    // pauses, then jumps to `frame`
 
 }  // namespace kvapp

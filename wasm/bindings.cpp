@@ -3,14 +3,16 @@
 // {"error": {"field", "code", "message"}}. One change hook goes out: setEventHook(fn) and the
 // module calls fn(panelId, "change" | "height", payloadJson).
 //
-// Core verbs: evaluate, sweepBatch, sweepTensorParallel, catalog, formatValue, explainLog, planFlags.
+// Core verbs: evaluate, sweepBatch, sweepTensorParallel, catalog, formatValue, explainLog, planFlags,
+//             simulate.
 // Panel verbs: panelMount, panelUnmount, panelGetState, panelSetState, panelResult,
-//              panelLayout, panelSetVisible, panelResize, setTheme, setEventHook,
-//              drawStats, resetDrawStats, palette.
+//              panelLayout, panelSetVisible, panelResize, panelPlayback, panelPlay, setTheme,
+//              setReducedMotion, setEventHook, drawStats, resetDrawStats, palette.
 // site/js/kvpanels.js wraps the panel verbs in the page's API (KvPanels.mount and handles).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -21,6 +23,8 @@
 #include "log_explain.hpp"
 #include "palette.hpp"
 #include "plan.hpp"
+#include "simulate.hpp"
+#include "simulate_json.hpp"
 #include "platform_html5.hpp"
 #include "sweep.hpp"
 
@@ -84,6 +88,20 @@ std::string plan_flags(const std::string& target_json) {
     return kv::plan_to_json(std::get<kv::PlanResult>(outcome)).dump();
 }
 
+// A serving run (simulate.hpp, `kvcache --simulate`): the scenario as evaluate takes it and a
+// workload ("" or an object: workload, rate_per_s, requests, seed, shared_prefix_tokens,
+// prefix_caching, list); the answer is simulation_to_json's summary, or the error naming the field
+// (an engine that refuses to start is an error here: there is nothing to run).
+std::string simulate_workload(const std::string& scenario_text, const std::string& workload_text) {
+    auto evaluated = kv::evaluate_text(scenario_text);
+    if (auto* error = std::get_if<kv::InputError>(&evaluated)) return kv::error_to_json(*error).dump();
+    auto workload = kv::workload_from_text(workload_text.empty() ? "{}" : workload_text);
+    if (auto* error = std::get_if<kv::InputError>(&workload)) return kv::error_to_json(*error).dump();
+    auto run = kv::simulate(std::get<kv::Result>(evaluated), std::get<kv::Workload>(workload));
+    if (auto* error = std::get_if<kv::InputError>(&run)) return kv::error_to_json(*error).dump();
+    return kv::simulation_to_json(std::get<kv::Simulation>(run)).dump();
+}
+
 //-----------------------------------------------------------------------------
 // Panel verbs
 //-----------------------------------------------------------------------------
@@ -111,7 +129,7 @@ void panel_unmount(int id) { kvapp::unmount(id); }
 
 std::string panel_get_state(int id) {
     const kvapp::Panel* panel = kvapp::find_panel(id);
-    return panel ? kv::scenario_to_json(panel->scenario).dump() : unknown_panel(id);
+    return panel ? kvapp::state_json(*panel).dump() : unknown_panel(id);
 }
 
 std::string panel_set_state(int id, const std::string& partial_json) {
@@ -121,9 +139,41 @@ std::string panel_set_state(int id, const std::string& partial_json) {
     return json{{"ok", true}}.dump();
 }
 
+// The evaluated result; the serving panel's carries its run's summary as "simulation" (null when
+// the run did not start, "simulation_error" then says why).
 std::string panel_result(int id) {
     const kvapp::Panel* panel = kvapp::find_panel(id);
-    return panel ? kv::result_to_json(panel->result).dump() : unknown_panel(id);
+    if (!panel) return unknown_panel(id);
+    json out = kv::result_to_json(panel->result);
+    if (panel->kind == kvapp::PanelKind::serving) {
+        out["simulation"] = panel->simulation_error ? json(nullptr) : kv::simulation_to_json(panel->simulation);
+        out["simulation_error"] = panel->simulation_error ? kv::error_to_json(*panel->simulation_error)["error"] : json(nullptr);
+    }
+    return out.dump();
+}
+
+// The serving panel's playback: {"playing", "frame", "frames", "time_s", "reduced_motion"}.
+std::string panel_playback(int id) {
+    const kvapp::Panel* panel = kvapp::find_panel(id);
+    if (!panel) return unknown_panel(id);
+    const kv::Simulation& sim = panel->simulation;
+    double time_s = 0;
+    if (!sim.frames.empty()) {
+        const size_t f = static_cast<size_t>(std::clamp(panel->playback.frame, 0, static_cast<int>(sim.frames.size()) - 1));
+        const size_t step = static_cast<size_t>(sim.frames[f].step);
+        if (step < sim.steps.size()) time_s = sim.steps[step].start_s;
+    }
+    return json{{"playing", panel->playback.playing}, {"frame", panel->playback.frame},
+                {"frames", sim.frames.size()}, {"time_s", time_s}, {"reduced_motion", kvapp::app().reduced_motion}}
+        .dump();
+}
+
+// Plays or pauses the serving panel's run, from `frame` when it is 0 or more.
+void panel_play(int id, bool playing, int frame) {
+    kvapp::Panel* panel = kvapp::find_panel(id);
+    if (!panel) return;
+    if (frame >= 0) kvapp::seek(*panel, frame);
+    kvapp::play(*panel, playing);
 }
 
 // {"prompt_tokens": [x, y, width, height], ...}: where each knob was drawn, in canvas CSS pixels.
@@ -136,7 +186,7 @@ std::string panel_layout(int id) {
 }
 
 void panel_set_visible(int id, bool visible) {
-    if (const kvapp::Panel* panel = kvapp::find_panel(id)) kvui::surface_set_visible(panel->surface, visible);
+    if (kvapp::Panel* panel = kvapp::find_panel(id)) kvapp::set_visible(*panel, visible);
 }
 
 void panel_resize(int id, double css_width, double css_height, int pixel_width, int pixel_height, double content_left,
@@ -147,6 +197,9 @@ void panel_resize(int id, double css_width, double css_height, int pixel_width, 
 }
 
 void set_theme(const std::string& theme) { kvapp::set_theme(theme == "dark"); }
+
+// prefers-reduced-motion: no autoplay (playing panels pause; play and step still work).
+void set_reduced_motion(bool reduce) { kvapp::set_reduced_motion(reduce); }
 
 // The one hook out. Calls from C++ are synchronous; the loader defers them to a microtask.
 emscripten::val event_hook = emscripten::val::undefined();
@@ -198,6 +251,7 @@ EMSCRIPTEN_BINDINGS(kvcache) {
     emscripten::function("formatValue", &format_value);
     emscripten::function("explainLog", &explain_log);
     emscripten::function("planFlags", &plan_flags);
+    emscripten::function("simulate", &simulate_workload);
 
     emscripten::function("panelMount", &panel_mount);
     emscripten::function("panelUnmount", &panel_unmount);
@@ -207,7 +261,10 @@ EMSCRIPTEN_BINDINGS(kvcache) {
     emscripten::function("panelLayout", &panel_layout);
     emscripten::function("panelSetVisible", &panel_set_visible);
     emscripten::function("panelResize", &panel_resize);
+    emscripten::function("panelPlayback", &panel_playback);
+    emscripten::function("panelPlay", &panel_play);
     emscripten::function("setTheme", &set_theme);
+    emscripten::function("setReducedMotion", &set_reduced_motion);
     emscripten::function("setEventHook", &set_event_hook);
     emscripten::function("drawStats", &draw_stats);
     emscripten::function("resetDrawStats", &reset_draw_stats);

@@ -1,10 +1,12 @@
-// The reader's knobs, shared by the three panels. Every knob is a label, a (?) tooltip saying what
+// The reader's knobs, shared by the four panels. Every knob is a label, a (?) tooltip saying what
 // it is in vLLM's terms and what it changes, and a control that writes through kvapp::edit().
 // Token counts move along log-spaced stops (powers of two and their quarter steps) so the brief's
 // values (128, 4,096, 32,768) are exact stops and the arrow keys step one stop at a time. Knobs the
 // engine defaults (max_num_seqs, max_num_batched_tokens, max_model_len) show the value the engine
 // resolved, marked "default", until the reader moves them; their "default" button unsets them again.
-// The model and GPU pickers list whatever kv::builtin_catalog() holds.
+// The model and GPU pickers list whatever kv::builtin_catalog() holds. The serving panel adds the
+// workload's knobs (kv::Workload), which write through kvapp::edit_workload() and re-run the
+// simulation.
 //
 // Index of this file:
 // [SECTION] Tooltips (vLLM's terms)
@@ -17,13 +19,14 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "catalog.hpp"
 #include "engine_log.hpp"
+#include "catalog.hpp"
 #include "format.hpp"
 #include "panels.hpp"
 #include "style.hpp"
@@ -91,6 +94,26 @@ const char* const help_tp =
     "vLLM's --tensor-parallel-size: GPUs that split every layer. Each rank holds 1/N of the weights and of "
     "every sequence's cache, and the ranks all-reduce twice per layer over the GPUs' interconnect. The engine "
     "refuses a size that does not divide the attention heads.";
+
+const char* const help_workload =
+    "Where the requests' lengths come from. chat: short prompts, medium answers; summarise: long documents, short "
+    "answers; reasoning: short prompts, long outputs (log-normal shapes chosen to illustrate, not measurements). "
+    "fixed: every request has the scenario's prompt_tokens and output_tokens.";
+const char* const help_rate =
+    "Requests per second arriving at the server, at random (Poisson) times with this average. burst: every request "
+    "arrives at once, as a benchmark that fires them all together.";
+const char* const help_requests =
+    "How many requests the run serves. The run ends when the last one finishes.";
+const char* const help_seed =
+    "The seed of the arrival times and lengths: the same seed gives the same run, another seed another draw of the "
+    "same workload.";
+const char* const help_shared_prefix =
+    "A system prompt every request starts with, in tokens (part of each prompt). With prefix caching its full "
+    "blocks are computed once and shared; without, every request prefills and stores its own copy.";
+const char* const help_prefix_caching =
+    "vLLM's --enable-prefix-caching (on by default in V1): full blocks of a prompt are kept under a hash of their "
+    "tokens, so a later request with the same prefix reuses them instead of computing them again. Freed cached "
+    "blocks count as free but stay hit-able until an allocation evicts them.";
 
 //-----------------------------------------------------------------------------
 // [SECTION] Controls
@@ -261,6 +284,12 @@ const KnobRow rows[] = {
     {knob_vllm_version, "vllm_version", "vLLM version", help_vllm_version},
     {knob_enforce_eager, "enforce_eager", "enforce_eager", help_enforce_eager},
     {knob_force_mha, "force_mha", "force multi-head attention", help_force_mha},
+    {knob_workload, "workload", "workload", help_workload},
+    {knob_rate_per_s, "rate_per_s", "arrival rate", help_rate},
+    {knob_requests, "requests", "requests", help_requests},
+    {knob_shared_prefix_tokens, "shared_prefix_tokens", "shared prefix", help_shared_prefix},
+    {knob_prefix_caching, "prefix_caching", "prefix caching", help_prefix_caching},
+    {knob_seed, "seed", "seed", help_seed},
 };
 
 // The stops of the log-stepped knobs, computed once.
@@ -271,6 +300,14 @@ const std::vector<int64_t> concurrent_stops = log_stops(1, L::max_concurrent);
 const std::vector<int64_t> num_seqs_stops = log_stops(1, L::max_num_seqs);
 const std::vector<int64_t> batched_tokens_stops = log_stops(256, 131072);
 const std::vector<int64_t> model_len_stops = log_stops(256, L::max_model_len);
+
+// The workload knobs' stops: round numbers, so the lesson's figures (2,000 requests, a 2,000-token
+// system prompt, 8 requests/s) are exact stops. The requests slider stops at 5,000 (a run of
+// 20,000, the core's limit, takes long enough to stall a drag); the page can set more.
+const std::vector<double> rate_stops = {0, 0.25, 0.5, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1000};
+const std::vector<int64_t> request_stops = {10, 20, 50, 100, 200, 500, 1000, 2000, 5000};
+const std::vector<int64_t> prefix_stops = {0, 100, 250, 500, 1000, 2000, 4000, 8000, 16000, 32000};
+const char* const workload_names[] = {"chat", "summarise", "reasoning", "fixed"};
 
 // A log-stepped integer knob writing one scenario field.
 void stepped_knob(kvapp::Panel& panel, const char* id, int64_t kv::Scenario::*field,
@@ -301,7 +338,37 @@ void dtype_knob(kvapp::Panel& panel, const char* id, kv::DType kv::Scenario::*fi
     if (dtype_radio(id, d)) kvapp::edit(panel, [&](kv::Scenario& next) { next.*field = d; });
 }
 
-// Draws one knob's control; a change goes straight to kvapp::edit().
+void workload_picker(kvapp::Panel& panel) {
+    const std::string& current = panel.workload.name;
+    if (!ImGui::BeginCombo("##workload", current.c_str())) return;
+    for (const char* name : workload_names) {
+        const bool selected = current == name;
+        if (ImGui::Selectable(name, selected) && !selected)
+            kvapp::edit_workload(panel, [&](kv::Workload& next) { next.name = name; });
+        if (selected) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
+}
+
+void rate_knob(kvapp::Panel& panel) {
+    const double rate = panel.workload.rate_per_s;
+    int index = static_cast<int>(std::upper_bound(rate_stops.begin(), rate_stops.end(), rate + 1e-9) - rate_stops.begin()) - 1;
+    index = std::clamp(index, 0, static_cast<int>(rate_stops.size()) - 1);
+    const std::string shown = escape_format(rate == 0 ? std::string("burst (all at once)")
+                                                      : kv::format_significant(rate, 3) + " requests/s");
+    if (ImGui::SliderInt("##rate_per_s", &index, 0, static_cast<int>(rate_stops.size()) - 1, shown.c_str(),
+                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput) &&
+        rate_stops[static_cast<size_t>(index)] != rate)
+        kvapp::edit_workload(panel, [&](kv::Workload& next) { next.rate_per_s = rate_stops[static_cast<size_t>(index)]; });
+}
+
+void workload_count_knob(kvapp::Panel& panel, const char* id, int64_t kv::Workload::*field,
+                         const std::vector<int64_t>& stops, const char* suffix) {
+    int64_t v = panel.workload.*field;
+    if (stop_slider(id, v, stops, suffix)) kvapp::edit_workload(panel, [&](kv::Workload& next) { next.*field = v; });
+}
+
+// Draws one knob's control; a change goes straight to kvapp::edit() (kvapp::edit_workload()).
 void control(kvapp::Panel& panel, Knob knob) {
     const kv::Scenario& s = panel.scenario;
     switch (knob) {
@@ -362,6 +429,30 @@ void control(kvapp::Panel& panel, Knob knob) {
                 kvapp::edit(panel, [&](kv::Scenario& next) { next.tensor_parallel_size = tp; });
         }
         ImGui::PopID();
+        break;
+    }
+    case knob_workload: workload_picker(panel); break;
+    case knob_rate_per_s: rate_knob(panel); break;
+    case knob_requests: workload_count_knob(panel, "##requests", &kv::Workload::requests, request_stops, ""); break;
+    case knob_shared_prefix_tokens:
+        workload_count_knob(panel, "##shared_prefix_tokens", &kv::Workload::shared_prefix_tokens, prefix_stops, " tokens");
+        break;
+    case knob_prefix_caching: {
+        bool on = panel.workload.prefix_caching;
+        if (ImGui::Checkbox("##prefix_caching", &on)) kvapp::edit_workload(panel, [&](kv::Workload& next) { next.prefix_caching = on; });
+        ImGui::SameLine();
+        if (!panel.simulation_error && panel.workload.prefix_caching)
+            text_muted("hit rate " + kv::format_percent(panel.simulation.summary.prefix_hit_rate, 0));
+        break;
+    }
+    case knob_seed: {
+        // 1 to 99 on the slider; a seed set from the page is shown as it is until the slider moves.
+        const uint64_t seed = panel.workload.seed;
+        int v = static_cast<int>(std::min<uint64_t>(seed, 99));
+        const std::string shown = escape_format(kv::format_count(static_cast<int64_t>(std::min<uint64_t>(seed, INT64_MAX))));
+        if (ImGui::SliderInt("##seed", &v, 1, 99, shown.c_str(), ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput) &&
+            static_cast<uint64_t>(v) != seed)
+            kvapp::edit_workload(panel, [&](kv::Workload& next) { next.seed = static_cast<uint64_t>(v); });
         break;
     }
     default: break;

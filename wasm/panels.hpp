@@ -3,7 +3,8 @@
 //   panel_admission.cpp  "Why the batch stops growing where it does" and "What GQA buys"
 //   panel_phases.cpp     "Two phases, opposite bottlenecks"
 //   panel_batching.cpp   "The boundary" (batching ceiling) and tensor parallelism
-//   knobs.cpp            the reader's knobs, shared by all three
+//   panel_serving.cpp    serving over time: the simulated run played back (core/simulate.hpp)
+//   knobs.cpp            the reader's knobs, shared by all four (the workload's on the serving panel)
 #pragma once
 #include <cstdint>
 
@@ -14,6 +15,7 @@ namespace kvui {
 void panel_admission(kvapp::Panel& panel);
 void panel_phases(kvapp::Panel& panel);
 void panel_batching(kvapp::Panel& panel);
+void panel_serving(kvapp::Panel& panel);
 
 // Which knobs a panel shows.
 enum Knob : uint32_t {
@@ -32,7 +34,15 @@ enum Knob : uint32_t {
     knob_max_model_len = 1u << 12,
     knob_vllm_version = 1u << 13,
     knob_enforce_eager = 1u << 14,
-    knob_all = (1u << 15) - 1,
+    knob_all = (1u << 15) - 1,          // every scenario knob
+    // The serving panel's workload (kv::Workload), written through kvapp::edit_workload().
+    knob_workload = 1u << 15,
+    knob_rate_per_s = 1u << 16,
+    knob_requests = 1u << 17,
+    knob_seed = 1u << 18,
+    knob_shared_prefix_tokens = 1u << 19,
+    knob_prefix_caching = 1u << 20,
+    knob_all_workload = ((1u << 21) - 1) & ~knob_all,
 };
 
 // The knob grid: a label with a (?) tooltip in vLLM's terms and a control, two per row when the

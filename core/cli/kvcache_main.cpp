@@ -12,7 +12,9 @@
 //   kvcache --explain-log [--scenario '{"gpu": "L4"}'] < vllm.log   a real start-up log, explained
 //   (the scenario adds what the log does not say; exit 2 when nothing in it is a vLLM start-up line)
 //   kvcache --simulate '{"workload": "chat", "rate_per_s": 8}' [--scenario '{...}'] [--stats-lines]
-//   (serving over time: the run's summary and end-of-run metrics; simulate.hpp says what is modelled)
+//           [--find-preemption-onset]
+//   (serving over time: the run's summary and end-of-run metrics, the stats lines, the lowest rate
+//   at which the workload preempts; simulate.hpp says what is modelled)
 #include <iostream>
 #include <iterator>
 #include <string>
@@ -30,7 +32,7 @@ namespace {
 int usage() {
     std::cerr << "usage: kvcache [--scenario JSON] [--sweep batch|tp] [--catalog] [--validate < startups.json] [--explain-log < vllm.log]\n"
                  "       kvcache --plan [TARGET_JSON]   the flags that serve a target (JSON or standard input)\n"
-                 "       kvcache --simulate [WORKLOAD_JSON] [--scenario JSON] [--stats-lines]   serving over time\n"
+                 "       kvcache --simulate [WORKLOAD_JSON] [--scenario JSON] [--stats-lines] [--find-preemption-onset]\n"
                  "       with no --scenario the scenario JSON is read from standard input\n";
     return 2;
 }
@@ -60,14 +62,17 @@ int plan(const std::string& target_text) {
     return 0;
 }
 
-int simulate(const std::string& workload_text, const std::string& scenario_text, bool stats_lines) {
+int simulate(const std::string& workload_text, const std::string& scenario_text, bool stats_lines, bool find_onset) {
     auto workload = kv::workload_from_text(workload_text);
     if (auto* error = std::get_if<kv::InputError>(&workload)) return print_error(*error);
     auto outcome = kv::evaluate_text(scenario_text);
     if (auto* error = std::get_if<kv::InputError>(&outcome)) return print_error(*error);
     auto run = kv::simulate(std::get<kv::Result>(outcome), std::get<kv::Workload>(workload));
     if (auto* error = std::get_if<kv::InputError>(&run)) return print_error(*error);
-    std::cout << kv::simulation_to_json(std::get<kv::Simulation>(run), stats_lines).dump(2) << "\n";
+    nlohmann::json out = kv::simulation_to_json(std::get<kv::Simulation>(run), stats_lines);
+    if (find_onset)
+        out["preemption_onset_rate_per_s"] = kv::preemption_onset_rate(std::get<kv::Result>(outcome), std::get<kv::Workload>(workload));
+    std::cout << out.dump(2) << "\n";
     return 0;
 }
 
@@ -91,7 +96,7 @@ int validate() {
 int main(int argc, char** argv) {
     std::string scenario_text, sweep;
     std::string workload_text;
-    bool have_scenario = false, explain_log = false, simulating = false, stats_lines = false;
+    bool have_scenario = false, explain_log = false, simulating = false, stats_lines = false, find_onset = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--scenario" && i + 1 < argc) { scenario_text = argv[++i]; have_scenario = true; }
@@ -109,11 +114,12 @@ int main(int argc, char** argv) {
             if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) workload_text = argv[++i];
         }
         else if (arg == "--stats-lines") stats_lines = true;
+        else if (arg == "--find-preemption-onset") find_onset = true;
         else if (arg == "--catalog") { std::cout << kv::catalog_to_json().dump(2) << "\n"; return 0; }
         else return usage();
     }
     if (explain_log) return explain(scenario_text);
-    if (simulating) return simulate(workload_text.empty() ? "{}" : workload_text, have_scenario ? scenario_text : "{}", stats_lines);
+    if (simulating) return simulate(workload_text.empty() ? "{}" : workload_text, have_scenario ? scenario_text : "{}", stats_lines, find_onset);
     if (!sweep.empty() && sweep != "batch" && sweep != "tp") return usage();
     if (!have_scenario)
         scenario_text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());

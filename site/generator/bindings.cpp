@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <iterator>
 
 namespace site {
 namespace {
@@ -149,8 +150,12 @@ std::variant<Item, std::string> parse_directive(std::string_view keyword, std::s
     if (w.size() != 2)
         return std::string(keyword) + " wants a panel kind and a scenario: {{" + std::string(keyword) +
                " admission start}}";
-    if (!is_panel_kind(w[0]))
-        return "\"" + std::string(w[0]) + "\" is not a panel; use admission, phases or batching";
+    if (!is_panel_kind(w[0])) {
+        std::string kinds;   // "admission, phases, batching or serving", from panel_kinds
+        const size_t n = std::size(panel_kinds);
+        for (size_t i = 0; i < n; ++i) kinds += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + std::string(panel_kinds[i]);
+        return "\"" + std::string(w[0]) + "\" is not a panel; use " + kinds;
+    }
     if (!is_identifier(w[1]) || is_reserved_name(w[1]))
         return "\"" + std::string(w[1]) + "\" is not a scenario name";
     return Item(Directive{std::string(w[0]), std::string(w[1])});

@@ -57,7 +57,7 @@ struct FigureBinding {
 };
 
 struct PanelDirective {
-    std::string kind;         // admission | phases | batching
+    std::string kind;         // admission | phases | batching | serving
     std::string scenario;
 };
 
@@ -92,7 +92,7 @@ struct ScanResult {
     std::vector<ScanError> errors;
 };
 
-inline constexpr const char* panel_kinds[] = {"admission", "phases", "batching"};
+inline constexpr const char* panel_kinds[] = {"admission", "phases", "batching", "serving"};
 bool is_panel_kind(std::string_view kind);
 bool is_reserved_name(std::string_view name);
 

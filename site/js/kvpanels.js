@@ -3,7 +3,7 @@
 //
 //   KvPanels.load({moduleUrl})            -> Promise<KvPanels>   loads kvcache.js once
 //   KvPanels.mount(canvas, {panel, state, moduleUrl}) -> Promise<handle>
-//                                           panel: 'admission' | 'phases' | 'batching'; loads if needed
+//                                           panel: 'admission' | 'phases' | 'batching' | 'serving'; loads if needed
 //   KvPanels.evaluate(scenario)           -> result object (or {error}) once loaded
 //   KvPanels.format(value, formatName)    -> text, formatted by core/format.hpp, once loaded
 //   KvPanels.catalog()                    -> {models, gpus, fields, limits, defaults} once loaded
@@ -14,19 +14,27 @@
 //                                            once loaded: the flags that serve a load (core/plan.hpp,
 //                                            `kvcache --plan`); target: {model, gpu, gpu_count, users,
 //                                            prompt_tokens, output_tokens, itl_s, ttft_s}
-//   handle.getState()                     -> scenario (the CLI's field names)
+//   KvPanels.simulate(scenario, workload)  -> the run's summary (or {error}) once loaded: a serving
+//                                            simulation (core/simulate.hpp, `kvcache --simulate`);
+//                                            workload: {workload, rate_per_s, requests, seed,
+//                                            shared_prefix_tokens, prefix_caching}
+//   handle.getState()                     -> scenario (the CLI's field names); the serving panel adds
+//                                            its workload's fields
 //   handle.setState(partial)              -> {ok: true} | {error: {field, code, message}}
 //   handle.onChange(cb)                   -> unsubscribe; cb(state, result) after every accepted change
 //                                            (from the reader or setState; setting the same state is silent)
 //   handle.result()                       -> result object
 //   handle.rejected                       -> the error of a refused initial state, or null
 //   handle.layout()                       -> {field: [x, y, w, h]} of each knob, content-box CSS px (tests)
+//   handle.playback()                     -> {playing, frame, frames, time_s, reduced_motion} (serving panel)
+//   handle.play(on, frame)                -> plays or pauses the serving panel's run (from `frame` if given)
 //   handle.unmount()
 //   KvPanels.drawStats()                  -> {frames, animation_requests, mean_ms, ...} (tests, measurements)
 //
 // The module (build/wasm/kvcache.js, -sSINGLE_FILE -sMODULARIZE) is shared by every panel on the
 // page. This file only relays: it tells the module when a canvas is on or off screen
-// (IntersectionObserver), resized (ResizeObserver) or the reader's colour scheme changed, and it
+// (IntersectionObserver), resized (ResizeObserver), the reader's colour scheme or motion preference
+// changed (prefers-reduced-motion: the serving panel does not play by itself), and it
 // sizes each canvas to the height its content asks for, so the page scrolls, never the panel.
 // No inline scripts, no eval: it runs under script-src 'self' 'wasm-unsafe-eval'.
 var KvPanels = (function () {
@@ -38,6 +46,7 @@ var KvPanels = (function () {
   var pendingHeights = {};       // heights reported while mount() was still running
   var canvasCount = 0;
   var darkQuery = null;
+  var motionQuery = null;
 
   function loadScript(url) {
     return new Promise(function (resolve, reject) {
@@ -93,6 +102,13 @@ var KvPanels = (function () {
           var follow = function () { kv.setTheme(currentTheme()); };
           if (darkQuery.addEventListener) darkQuery.addEventListener('change', follow);
           else darkQuery.addListener(follow);
+        }
+        motionQuery = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : null;
+        kv.setReducedMotion(!!(motionQuery && motionQuery.matches));
+        if (motionQuery) {
+          var followMotion = function () { kv.setReducedMotion(motionQuery.matches); };
+          if (motionQuery.addEventListener) motionQuery.addEventListener('change', followMotion);
+          else motionQuery.addListener(followMotion);
         }
         return api;
       });
@@ -199,6 +215,9 @@ var KvPanels = (function () {
         result: function () { return parse(kv.panelResult(id)); },
         // Where each knob is drawn ({field: [x, y, width, height]} in canvas CSS pixels), for tests.
         layout: function () { return parse(kv.panelLayout(id)); },
+        // The serving panel's playback: {playing, frame, frames, time_s, reduced_motion}.
+        playback: function () { return parse(kv.panelPlayback(id)); },
+        play: function (on, frame) { kv.panelPlay(id, on !== false, typeof frame === 'number' ? Math.max(0, Math.floor(frame)) : -1); },
         onChange: function (cb) {
           panel.listeners.push(cb);
           return function () {
@@ -250,11 +269,20 @@ var KvPanels = (function () {
     return parse(kv.planFlags(text));
   }
 
+  // A serving run (core/simulate.hpp): the scenario as evaluate() takes it and a workload
+  // ({workload: 'chat', rate_per_s: 8, requests: 2000, ...}); the summary, or {error}.
+  function simulate(scenario, workload) {
+    if (!kv) throw new Error('KvPanels.simulate: call KvPanels.load() first');
+    var text;
+    try { text = JSON.stringify(workload === undefined ? {} : workload); } catch (e) { text = 'not json'; }
+    return parse(kv.simulate(JSON.stringify(scenario || {}), text === undefined ? 'null' : text));
+  }
+
   // Test and measurement hooks: frames drawn, animation frames requested, CPU time per frame.
   function drawStats() { return kv ? parse(kv.drawStats()) : null; }
   function resetDrawStats() { if (kv) kv.resetDrawStats(); }
 
   var api = { load: load, mount: mount, evaluate: evaluate, format: format, catalog: catalog, explainLog: explainLog,
-              plan: plan, drawStats: drawStats, resetDrawStats: resetDrawStats };
+              plan: plan, simulate: simulate, drawStats: drawStats, resetDrawStats: resetDrawStats };
   return api;
 })();

@@ -23,13 +23,15 @@
 var KvState = (function () {
   'use strict';
 
-  var PANELS = ['admission', 'phases', 'batching'];
+  var PANELS = ['admission', 'phases', 'batching', 'serving'];
   var NUMERIC = ['prompt_tokens', 'output_tokens', 'concurrent_requests', 'gpu_memory_utilization',
     'max_num_seqs', 'max_num_batched_tokens', 'tensor_parallel_size', 'pipeline_parallel_size', 'max_model_len',
-    'block_size'];
+    'block_size',
+    // The serving panel's workload (core/simulate_json.hpp).
+    'rate_per_s', 'requests', 'seed', 'shared_prefix_tokens'];
   // Unset (null) means the engine's default for the version, GPU and model.
   var NULLABLE = ['max_num_seqs', 'max_num_batched_tokens', 'max_model_len', 'block_size', 'gpu_memory_utilization'];
-  var BOOLEAN = ['force_mha', 'enforce_eager'];
+  var BOOLEAN = ['force_mha', 'enforce_eager', 'prefix_caching'];
   // JSON objects: a Hugging Face config.json and a GPU description; null goes back to the catalog.
   var OBJECT = ['model_config', 'gpu_config'];
 

@@ -55,14 +55,31 @@ async function mountAll(page) {
     await page.evaluate((top) => window.scrollTo(0, top), y);
     await page.waitForTimeout(50);
   }
-  for (const kind of ['admission', 'phases', 'batching']) await mounted(page, kind);
+  for (const kind of ['admission', 'phases', 'batching', 'serving']) await mounted(page, kind);
   await page.evaluate(() => window.scrollTo(0, 0));
 }
 
 const cliCache = new Map();
+// A scenario with a workload (the serving chapter's) is also simulated, as the generator does:
+// its figures read simulation.* and workload.*.
+const WORKLOAD_FIELDS = ['workload', 'rate_per_s', 'requests', 'seed', 'shared_prefix_tokens', 'prefix_caching'];
+// A panel's state without the serving panel's workload fields: the scenario alone.
+function scenarioOf(state) {
+  return Object.fromEntries(Object.entries(state).filter(([k]) => !WORKLOAD_FIELDS.includes(k)));
+}
 function native(scenario) {
   const key = JSON.stringify(scenario);
-  if (!cliCache.has(key)) cliCache.set(key, JSON.parse(execFileSync(cli, ['--scenario', key], { encoding: 'utf8' })));
+  if (!cliCache.has(key)) {
+    const plain = {}, workload = {};
+    for (const [k, v] of Object.entries(scenario)) (WORKLOAD_FIELDS.includes(k) ? workload : plain)[k] = v;
+    const result = JSON.parse(execFileSync(cli, ['--scenario', JSON.stringify(plain)], { encoding: 'utf8' }));
+    if (Object.keys(workload).length) {
+      result.workload = workload;
+      result.simulation = JSON.parse(execFileSync(cli, ['--simulate', JSON.stringify(workload), '--find-preemption-onset',
+        '--scenario', JSON.stringify(plain)], { encoding: 'utf8' }));
+    }
+    cliCache.set(key, result);
+  }
   return cliCache.get(key);
 }
 
@@ -552,14 +569,14 @@ test('a vLLM start-up log runs its scenario in every panel and sets each logged 
   assert.ok(verdict.ok, verdict.text);
   assert.match(verdict.text, /Qwen3-30B-A3B on H100, vLLM 0\.19\.0/);
   const now = await panelStates(page);
-  assert.deepEqual(Object.keys(now).sort(), ['admission', 'batching', 'phases']);
+  assert.deepEqual(Object.keys(now).sort(), ['admission', 'batching', 'phases', 'serving']);
   // The core's explanation of the same log, from the native CLI.
   const expected = JSON.parse(execFileSync(cli, ['--explain-log'], { input: qwenLog, encoding: 'utf8' }));
   for (const kind of Object.keys(now)) {
     assert.equal(now[kind].state.model, 'Qwen3-30B-A3B', kind);
     assert.equal(now[kind].state.max_model_len, 8192, kind);
     assert.equal(now[kind].state.gpu_memory_utilization, 0.95, kind);
-    assert.deepEqual(now[kind].state, expected.scenario, kind);
+    assert.deepEqual(scenarioOf(now[kind].state), expected.scenario, kind);
   }
 
   // Every term the core explains, formatted by the core's formats, in the table.
@@ -680,8 +697,8 @@ test('a load planned in the form lists the core\'s vllm serve lines; one goes to
   await page.locator('#kv-own-plan-result .kv-custom__show').nth(pick).click();
   await page.waitForFunction(() => !document.querySelector('#kv-own-plan-result .kv-custom__plan-status').hidden);
   const now = await panelStates(page);
-  assert.deepEqual(Object.keys(now).sort(), ['admission', 'batching', 'phases']);
-  for (const kind of Object.keys(now)) assert.deepEqual(now[kind].state, expected.candidates[pick].scenario, kind);
+  assert.deepEqual(Object.keys(now).sort(), ['admission', 'batching', 'phases', 'serving']);
+  for (const kind of Object.keys(now)) assert.deepEqual(scenarioOf(now[kind].state), expected.candidates[pick].scenario, kind);
   assert.equal(now.admission.state.concurrent_requests, expected.candidates[pick].users_per_replica, 'one replica\'s users');
   assert.equal(now.admission.result.running, expected.candidates[pick].margins.running);
   assert.match(await page.textContent('#kv-own-plan-result .kv-custom__plan-status'), /the second candidate as one GPU of its replica/);

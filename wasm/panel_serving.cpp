@@ -1,0 +1,513 @@
+// Panel 4, serving over time: the run kvapp keeps for the panel (kv::simulate of its workload on
+// its evaluated scenario, core/simulate.hpp), played back frame by frame. The block pool as a grid,
+// running / waiting / KV cache usage over simulated time with the preemptions marked, the run's
+// latency percentiles and throughput, and the engine's periodic stats lines up to the moment shown.
+// Lesson: the chapter on paging, continuous batching, preemption and prefix caching (issue 8).
+// Times are simulated seconds; blocks are block_size tokens of every layer of one rank. Nothing
+// here is computed beyond picking the frame shown and thinning the steps to the plot's pixels; the
+// playback position moves only through kvapp::play / step / seek.
+//
+// Index of this file:
+// [SECTION] Title
+// [SECTION] Transport: play, pause, step, scrub
+// [SECTION] The block pool
+// [SECTION] Timeline: running, waiting, KV cache usage, preemptions
+// [SECTION] Latency and throughput
+// [SECTION] The engine's stats lines
+// [SECTION] Panel
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+#include "format.hpp"
+#include "panels.hpp"
+#include "style.hpp"
+#include "widgets.hpp"
+
+namespace kvui {
+namespace {
+
+// The moment on screen: the frame the playback stands on and the step it was taken at.
+struct Moment {
+    const kv::PoolFrame* frame = nullptr;
+    const kv::SimStep* step = nullptr;
+    double now_s = 0;
+};
+
+Moment moment(const kvapp::Panel& panel) {
+    const kv::Simulation& sim = panel.simulation;
+    Moment m;
+    if (sim.frames.empty() || sim.steps.empty()) return m;
+    const size_t f = static_cast<size_t>(std::clamp(panel.playback.frame, 0, static_cast<int>(sim.frames.size()) - 1));
+    m.frame = &sim.frames[f];
+    m.step = &sim.steps[std::min(static_cast<size_t>(std::max(m.frame->step, 0)), sim.steps.size() - 1)];
+    m.now_s = m.step->start_s;
+    return m;
+}
+
+double run_end_s(const kv::Simulation& sim) {
+    return sim.steps.empty() ? 0.0 : sim.steps.back().start_s + sim.steps.back().step_s;
+}
+
+std::string time_tick(double v) { return v == 0 ? kv::format_count(0) : kv::format_duration(v); }
+std::string count_tick(double v) { return kv::format_count(static_cast<int64_t>(std::llround(v))); }
+std::string percent_tick(double v) { return kv::format_percent(v, 0); }
+
+void record_rect(kvapp::Panel& panel, const char* name) {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    panel.knob_rects[name] = {a.x, a.y, b.x - a.x, b.y - a.y};
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Title
+//-----------------------------------------------------------------------------
+
+void title(const kvapp::Panel& panel) {
+    const kv::Workload& w = panel.workload;
+    const std::string arrivals = w.rate_per_s > 0 ? " at " + kv::format_significant(w.rate_per_s, 3) + " requests/s"
+                                                   : ", all at once";
+    panel_title("Serving over time", model_label(panel.result) + " on " + panel.result.gpu.label + ": " +
+                                         kv::format_count(w.requests) + " " + w.name + " requests" + arrivals);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Transport: play, pause, step, scrub
+// The first controls in the panel, so Tab lands on Play: Space plays and pauses.
+//-----------------------------------------------------------------------------
+
+const char* const help_transport =
+    "Plays the recorded run: each frame is the block pool after one scheduler step, evenly spread over the run. "
+    "Step pauses and moves one frame; the slider (Space to take it, arrow keys to move) goes anywhere in the run.";
+
+void transport(kvapp::Panel& panel, const Moment& now) {
+    const kv::Simulation& sim = panel.simulation;
+    const bool playing = panel.playback.playing;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float button = ImGui::CalcTextSize("Pause").x + 2 * style.FramePadding.x;
+    // "###play": one id whatever the label says, so keyboard focus stays on the button.
+    if (ImGui::Button(playing ? "Pause###play" : "Play###play", ImVec2(button, 0))) kvapp::play(panel, !playing);
+    record_rect(panel, "play");
+    help_tooltip_on_focus(help_transport);
+    ImGui::SameLine(0, style.ItemInnerSpacing.x);
+    if (ImGui::Button("Step###step", ImVec2(button, 0))) kvapp::step(panel, 1);
+    record_rect(panel, "step");
+    help_tooltip_on_focus(help_transport);
+    ImGui::SameLine(0, style.ItemSpacing.x);
+    int frame = panel.playback.frame;
+    const int last = std::max(0, static_cast<int>(sim.frames.size()) - 1);
+    std::string shown = kv::format_duration(now.now_s) + " of " + kv::format_duration(run_end_s(sim));
+    if (ImGui::GetContentRegionAvail().x > 300)   // phones keep the time only
+        shown += "  (frame " + kv::format_count(frame + 1) + " of " + kv::format_count(last + 1) + ")";
+    shown = escape_format(shown);
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (ImGui::SliderInt("##scrub", &frame, 0, last, shown.c_str(), ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput) &&
+        frame != panel.playback.frame)
+        kvapp::seek(panel, frame);
+    record_rect(panel, "scrub");
+    help_tooltip_on_focus(help_transport);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] The block pool
+// Lesson: blocks handed out block_size tokens at a time, the pool running dry, a shared prefix hit.
+//-----------------------------------------------------------------------------
+
+constexpr int request_shades = 5;
+
+// A request's blocks: the kv-used colour in one of a few shades, cycling by request index, so
+// neighbouring requests stay apart while "held by a request" stays one concept.
+ImU32 request_colour(uint16_t owner) {
+    static const float toward_text[request_shades] = {0.0f, 0.32f, 0.0f, 0.16f, 0.0f};
+    static const float toward_background[request_shades] = {0.0f, 0.0f, 0.3f, 0.0f, 0.15f};
+    const int k = owner % request_shades;
+    const ImVec4 base = colour_vec(Colour::kv_used), text = colour_vec(Colour::text), bg = colour_vec(Colour::background);
+    ImVec4 c = base;
+    const float t = toward_text[k], b = toward_background[k];
+    c.x = base.x + (text.x - base.x) * t + (bg.x - base.x) * b;
+    c.y = base.y + (text.y - base.y) * t + (bg.y - base.y) * b;
+    c.z = base.z + (text.z - base.z) * t + (bg.z - base.z) * b;
+    return ImGui::ColorConvertFloat4ToU32(c);
+}
+
+// One cell: free, a cached prefix block nobody holds (free, still hit-able), the shared prefix
+// while requests hold it, or a request's blocks; `fill` is the part of the cell in use.
+void draw_cell(ImDrawList* draw, ImVec2 a, ImVec2 b, uint16_t owner, uint8_t fill) {
+    draw->AddRectFilled(a, b, colour(Colour::kv_free));
+    if (owner == kv::PoolFrame::free_cell) return;
+    if (owner == kv::PoolFrame::cached_prefix) {
+        const float inset = std::max(1.0f, (b.x - a.x) * 0.22f);
+        draw->AddRectFilled(ImVec2(a.x + inset, a.y + inset), ImVec2(b.x - inset, b.y - inset), colour(Colour::prefill, 0.55f));
+        return;
+    }
+    const ImU32 c = owner == kv::PoolFrame::shared_prefix ? colour(Colour::prefill) : request_colour(owner);
+    const float top = b.y - (b.y - a.y) * (fill == 0 ? 1.0f : static_cast<float>(fill) / 255.0f);
+    draw->AddRectFilled(ImVec2(a.x, top), b, c);
+}
+
+void cell_legend() {
+    struct Entry {
+        uint16_t owner;
+        const char* text;
+        const char* help;
+    };
+    const Entry entries[] = {
+        {0, "a request's blocks (a shade per request)",
+         "Each running request holds ceil(tokens / block_size) blocks, taken one at a time as it grows. A cell "
+         "partly filled holds fewer blocks than it stands for."},
+        {kv::PoolFrame::shared_prefix, "shared prefix, held",
+         "The system prompt's full blocks, computed once and held by every running request that starts with it."},
+        {kv::PoolFrame::cached_prefix, "cached prefix, free but hit-able",
+         "Prefix blocks no running request holds: they count as free (KV cache usage leaves them out) and a new "
+         "request with the same prefix reuses them, until an allocation evicts them."},
+        {kv::PoolFrame::free_cell, "free", nullptr},
+    };
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    const float size = ImGui::GetTextLineHeight() * 0.8f;
+    bool first = true;
+    for (const Entry& e : entries) {
+        const float w = size + 6 + ImGui::CalcTextSize(e.text).x;
+        if (!first) {
+            ImGui::SameLine(0, 18);
+            if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+        }
+        first = false;
+        ImGui::BeginGroup();
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float y = p.y + (ImGui::GetTextLineHeight() - size) * 0.5f;
+        draw_cell(ImGui::GetWindowDrawList(), ImVec2(p.x, y), ImVec2(p.x + size, y + size), e.owner, 255);
+        ImGui::Dummy(ImVec2(size, ImGui::GetTextLineHeight()));
+        ImGui::SameLine(0, 6);
+        ImGui::TextUnformatted(e.text);
+        ImGui::EndGroup();
+        if (e.help && ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26.0f);
+            ImGui::TextUnformatted(e.help);
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+    }
+}
+
+void cell_tooltip(const kv::Simulation& sim, const kv::PoolFrame& frame, size_t cell) {
+    const int64_t first = static_cast<int64_t>(cell) * sim.blocks_per_cell;
+    const int64_t last = std::min(sim.pool_blocks, first + sim.blocks_per_cell) - 1;
+    const uint16_t owner = frame.owner[cell];
+    ImGui::BeginTooltip();
+    ImGui::PushFont(font(Font::strong));
+    ImGui::TextUnformatted((last > first ? "blocks " + kv::format_count(first) + " to " + kv::format_count(last)
+                                         : "block " + kv::format_count(first))
+                               .c_str());
+    ImGui::PopFont();
+    if (owner == kv::PoolFrame::free_cell) {
+        text_muted("free");
+    } else if (owner == kv::PoolFrame::cached_prefix) {
+        text_muted("cached prefix: free, hit-able until evicted");
+    } else if (owner == kv::PoolFrame::shared_prefix) {
+        text_muted("shared prefix, held by the running requests");
+    } else if (owner < sim.requests.size()) {
+        const kv::SimRequest& r = sim.requests[owner];
+        ImGui::TextUnformatted(("request " + kv::format_count(owner) + ": " + kv::format_count(r.spec.prompt_tokens) +
+                                " prompt, " + kv::format_count(r.spec.output_tokens) + " output tokens")
+                                   .c_str());
+        text_muted("arrived at " + kv::format_duration(r.spec.arrival_s) +
+                   (r.preemptions > 0 ? ", preempted " + kv::format_count(r.preemptions) + "×" : std::string()));
+    } else {
+        text_muted("a request's blocks");
+    }
+    if (sim.blocks_per_cell > 1 && frame.fill.size() > cell)
+        text_muted(kv::format_percent(frame.fill[cell] / 255.0, 0) + " of the cell in use");
+    ImGui::EndTooltip();
+}
+
+void block_pool(const kvapp::Panel& panel, const Moment& now) {
+    const kv::Simulation& sim = panel.simulation;
+    heading("The block pool");
+    const kv::SimStep& s = *now.step;
+    figure_row("pool_now", {
+        {"running", kv::format_count(s.running), "requests in this step", Colour::decode, nullptr},
+        {"waiting", kv::format_count(s.waiting), "queued, not admitted", Colour::text,
+         "Arrived but not running: max_num_seqs, the token budget or the pool keeps them out (vLLM's \"Waiting: N reqs\")."},
+        {"KV cache usage", kv::format_percent(s.kv_cache_usage, 1),
+         kv::format_count(s.blocks_used) + " of " + kv::format_count(sim.pool_blocks) + " blocks held", Colour::kv_used,
+         "vllm:kv_cache_usage_perc: blocks held by running requests over the pool. Cached prefix blocks nobody "
+         "holds count as free."},
+        {"preemptions", kv::format_count(s.preemptions_total), "so far", s.preemptions_total > 0 ? Colour::failure : Colour::text,
+         "vllm:num_preemptions_total. When a running request needs a block and none is free, the scheduler "
+         "preempts the most recently admitted request: its blocks are freed and it is recomputed from scratch later."},
+    });
+    text_muted(kv::format_count(sim.pool_blocks) + " blocks of " + kv::format_count(sim.block_size) + " tokens" +
+               (sim.blocks_per_cell > 1 ? ", one cell per " + kv::format_count(sim.blocks_per_cell) + " blocks"
+                                        : ", one cell per block"));
+    const kv::PoolFrame& frame = *now.frame;
+    const size_t cells = frame.owner.size();
+    if (cells == 0) return;
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float max_height = 220.0f;
+    const float ideal = std::sqrt(width * max_height / static_cast<float>(cells));
+    const int columns = std::max(1, static_cast<int>(width / std::clamp(ideal, 4.0f, 18.0f)));
+    const float cell = std::floor(width / static_cast<float>(columns) * 4.0f) / 4.0f;
+    const int rows = static_cast<int>((cells + static_cast<size_t>(columns) - 1) / static_cast<size_t>(columns));
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton("##pool", ImVec2(width, cell * static_cast<float>(rows)));
+    const bool hovered = ImGui::IsItemHovered();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float gap = cell >= 6.0f ? 1.0f : 0.0f;
+    for (size_t i = 0; i < cells; ++i) {
+        const float x = origin.x + static_cast<float>(i % static_cast<size_t>(columns)) * cell;
+        const float y = origin.y + static_cast<float>(i / static_cast<size_t>(columns)) * cell;
+        draw_cell(draw, ImVec2(x, y), ImVec2(x + cell - gap, y + cell - gap), frame.owner[i],
+                  i < frame.fill.size() ? frame.fill[i] : 255);
+    }
+    if (hovered) {
+        const ImVec2 m = ImGui::GetIO().MousePos;
+        const int cx = static_cast<int>((m.x - origin.x) / cell), cy = static_cast<int>((m.y - origin.y) / cell);
+        const size_t i = static_cast<size_t>(cy) * static_cast<size_t>(columns) + static_cast<size_t>(cx);
+        if (cx >= 0 && cx < columns && cy >= 0 && i < cells) {
+            const float x = origin.x + static_cast<float>(cx) * cell, y = origin.y + static_cast<float>(cy) * cell;
+            draw->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + cell, y + cell), colour(Colour::text), 0, 0, 1.5f);
+            cell_tooltip(sim, frame, i);
+        }
+    }
+    cell_legend();
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Timeline: running, waiting, KV cache usage, preemptions
+// One value per pixel column: the largest of the steps that fall in it, so no spike is lost.
+//-----------------------------------------------------------------------------
+
+// The frame shown at simulated time `t`: the last one taken at or before it.
+int frame_at(const kv::Simulation& sim, double t) {
+    int best = 0;
+    for (size_t f = 0; f < sim.frames.size(); ++f) {
+        const size_t step = static_cast<size_t>(sim.frames[f].step);
+        if (step < sim.steps.size() && sim.steps[step].start_s <= t) best = static_cast<int>(f);
+    }
+    return best;
+}
+
+void timeline(kvapp::Panel& panel, const Moment& now) {
+    const kv::Simulation& sim = panel.simulation;
+    heading("Running, waiting and KV cache usage over the run");
+    const double end = std::max(run_end_s(sim), 1e-3);
+    int32_t most = 1;
+    for (const kv::SimStep& s : sim.steps) most = std::max({most, s.running, s.waiting});
+    Axis x;
+    x.max = end;
+    x.ticks = linear_ticks(0, end, 6, time_tick);
+    x.title = "simulated time";
+    Axis y;
+    y.max = most * 1.1;
+    y.ticks = linear_ticks(0, y.max, 4, count_tick);
+    y.title = "requests";
+    Axis right;
+    right.max = 1.1;
+    right.ticks = {{0, percent_tick(0)}, {0.5, percent_tick(0.5)}, {1.0, percent_tick(1.0)}};
+    right.title = "KV cache usage";
+    const Plot plot = begin_plot("##timeline", 210.0f, x, y, &right);
+    const bool hovered = ImGui::IsItemHovered();
+    const bool clicked = ImGui::IsItemClicked();
+
+    const int columns = std::max(1, static_cast<int>(plot.max.x - plot.min.x));
+    std::vector<int32_t> running(static_cast<size_t>(columns), -1), waiting(static_cast<size_t>(columns), 0);
+    std::vector<double> used(static_cast<size_t>(columns), 0);
+    std::vector<int32_t> preempted(static_cast<size_t>(columns), 0);
+    int32_t preemptions_before = 0;
+    for (const kv::SimStep& s : sim.steps) {
+        const size_t c = static_cast<size_t>(std::clamp(static_cast<int>(s.start_s / end * columns), 0, columns - 1));
+        running[c] = std::max(running[c], s.running);
+        waiting[c] = std::max(waiting[c], s.waiting);
+        used[c] = std::max(used[c], static_cast<double>(s.kv_cache_usage));
+        preempted[c] += s.preemptions_total - preemptions_before;
+        preemptions_before = s.preemptions_total;
+    }
+    std::vector<ImVec2> running_line, waiting_line, used_line;
+    const double usage_scale = y.max / right.max;
+    int32_t last_running = 0, last_waiting = 0;
+    double last_used = 0;
+    for (int c = 0; c < columns; ++c) {
+        const size_t i = static_cast<size_t>(c);
+        if (running[i] >= 0) {   // a column no step starts in carries the previous values on
+            last_running = running[i];
+            last_waiting = waiting[i];
+            last_used = used[i];
+        }
+        const float px = plot.min.x + static_cast<float>(c) + 0.5f;
+        running_line.emplace_back(px, plot.sy(last_running));
+        waiting_line.emplace_back(px, plot.sy(last_waiting));
+        used_line.emplace_back(px, plot.sy(last_used * usage_scale));
+    }
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    // KV usage as a filled area under its line, the counts as lines over it.
+    for (size_t i = 0; i < used_line.size(); ++i)
+        draw->AddLine(ImVec2(used_line[i].x, plot.max.y), used_line[i], colour(Colour::kv_used, 0.22f), 1.0f);
+    plot_line(plot, used_line, colour(Colour::kv_used), 1.5f);
+    plot_line(plot, waiting_line, colour(Colour::text), 1.5f, true);
+    plot_line(plot, running_line, colour(Colour::decode), 2.0f);
+    for (int c = 0; c < columns; ++c)
+        if (preempted[static_cast<size_t>(c)] > 0) {
+            const float px = plot.min.x + static_cast<float>(c) + 0.5f;
+            draw->AddLine(ImVec2(px, plot.min.y), ImVec2(px, plot.min.y + 10), colour(Colour::failure), 2.0f);
+        }
+    const float cursor = plot.sx(now.now_s);
+    draw->AddLine(ImVec2(cursor, plot.min.y - 4), ImVec2(cursor, plot.max.y), colour(Colour::accent), 2.0f);
+
+    if (hovered) {
+        const float mx = std::clamp(ImGui::GetIO().MousePos.x, plot.min.x, plot.max.x - 1);
+        const double t = plot.x_at(mx);
+        const size_t c = static_cast<size_t>(std::clamp(static_cast<int>(mx - plot.min.x), 0, columns - 1));
+        draw->AddLine(ImVec2(mx, plot.min.y), ImVec2(mx, plot.max.y), colour(Colour::text_muted, 0.6f));
+        ImGui::BeginTooltip();
+        ImGui::PushFont(font(Font::strong));
+        ImGui::TextUnformatted(kv::format_duration(t).c_str());
+        ImGui::PopFont();
+        const int32_t r = running[c] >= 0 ? running[c] : 0;
+        swatch(Colour::decode);
+        ImGui::TextUnformatted(("running " + kv::format_count(r)).c_str());
+        swatch(Colour::text);
+        ImGui::TextUnformatted(("waiting " + kv::format_count(waiting[c])).c_str());
+        swatch(Colour::kv_used);
+        ImGui::TextUnformatted(("KV cache usage " + kv::format_percent(used[c], 1)).c_str());
+        if (preempted[c] > 0) text_in(Colour::failure, kv::format_count(preempted[c]) + " preempted");
+        text_muted("click to go there");
+        ImGui::EndTooltip();
+    }
+    if (clicked) kvapp::seek(panel, frame_at(sim, plot.x_at(ImGui::GetIO().MousePos.x)));
+    legend({
+        {Colour::decode, 0, "", "running", nullptr},
+        {Colour::text, 0, "", "waiting, dashed", nullptr},
+        {Colour::kv_used, 0, "", "KV cache usage (right scale)", nullptr},
+        {Colour::failure, 0, "", "preemption",
+         "A tick at the top for each pixel of time in which the scheduler preempted a request to free blocks."},
+        {Colour::accent, 0, "", "the moment shown", nullptr},
+    });
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Latency and throughput
+// The whole run, as a Prometheus scrape at its end would report it.
+//-----------------------------------------------------------------------------
+
+void latency(const kvapp::Panel& panel) {
+    const kv::SimSummary& s = panel.simulation.summary;
+    heading("Latency and throughput over the whole run");
+    const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                                  ImGuiTableFlags_NoPadOuterX;
+    if (ImGui::BeginTable("latency", 5, flags)) {
+        ImGui::TableSetupColumn("", 0, 1.6f);
+        ImGui::TableSetupColumn("p50", 0, 1.0f);
+        ImGui::TableSetupColumn("p90", 0, 1.0f);
+        ImGui::TableSetupColumn("p99", 0, 1.0f);
+        ImGui::TableSetupColumn("mean", 0, 1.0f);
+        ImGui::TableHeadersRow();
+        const auto row = [](const char* name, const char* help, const kv::Percentiles& p, Colour c) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            swatch(c);
+            ImGui::TextUnformatted(name);
+            if (help) help_marker(help);
+            for (double v : {p.p50, p.p90, p.p99, p.mean}) {
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(p.count > 0 ? kv::format_duration(v).c_str() : "none");
+            }
+        };
+        row("time to first token", "vllm:time_to_first_token_seconds: arrival to first token, queueing and prefill "
+                                   "chunks included.", s.ttft_s, Colour::prefill);
+        row("inter-token latency", "vllm:inter_token_latency_seconds: the gap between a request's tokens, one decode "
+                                   "step, longer when prefill chunks ride along.", s.itl_s, Colour::decode);
+        row("end to end", "Arrival to last token.", s.e2e_s, Colour::text);
+        ImGui::EndTable();
+    }
+    figure_row("run_figures", {
+        {"generation", kv::format_tokens_per_s(s.generation_tokens_per_s), "output tokens over the run", Colour::decode, nullptr},
+        {"prompt", kv::format_tokens_per_s(s.prompt_tokens_per_s), "prefill, recomputation included", Colour::prefill,
+         "Prompt tokens computed per second: a prefix cache hit is not computed, a preempted request's prompt is "
+         "computed again."},
+        {"preemptions", kv::format_count(s.preemptions), "requests recomputed",
+         s.preemptions > 0 ? Colour::failure : Colour::text,
+         "vllm:num_preemptions_total at the end of the run: each time a running request gave its blocks back "
+         "and went back to the queue, to be computed again from its first token."},
+        {"prefix hit rate", kv::format_percent(s.prefix_hit_rate, 1), "of the prompt tokens looked up", Colour::prefill,
+         "Tokens found in the prefix cache over prompt tokens queried, as the stats line's \"Prefix cache hit rate\"."},
+        {"peak KV usage", kv::format_percent(s.peak_kv_cache_usage, 1), "of the pool, held at once", Colour::kv_used, nullptr},
+        {"finished", kv::format_count(s.finished),
+         s.rejected > 0 ? kv::format_count(s.rejected) + " rejected (longer than max_model_len)"
+                        : "in " + kv::format_duration(s.duration_s),
+         s.rejected > 0 ? Colour::failure : Colour::text, nullptr},
+    });
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] The engine's stats lines
+// vLLM prints one every 10 s of its time; those printed by the moment shown, the last few.
+//-----------------------------------------------------------------------------
+
+void stats_lines(const kvapp::Panel& panel, const Moment& now) {
+    const kv::Simulation& sim = panel.simulation;
+    heading("The engine's stats lines");
+    size_t printed = 0;
+    while (printed < sim.stats_lines.size() && printed < sim.stats_line_s.size() && sim.stats_line_s[printed] <= now.now_s)
+        ++printed;
+    constexpr size_t shown = 5;
+    const size_t first = printed > shown ? printed - shown : 0;
+    if (printed == 0) {
+        text_muted("None yet: the engine prints one every 10 s.");
+        return;
+    }
+    if (first > 0) text_muted(kv::format_count(static_cast<int64_t>(first)) + " earlier lines");
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float pad = 10.0f;
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    draw->ChannelsSplit(2);
+    draw->ChannelsSetCurrent(1);
+    ImGui::PushFont(font(Font::mono));
+    ImGui::Dummy(ImVec2(0, pad - ImGui::GetStyle().ItemSpacing.y));
+    ImGui::Indent(pad);
+    for (size_t i = first; i < printed; ++i) text_wrapped(sim.stats_lines[i]);
+    ImGui::Unindent(pad);
+    ImGui::Dummy(ImVec2(0, pad - ImGui::GetStyle().ItemSpacing.y));
+    ImGui::PopFont();
+    const float end_y = ImGui::GetItemRectMax().y;
+    draw->ChannelsSetCurrent(0);
+    draw->AddRectFilled(start, ImVec2(start.x + width, end_y), colour(Colour::surface), 4.0f);
+    draw->ChannelsMerge();
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Panel
+//-----------------------------------------------------------------------------
+
+void panel_serving(kvapp::Panel& panel) {
+    title(panel);
+    rejected_input_banner(panel);
+    const Moment now = moment(panel);
+    const bool refused = panel.result.status == kv::Status::engine_refused;
+    const bool ran = !refused && !panel.simulation_error && now.frame;
+    if (ran) {
+        transport(panel, now);
+        block_pool(panel, now);
+        timeline(panel, now);
+        latency(panel);
+    }
+    if (!panel.simulation.note.empty()) text_wrapped(panel.simulation.note, Colour::text_muted);
+    heading("Engine and workload");
+    uint32_t which = knob_model | knob_gpu | knob_gpu_memory_utilization | knob_kv_cache_dtype | knob_max_num_seqs |
+                     knob_max_num_batched_tokens | knob_all_workload;
+    if (panel.workload.name == "fixed") which |= knob_prompt_tokens | knob_output_tokens;
+    knobs(panel, which);
+    // The failing states under the knobs that fix them.
+    if (refused) failure_banner(panel.result);
+    else if (panel.simulation_error) text_wrapped("The run did not start: " + panel.simulation_error->message, Colour::failure);
+    else if (!now.frame) text_muted("The run recorded no steps.");
+    if (ran) stats_lines(panel, now);
+    keyboard_hint();
+    if (ran) text_wrapped("Play is the panel's first control: Space plays and pauses, Step moves one frame.", Colour::text_muted);
+}
+
+}  // namespace kvui
