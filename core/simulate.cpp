@@ -448,7 +448,12 @@ private:
         sim_.steps.push_back({start_s, step_s, static_cast<int32_t>(running_.size()), static_cast<int32_t>(waiting_.size()),
                               static_cast<int32_t>(preemptions_), used, pool_.cached_free(), static_cast<float>(usage),
                               prefill_tokens, decode_tokens});
-        if ((sim_.steps.size() - 1) % frame_every_ == 0) snapshot();
+        // Frames evenly spread over simulated time, so playback moves at a steady pace through
+        // busy stretches and idle ones alike.
+        if (start_s >= next_frame_s_) {
+            snapshot();
+            next_frame_s_ = start_s + frame_interval_s_;
+        }
     }
 
     void snapshot() {
@@ -458,8 +463,7 @@ private:
             for (size_t f = 2; f < frames.size(); f += 2) frames[++kept] = std::move(frames[f]);
             ++kept;
             frames.resize(kept);
-            frame_every_ *= 2;
-            if ((sim_.steps.size() - 1) % frame_every_ != 0) return;
+            frame_interval_s_ *= 2;
         }
         PoolFrame frame;
         frame.step = static_cast<int32_t>(sim_.steps.size() - 1);
@@ -555,7 +559,7 @@ private:
     int64_t preemptions_ = 0, finished_ = 0, rejected_ = 0;
     int64_t interval_prompt_tokens_ = 0, interval_generated_ = 0, total_prompt_tokens_ = 0, total_generated_ = 0;
     double next_log_s_ = 0, last_log_s_ = 0, peak_usage_ = 0, running_time_ = 0;
-    size_t frame_every_ = 1;
+    double frame_interval_s_ = 0.01, next_frame_s_ = 0;
 };
 
 }  // namespace

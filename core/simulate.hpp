@@ -116,7 +116,7 @@ struct Simulation {
     int64_t blocks_per_cell = 1;
     std::vector<SimStep> steps;
     std::vector<SimRequest> requests;
-    std::vector<PoolFrame> frames;       // at most max_frames, evenly spread over the steps
+    std::vector<PoolFrame> frames;       // at most max_frames, evenly spread over simulated time
     std::vector<std::string> stats_lines;  // every 10 s of simulated time, in the engine's format
     std::vector<double> stats_line_s;      // when each was printed
     SimSummary summary;
