@@ -8,6 +8,7 @@ const dir = path.resolve(process.argv[2] || 'build/site');
 const types = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
   '.woff2': 'font/woff2', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
+  '.wasm': 'application/wasm',  // streaming compilation needs this type
 };
 
 const server = http.createServer((req, res) => {

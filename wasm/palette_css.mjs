@@ -30,5 +30,6 @@ export function paletteCss(palette) {
 }
 
 const require = createRequire(import.meta.url);
-const kv = await require(path.resolve(modulePath))();
+// Node cannot fetch() a file path: the module gets its .wasm (beside kvcache.js) as bytes.
+const kv = await require(path.resolve(modulePath))({ wasmBinary: fs.readFileSync(path.resolve(modulePath).replace(/\.js$/, '.wasm')) });
 fs.writeFileSync(outPath, paletteCss(JSON.parse(kv.palette())));

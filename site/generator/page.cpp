@@ -212,11 +212,17 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
                                                               {"TITLE_TEXT", escape_html(article.title_text)}});
 
     // A site without its module or its fonts is not a site: say so before writing anything.
+    // The module is three files: kvcache.js (the loader), kvcache.wasm (streamed over http(s)) and
+    // kvcache.wasm.js (the same bytes as a script, for pages opened from disk).
     std::error_code ec;
-    if (!fs::is_regular_file(paths.wasm, ec)) {
-        errors << paths.wasm.string() << ": the panels' module is missing (build it first: scripts/build)\n";
-        return 1;
-    }
+    fs::path wasm_binary = paths.wasm, wasm_script = paths.wasm;
+    wasm_binary.replace_extension(".wasm");
+    wasm_script.replace_extension(".wasm.js");
+    for (const fs::path& part : {paths.wasm, wasm_binary, wasm_script})
+        if (!fs::is_regular_file(part, ec)) {
+            errors << part.string() << ": the panels' module is missing (build it first: scripts/build)\n";
+            return 1;
+        }
     if (!paths.fonts.empty() && !fs::is_directory(paths.fonts, ec)) {
         errors << paths.fonts.string() << ": the fonts folder is missing\n";
         return 1;
@@ -228,7 +234,9 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
     const int styles = copy_matching(paths.site / "css", ".css", paths.out / "css");
     const int fonts = copy_matching(paths.fonts, ".woff2", paths.out / "fonts");
     ok = ok && scripts > 0 && styles > 0 && fonts >= 0;
-    if (ok) ok = fs::copy_file(paths.wasm, paths.out / "js/kvcache.js", fs::copy_options::overwrite_existing, ec) || !ec;
+    for (const auto& [from, to] : {std::pair{paths.wasm, "js/kvcache.js"}, std::pair{wasm_binary, "js/kvcache.wasm"},
+                                   std::pair{wasm_script, "js/kvcache.wasm.js"}})
+        if (ok) ok = fs::copy_file(from, paths.out / to, fs::copy_options::overwrite_existing, ec) || !ec;
     if (!ok) {
         errors << paths.out.string() << ": cannot write the site\n";
         return 1;

@@ -31,8 +31,10 @@
 //   handle.unmount()
 //   KvPanels.drawStats()                  -> {frames, animation_requests, mean_ms, ...} (tests, measurements)
 //
-// The module (build/wasm/kvcache.js, -sSINGLE_FILE -sMODULARIZE) is shared by every panel on the
-// page. This file only relays: it tells the module when a canvas is on or off screen
+// The module (build/wasm/kvcache.js, -sMODULARIZE) is shared by every panel on the page. Over
+// http(s) its kvcache.wasm is fetched and compiled as it streams in; a page opened from disk
+// (file://) or shown in a sandboxed frame, or whose fetch fails, loads the same bytes from
+// kvcache.wasm.js instead. This file only relays: it tells the module when a canvas is on or off screen
 // (IntersectionObserver), resized (ResizeObserver), the reader's colour scheme or motion preference
 // changed (prefers-reduced-motion: the serving panel does not play by itself), and it
 // sizes each canvas to the height its content asks for, so the page scrolls, never the panel.
@@ -87,12 +89,36 @@ var KvPanels = (function () {
 
   function currentTheme() { return darkQuery && darkQuery.matches ? 'dark' : 'light'; }
 
+  // kvcache.wasm.js holds the module's bytes as base64 (wasm/inline_wasm.mjs).
+  function inlinedWasm(base) {
+    var ready = typeof window.KV_WASM_BASE64 === 'string' ? Promise.resolve() : loadScript(base + 'kvcache.wasm.js');
+    return ready.then(function () {
+      var text = atob(window.KV_WASM_BASE64);
+      var bytes = new Uint8Array(text.length);
+      for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+      return bytes;
+    });
+  }
+
+  // From disk fetch() cannot read the file; in a sandboxed frame (an opaque origin, self.origin
+  // "null") it would need the server's CORS headers. Both take the script copy, which needs neither.
+  function instantiate(base) {
+    var fromDisk = location.protocol === 'file:' || self.origin === 'null';
+    var inlined = function () {
+      return inlinedWasm(base).then(function (bytes) { return window.createKvModule({ wasmBinary: bytes }); });
+    };
+    if (fromDisk) return inlined();
+    return window.createKvModule({ locateFile: function (name) { return base + name; } })
+      .catch(function () { return inlined(); });
+  }
+
   function load(options) {
     if (modulePromise) return modulePromise;
     var url = (options && options.moduleUrl) || 'kvcache.js';
+    var base = url.slice(0, url.lastIndexOf('/') + 1);
     var ready = typeof window.createKvModule === 'function' ? Promise.resolve() : loadScript(url);
     modulePromise = ready
-      .then(function () { return window.createKvModule(); })
+      .then(function () { return instantiate(base); })
       .then(function (module) {
         kv = module;
         kv.setEventHook(onModuleEvent);

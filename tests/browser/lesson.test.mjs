@@ -158,7 +158,7 @@ test('every baked figure equals the native CLI for its binding, formatted by the
   await page.close();
   const facts = JSON.parse(fs.readFileSync(path.join(root, 'content/lesson/facts.json'), 'utf8')).facts;
   const units = { GiB: 2 ** 30, MiB: 2 ** 20, KiB: 2 ** 10 };
-  const kv = await require(path.join(site, 'js/kvcache.js'))();
+  const kv = await require(path.join(site, 'js/kvcache.js'))({ wasmBinary: fs.readFileSync(path.join(site, 'js/kvcache.wasm')) });
 
   assert.equal(figures.length, declared);
   assert.ok(figures.length >= 150, `only ${figures.length} figures`);
@@ -340,7 +340,7 @@ test('embed.html names each bad parameter with what is allowed, and applies the 
 
 test('a host page binds its own figures to an embedded panel through kvembed-host.js', async () => {
   // The figures the host page must show: the native CLI's, formatted by the core's formats.
-  const kv = await require(path.join(site, 'js/kvcache.js'))();
+  const kv = await require(path.join(site, 'js/kvcache.js'))({ wasmBinary: fs.readFileSync(path.join(site, 'js/kvcache.wasm')) });
   const expect = (scenario) => {
     const r = native(scenario);
     return { seqs: kv.formatValue(r.max_resident_sequences, 'count'), step: kv.formatValue(r.decode_step_s, 'duration') };
@@ -580,7 +580,7 @@ test('a vLLM start-up log runs its scenario in every panel and sets each logged 
   }
 
   // Every term the core explains, formatted by the core's formats, in the table.
-  const kv = await require(path.join(site, 'js/kvcache.js'))();
+  const kv = await require(path.join(site, 'js/kvcache.js'))({ wasmBinary: fs.readFileSync(path.join(site, 'js/kvcache.wasm')) });
   const rows = await explanationRows(page);
   assert.deepEqual(Object.keys(rows), expected.terms.map((t) => t.term));
   assert.equal(rows['GPU KV cache size'].logged, '168,288 tokens');
@@ -782,6 +782,8 @@ test('the site works from an offline copy opened as file://', async () => {
   const { page, errors } = await open(pathToFileURL(path.join(site, 'index.html')).href);
   await mounted(page, 'admission');
   assert.equal(await page.evaluate(() => window.KvLesson.panels.admission.getState().model), 'Qwen3-8B');
+  // fetch() cannot read a file: URL; the module's bytes came from the script copy.
+  assert.equal(await page.evaluate(() => typeof window.KV_WASM_BASE64), 'string');
   assert.deepEqual(errors, []);
   assert.deepEqual(await page.evaluate(() => window.__csp), []);
   await page.close();

@@ -9,6 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { serve, launchBrowser, watchErrors, saveArtifact, root } from './harness.mjs';
@@ -133,8 +134,11 @@ test('the three panels mount under the lesson CSP without console errors', async
   assert.deepEqual(await page.evaluate(() => Object.keys(window.kvTest.handles).sort()), [...panelNames].sort());
   const csp = await page.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content);
   assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
-  // One module for the page: the loader fetched kvcache.js once for three panels.
+  // One module for the page: the loader fetched kvcache.js once for three panels, and over http it
+  // streamed kvcache.wasm, never the base64 copy that pages opened from disk use.
   assert.equal(server.requests.filter((r) => r.endsWith('/kvcache.js')).length, 1);
+  assert.equal(server.requests.filter((r) => r.endsWith('/kvcache.wasm')).length, 1);
+  assert.equal(server.requests.filter((r) => r.endsWith('/kvcache.wasm.js')).length, 0);
   assert.deepEqual(errors, []);
 });
 
@@ -511,4 +515,34 @@ test('sizes and timings (reported)', (t) => {
   t.diagnostic(JSON.stringify(metrics));
   assert.ok(metrics.first_frame_ms > 0);
   assert.deepEqual(errors, []);
+});
+
+test('in a sandboxed frame (an opaque origin, no CORS headers) the module loads from its script copy', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kv-sandbox-'));
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>LMS</title>' +
+    '<iframe id="f" sandbox="allow-scripts" src="site/embed.html?panel=admission" style="width:720px;height:900px"></iframe>');
+  const lms = await serve({ '/site/': path.join(root, 'build/site'), '/': dir });
+  const p = await browser.newPage();
+  const errs = watchErrors(p);
+  const failed = [];
+  p.on('requestfailed', (r) => failed.push(r.url()));
+  try {
+    await p.goto(`${lms.url}/index.html`);
+    let frame;
+    for (let i = 0; i < 100 && !frame; ++i) {
+      frame = p.frames().find((f) => f.url().includes('embed.html'));
+      if (!frame) await p.waitForTimeout(100);
+    }
+    await frame.waitForFunction(() => window.KvEmbed && window.KvEmbed.handle, null, { timeout: 60000 });
+    assert.equal(await frame.evaluate(() => self.origin), 'null');
+    assert.equal(lms.requests.filter((r) => r.endsWith('/kvcache.wasm.js')).length, 1);
+    assert.equal(lms.requests.filter((r) => r.endsWith('/kvcache.wasm')).length, 0);
+    // Fonts need CORS in an opaque origin (site/README.md says so); nothing else may fail.
+    assert.deepEqual(failed.filter((u) => !u.endsWith('.woff2')), []);
+    assert.deepEqual(errs.filter((e) => !/font|ERR_FAILED/.test(e)), []);
+  } finally {
+    await p.close();
+    await lms.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

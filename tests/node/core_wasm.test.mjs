@@ -39,7 +39,8 @@ const scenarios = [
   { gpu_config: { memory_gib: 48, hbm_tb_per_s: 0.864, bf16_dense_tflops: 181, interconnect_gb_per_s: 64 } },
 ];
 
-const kv = await createKvModule();
+// Node cannot fetch() a file path: the module gets its .wasm as bytes, as a page opened from disk does.
+const kv = await createKvModule({ wasmBinary: fs.readFileSync(path.join(root, 'build/wasm/kvcache.wasm')) });
 
 test('wasm evaluate() equals the native CLI, field for field', () => {
   for (const scenario of scenarios) {
