@@ -310,5 +310,11 @@ var KvPanels = (function () {
 
   var api = { load: load, mount: mount, evaluate: evaluate, format: format, catalog: catalog, explainLog: explainLog,
               plan: plan, simulate: simulate, drawStats: drawStats, resetDrawStats: resetDrawStats };
+
+  // A page that names its module (the lesson, embed.html) starts fetching and compiling it as soon
+  // as it is parsed (this script is deferred), not when the first panel scrolls near: the first
+  // frame then waits for the module at most once.
+  var page = document.querySelector('[data-module]');
+  if (page) load({ moduleUrl: page.getAttribute('data-module') }).catch(function () { /* mount() reports it */ });
   return api;
 })();
