@@ -1,5 +1,9 @@
 #include "fonts.hpp"
 
+#include <cmath>
+#include <map>
+#include <memory>
+
 namespace kvui {
 namespace {
 
@@ -21,9 +25,12 @@ static_assert(sizeof faces / sizeof faces[0] == static_cast<int>(Font::count));
 
 }  // namespace
 
-void build_fonts(float pixel_ratio) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.Fonts->Clear();
+ImFontAtlas* shared_atlas(float pixel_ratio) {
+    // Keyed by hundredths: a ratio read from layout (1.25, 2) differs by a hair between canvases.
+    static std::map<int, std::unique_ptr<ImFontAtlas>> atlases;
+    std::unique_ptr<ImFontAtlas>& atlas = atlases[static_cast<int>(std::lround(pixel_ratio * 100.0f))];
+    if (atlas) return atlas.get();
+    atlas = std::make_unique<ImFontAtlas>();
     for (const Face& face : faces) {
         ImFontConfig config;
         config.FontDataOwnedByAtlas = false;   // static arrays, never freed
@@ -31,10 +38,16 @@ void build_fonts(float pixel_ratio) {
         config.OversampleV = 1;
         config.PixelSnapH = false;
         // ImGui takes a non-const pointer but does not write through it when it does not own it.
-        io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(face.data), static_cast<int>(*face.size),
-                                       face.css_px * pixel_ratio, &config, kv_font_glyph_ranges);
+        atlas->AddFontFromMemoryTTF(const_cast<unsigned char*>(face.data), static_cast<int>(*face.size),
+                                    face.css_px * pixel_ratio, &config, kv_font_glyph_ranges);
     }
-    io.Fonts->Build();
+    atlas->Build();
+    return atlas.get();
+}
+
+void use_fonts(float pixel_ratio) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts = shared_atlas(pixel_ratio);
     io.FontGlobalScale = 1.0f / pixel_ratio;   // laid out in CSS pixels, drawn 1:1 on device pixels
     io.FontDefault = io.Fonts->Fonts[0];
 }

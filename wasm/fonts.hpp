@@ -18,8 +18,12 @@ extern const ImWchar kv_font_glyph_ranges[];
 
 enum class Font { text, heading, strong, figure, mono, count };
 
-// Rebuilds the current context's atlas for `pixel_ratio` (call with no frame in progress).
-void build_fonts(float pixel_ratio);
+// The atlas for `pixel_ratio`, rasterised once and shared by every panel's ImGui context (each
+// WebGL context still uploads its own texture of it). Lives as long as the module.
+ImFontAtlas* shared_atlas(float pixel_ratio);
+
+// Points the current context at the shared atlas for `pixel_ratio` (call with no frame in progress).
+void use_fonts(float pixel_ratio);
 
 ImFont* font(Font role);
 

@@ -49,6 +49,7 @@ struct Surface {
     long animation_frame = 0;     // pending requestAnimationFrame id, 0 when none
     double last_frame_time = 0;
     float atlas_pixel_ratio = 0;
+    ImTextureID font_texture = nullptr;   // this context's upload of the shared atlas
     float reported_height = -1;
 
     bool pointer_captured = false;     // a button went down on the canvas and is still held
@@ -142,11 +143,15 @@ void draw(Surface& s) {
     emscripten_get_canvas_element_size(s.selector.c_str(), &cur_w, &cur_h);
     if (cur_w != fb_w || cur_h != fb_h) emscripten_set_canvas_element_size(s.selector.c_str(), fb_w, fb_h);
     if (std::fabs(ratio - s.atlas_pixel_ratio) > 0.01f) {
-        ImGui_ImplOpenGL3_DestroyFontsTexture();
-        build_fonts(ratio);
-        ImGui_ImplOpenGL3_CreateFontsTexture();
+        // Device objects, not just the font texture: the backend would otherwise make its own at the
+        // first NewFrame and leave this texture behind.
+        ImGui_ImplOpenGL3_DestroyDeviceObjects();
+        use_fonts(ratio);
+        ImGui_ImplOpenGL3_CreateDeviceObjects();  // shaders and this WebGL context's texture of the shared atlas
+        s.font_texture = io.Fonts->TexID;
         s.atlas_pixel_ratio = ratio;
     }
+    io.Fonts->SetTexID(s.font_texture);           // the atlas is shared; its texture is this context's
     io.DisplaySize = ImVec2(static_cast<float>(css_w), static_cast<float>(css_h));
     io.DisplayFramebufferScale = ImVec2(ratio, static_cast<float>(fb_h / css_h));
     io.DeltaTime = static_cast<float>(std::clamp((start - s.last_frame_time) / 1000.0, 1e-4, 0.1));
@@ -455,7 +460,8 @@ int surface_open(const std::string& selector, SurfaceSize size, FrameFn frame, H
     s->on_height = std::move(on_height);
     s->last_frame_time = emscripten_get_now();
     emscripten_webgl_make_context_current(gl);
-    s->imgui = ImGui::CreateContext();
+    // The context does not own its atlas: every panel shares one per pixel ratio (fonts.hpp).
+    s->imgui = ImGui::CreateContext(shared_atlas(1.0f));
     ImGui::SetCurrentContext(s->imgui);
     configure_io(ImGui::GetIO());
     ImGui_ImplOpenGL3_Init("#version 300 es");
