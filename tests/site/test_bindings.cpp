@@ -69,7 +69,7 @@ TEST_CASE("directives name a panel kind and a scenario") {
     CHECK(p.scenario == "start");
     auto embed = parse_extension("embed phases rag");
     CHECK(std::get<EmbedDirective>(std::get<Item>(embed)).kind == "phases");
-    CHECK_THAT(error_of("panel roofline start"), Catch::Contains("admission, phases or batching"));
+    CHECK_THAT(error_of("panel roofline start"), Catch::Contains("admission, phases, batching or serving"));
     CHECK_THAT(error_of("panel admission"), Catch::Contains("panel kind and a scenario"));
 }
 
