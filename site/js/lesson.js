@@ -259,7 +259,11 @@
     }
     var box = panel.figure.getBoundingClientRect();
     var fits = box.top >= 0 && box.bottom <= window.innerHeight;
-    if (!fits) panel.figure.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'nearest' });
+    if (!fits) {
+      // The text this scroll passes over is not being read: it moves no panel.
+      passingUntil = performance.now() + (reduceMotion ? 150 : 1200);
+      panel.figure.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'nearest' });
+    }
   }
 
   // ---- Figures ----------------------------------------------------------------------------------
@@ -350,6 +354,7 @@
   }
 
   var reading = null;
+  var passingUntil = 0;   // until then, the page is scrolling to a panel on the script's behalf
   function enterSection(section) {
     reading = section;
     lesson.reading = section.index;
@@ -393,7 +398,7 @@
     var line = new IntersectionObserver(function (entries) {
       var hit = null;
       entries.forEach(function (e) { if (e.isIntersecting) hit = sectionByElement.get(e.target) || hit; });
-      if (hit && hit !== reading) enterSection(hit);
+      if (hit && hit !== reading && performance.now() >= passingUntil) enterSection(hit);
     }, { rootMargin: '-33% 0px -66% 0px' });
     sectionByElement.forEach(function (section, el) { line.observe(el); });
   }
