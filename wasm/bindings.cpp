@@ -139,13 +139,14 @@ std::string panel_set_state(int id, const std::string& partial_json) {
     return json{{"ok", true}}.dump();
 }
 
-// The evaluated result; the serving panel's carries its run's summary as "simulation" (null when
-// the run did not start, "simulation_error" then says why).
+// The evaluated result; the serving panel's carries its workload and its run's summary as
+// "simulation" (null when the run did not start, "simulation_error" then says why).
 std::string panel_result(int id) {
     const kvapp::Panel* panel = kvapp::find_panel(id);
     if (!panel) return unknown_panel(id);
     json out = kv::result_to_json(panel->result);
     if (panel->kind == kvapp::PanelKind::serving) {
+        out["workload"] = kv::workload_to_json(panel->workload);
         out["simulation"] = panel->simulation_error ? json(nullptr) : kv::simulation_to_json(panel->simulation);
         out["simulation_error"] = panel->simulation_error ? kv::error_to_json(*panel->simulation_error)["error"] : json(nullptr);
     }

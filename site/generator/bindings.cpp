@@ -196,6 +196,12 @@ std::variant<Item, std::string> parse_extension(std::string_view inner) {
         return parse_directive<PanelDirective>("panel", inner.substr(first_word_end));
     if (first == "embed" && first_word_end != std::string_view::npos)
         return parse_directive<EmbedDirective>("embed", inner.substr(first_word_end));
+    if (first == "scenario") {
+        auto w = words(first_word_end == std::string_view::npos ? std::string_view() : inner.substr(first_word_end));
+        if (w.size() != 1) return std::string("scenario wants one scenario name: {{scenario start}}");
+        if (!is_identifier(w[0]) || is_reserved_name(w[0])) return "\"" + std::string(w[0]) + "\" is not a scenario name";
+        return Item(ScenarioMarker{std::string(w[0])});
+    }
 
     const size_t bar = inner.rfind('|');
     if (bar == std::string_view::npos)

@@ -8,6 +8,9 @@
 //   {{panel admission start}}                       a panel, mounted in that scenario; the rest of
 //                                                   its paragraph becomes the caption
 //   {{embed phases rag}}                            a copyable iframe snippet for the embed page
+//   {{scenario rag}}                                the scenario the following paragraphs describe,
+//                                                   up to the next marker or heading: the panel
+//                                                   beside them moves to it as they are read
 //   [the weights]{.weights}                         prose in the colour of a figure's concept
 //
 // Expressions: + - * / and parentheses over numbers and references `<scenario>.<path>`, where the
@@ -66,12 +69,18 @@ struct EmbedDirective {
     std::string scenario;
 };
 
+// Starts a reading section: the paragraphs up to the next marker or ## heading describe this
+// scenario, and the chapter's panel shows it while they are read.
+struct ScenarioMarker {
+    std::string scenario;
+};
+
 struct ConceptSpan {
     std::string concept_name; // a palette concept: weights, kv-used, prefill ...
     std::string text;         // plain text, HTML-escaped on output
 };
 
-using Item = std::variant<FigureBinding, PanelDirective, EmbedDirective, ConceptSpan>;
+using Item = std::variant<FigureBinding, PanelDirective, EmbedDirective, ScenarioMarker, ConceptSpan>;
 
 struct ScannedItem {
     std::string token;        // what stands in the Markdown for cmark

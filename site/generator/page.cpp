@@ -198,7 +198,12 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
     json formats = kv::named_formats();
     formats.push_back("text");
 
+    // The lesson's starting point, every field: each panel's header names what differs from it.
+    json base = (*scenarios_file)["base"];
+    if (auto parsed = kv::scenario_from_json(base); std::holds_alternative<kv::Scenario>(parsed))
+        base = kv::scenario_to_json(std::get<kv::Scenario>(parsed));
     const std::string index = fill_template(*index_template, {{"HEAD", *head_fragment},
+                                                              {"BASE", escape_html(base.dump())},
                                                               {"TITLE_TEXT", escape_html(article.title_text)},
                                                               {"TITLE", article.title_html},
                                                               {"BODY", article.body_html},

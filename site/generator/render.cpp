@@ -134,6 +134,63 @@ std::string figure_html(const FigureRecord& f, const LessonData& data) {
            escape_html(f.value.formatted) + "</a>";
 }
 
+// Reading sections: a `{{scenario NAME}}` marker starts one, the next marker or ## heading ends
+// it. In a chapter with a panel, every figure that reads a scenario must stand in a section that
+// names one, and a section must quote at least one figure of the scenario it names, so the panel
+// beside the text never shows a scenario the text does not describe.
+template <typename ChapterOf>
+void check_sections(const std::string& html, const std::vector<Located>& located, const ChapterOf& chapter_of,
+                    std::vector<ScanError>& errors) {
+    std::vector<size_t> h2s;
+    for (size_t at = html.find("<h2>"); at != std::string::npos; at = html.find("<h2>", at + 1)) h2s.push_back(at);
+    size_t next_h2 = 0;
+    const ScannedItem* marker = nullptr;
+    std::set<std::string> quoted;
+    bool missing_reported = false;
+    auto close = [&] {
+        if (marker) {
+            const std::string& name = std::get<ScenarioMarker>(marker->item).scenario;
+            if (!quoted.count(name)) {
+                std::string names;
+                for (const std::string& n : quoted) names += (names.empty() ? "" : ", ") + n;
+                errors.push_back({marker->where, "{{scenario " + name + "}}",
+                                  "the section quotes no figure of \"" + name + "\"" +
+                                      (names.empty() ? std::string(" (it quotes none)") : " (it quotes " + names + ")")});
+            }
+        }
+        marker = nullptr;
+        quoted.clear();
+    };
+    for (const Located& l : located) {
+        while (next_h2 < h2s.size() && h2s[next_h2] < l.position) {
+            close();
+            missing_reported = false;
+            ++next_h2;
+        }
+        if (std::holds_alternative<ScenarioMarker>(l.item->item)) {
+            close();
+            marker = l.item;
+            if (chapter_of(l.position).empty())
+                errors.push_back({l.item->where, "", "a scenario marker needs a panel beside it: put it after the first {{panel ...}}'s chapter starts"});
+            continue;
+        }
+        const auto* b = std::get_if<FigureBinding>(&l.item->item);
+        if (!b || chapter_of(l.position).empty()) continue;
+        bool reads_scenario = false;
+        for (const Ref& r : b->refs)
+            if (!r.is_fact()) {
+                reads_scenario = true;
+                quoted.insert(r.source);
+            }
+        if (reads_scenario && !marker && !missing_reported) {
+            errors.push_back({l.item->where, "{{" + b->source_text + "}}",
+                              "this section names no scenario: start it with {{scenario NAME}}, the scenario its text describes"});
+            missing_reported = true;
+        }
+    }
+    close();
+}
+
 }  // namespace
 
 std::string escape_html(std::string_view text) {
@@ -198,7 +255,6 @@ RenderedArticle render_article(const RenderInput& input) {
     const json defaults = kv::scenario_to_json(kv::Scenario{});
     std::map<std::string, FigureRecord> figures;  // by token
     int next_id = 1;
-    std::set<std::string> panel_ids;
     for (const ScannedItem& s : items) {
         auto error = [&](std::string message) { out.errors.push_back({s.where, "", std::move(message)}); };
         if (const auto* b = std::get_if<FigureBinding>(&s.item)) {
@@ -210,7 +266,8 @@ RenderedArticle render_article(const RenderInput& input) {
             figures[s.token] = FigureRecord{next_id++, s.where, *b, std::get<FigureValue>(std::move(value)), ""};
         } else if (const auto* p = std::get_if<PanelDirective>(&s.item)) {
             if (!data.find_scenario(p->scenario)) error("panel: unknown scenario \"" + p->scenario + "\" (scenarios.json has: " + data.scenario_names() + ")");
-            if (!panel_ids.insert(p->kind).second) error("panel: a second " + p->kind + " panel; each kind appears once");
+        } else if (const auto* m = std::get_if<ScenarioMarker>(&s.item)) {
+            if (!data.find_scenario(m->scenario)) error("scenario: unknown scenario \"" + m->scenario + "\" (scenarios.json has: " + data.scenario_names() + ")");
         } else if (const auto* e = std::get_if<EmbedDirective>(&s.item)) {
             if (!data.find_scenario(e->scenario)) error("embed: unknown scenario \"" + e->scenario + "\" (scenarios.json has: " + data.scenario_names() + ")");
         } else if (const auto* c = std::get_if<ConceptSpan>(&s.item)) {
@@ -239,18 +296,25 @@ RenderedArticle render_article(const RenderInput& input) {
         }
         located.push_back({pos, &s});
     }
+    // A kind's first panel is named by its kind (#panel-admission); a later one of the same kind
+    // gets a number (#panel-admission-2), so a section far from the first can have its own.
     struct Chapter { size_t start; std::string panel; size_t heading_ordinal = 0; };
     std::vector<Chapter> chapters{{0, "", 0}};
+    std::map<std::string, int> kind_count;
+    std::map<std::string, std::string> panel_id_of;  // by token
     for (const Located& l : located) {
         const auto* p = std::get_if<PanelDirective>(&l.item->item);
         if (!p) continue;
+        const int n = ++kind_count[p->kind];
+        const std::string id = n == 1 ? p->kind : p->kind + "-" + std::to_string(n);
+        panel_id_of[l.item->token] = id;
         const std::string opening = "<p>" + l.item->token;
         if (html.compare(l.position - 3, opening.size(), opening) != 0) {
             out.errors.push_back({l.item->where, "", "a panel must start a paragraph of its own; its caption may follow it"});
             continue;
         }
         if (chapters.back().panel.empty()) {
-            chapters.back().panel = p->kind;
+            chapters.back().panel = id;
         } else {
             const size_t heading = html.rfind("<h2>", l.position);
             if (heading == std::string::npos || heading <= chapters.back().start)
@@ -258,10 +322,10 @@ RenderedArticle render_article(const RenderInput& input) {
             else {
                 size_t ordinal = 0;
                 for (size_t at = html.find("<h2>"); at < heading; at = html.find("<h2>", at + 1)) ++ordinal;
-                chapters.push_back({heading, p->kind, ordinal});
+                chapters.push_back({heading, id, ordinal});
             }
         }
-        out.panels.push_back(p->kind);
+        out.panels.push_back(id);
     }
     if (!out.errors.empty()) return out;
     auto chapter_of = [&](size_t position) {
@@ -270,6 +334,8 @@ RenderedArticle render_article(const RenderInput& input) {
             if (c.start <= position) found = &c;
         return found->panel;
     };
+    check_sections(html, located, chapter_of, out.errors);
+    if (!out.errors.empty()) return out;
 
     // 4. Replace tokens, last first, so earlier positions stay valid.
     for (auto it = located.rbegin(); it != located.rend(); ++it) {
@@ -283,6 +349,19 @@ RenderedArticle render_article(const RenderInput& input) {
         } else if (const auto* c = std::get_if<ConceptSpan>(&s.item)) {
             replacement = "<span class=\"kv-concept\" data-concept=\"" + escape_html(c->concept_name) + "\">" +
                           escape_html(c->text) + "</span>";
+        } else if (const auto* m = std::get_if<ScenarioMarker>(&s.item)) {
+            // A marker is a paragraph of its own, replaced by an empty element that starts the section.
+            const size_t p_open = html.rfind("<p>", it->position);
+            const size_t p_close = html.find("</p>", it->position);
+            if (p_open == std::string::npos || html.compare(p_open, 3 + s.token.size(), "<p>" + s.token) != 0 ||
+                p_close != it->position + s.token.size()) {
+                out.errors.push_back({s.where, "", "a scenario marker stands alone in a paragraph of its own"});
+                continue;
+            }
+            erase_from = p_open;
+            erase_len = p_close + 4 - p_open;
+            replacement = "<div class=\"kv-section-mark\" data-section-scenario=\"" + escape_html(m->scenario) +
+                          "\" data-panel=\"" + escape_html(chapter_of(it->position)) + "\" hidden></div>";
         } else {
             // Panels and snippets replace their whole paragraph; the rest of it is the caption.
             const size_t p_open = html.rfind("<p>", it->position);
@@ -297,7 +376,8 @@ RenderedArticle render_article(const RenderInput& input) {
             if (const auto* p = std::get_if<PanelDirective>(&s.item)) {
                 const EvaluatedScenario* sc = data.find_scenario(p->scenario);
                 replacement = fill(input.fragments.panel,
-                                   {{"KIND", escape_html(p->kind)}, {"SCENARIO_NAME", escape_html(p->scenario)},
+                                   {{"ID", escape_html(panel_id_of.at(s.token))},
+                                    {"KIND", escape_html(p->kind)}, {"SCENARIO_NAME", escape_html(p->scenario)},
                                     {"STATE", escape_html(sc->scenario.dump())}, {"CAPTION", caption}});
             } else {
                 const auto* e = std::get_if<EmbedDirective>(&s.item);

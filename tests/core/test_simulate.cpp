@@ -235,7 +235,9 @@ TEST_CASE("the serving chapter's qualitative claims hold for its scenarios") {
     const auto [busy_result, busy] = run_named("reasoning_busy");
     CHECK(run(calm_result, calm).summary.preemptions == 0);
     CHECK(run(busy_result, busy).summary.preemptions > 0);
-    const double onset = preemption_onset_rate(calm_result, calm);
+    const auto [onset_result, onset_workload] = run_named("reasoning_onset");
+    REQUIRE(lesson["scenarios"]["reasoning_onset"].value("find_preemption_onset", false));
+    const double onset = preemption_onset_rate(onset_result, onset_workload);
     CHECK(onset > calm.rate_per_s);
     CHECK(onset <= busy.rate_per_s);
     const auto [prefix_result, prefix] = run_named("chat_prefix");

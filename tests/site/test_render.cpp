@@ -36,10 +36,11 @@ RenderInput input(std::vector<std::pair<std::string, std::string>> files) {
 
 const std::string lesson_md =
     "# The KV cache\n\n"
+    "{{scenario start}}\n\n"
     "Intro with {{start.max_resident_sequences | count}} sequences.\n\n"
     "{{panel admission start}}\n**Memory.** The first panel.\n\n"
-    "## Memory order\n\n[The weights]{.weights} weigh {{start.weight_bytes | gib1}}.\n\n"
-    "## Two phases\n\nTTFT {{rag.ttft_s | duration}}, {{rag.ttft_s / start.ttft_s | x1}} the default; "
+    "## Memory order\n\n{{scenario start}}\n\n[The weights]{.weights} weigh {{start.weight_bytes | gib1}}.\n\n"
+    "## Two phases\n\n{{scenario rag}}\n\nTTFT {{rag.ttft_s | duration}}, {{rag.ttft_s / start.ttft_s | x1}} the default; "
     "blocks of {{fact.blocks | count}}.\n\n"
     "{{panel phases rag}}\n\n"
     "{{embed phases rag}}\nCopy this.\n";
@@ -55,11 +56,11 @@ TEST_CASE("figures are baked with their binding as data attributes") {
     const std::string sequences =
         kv::format_count(std::get<kv::Result>(kv::evaluate(kv::Scenario{})).max_resident_sequences);
     CHECK(a.figures[0].value.formatted == sequences);
-    CHECK(a.figures[0].where.line == 3);
+    CHECK(a.figures[0].where.line == 5);
     const std::string& html = a.body_html;
     CHECK_THAT(html, Catch::Contains("class=\"kv-fig\" href=\"#panel-admission\" data-fig=\"1\" data-field=\"max_resident_sequences\" "
                                      "data-format=\"count\""));
-    CHECK_THAT(html, Catch::Contains("data-source=\"lesson.md:3\""));
+    CHECK_THAT(html, Catch::Contains("data-source=\"lesson.md:5\""));
     CHECK_THAT(html, Catch::Contains("data-scenario=\"{&quot;block_size&quot;:null,&quot;concurrent_requests&quot;:32,"));
     CHECK_THAT(html, Catch::Contains(">" + sequences + "</a> sequences"));
     // A ratio names both scenarios; a click loads the first.
@@ -100,6 +101,35 @@ TEST_CASE("binding errors name file and line, and nothing is rendered") {
     CHECK(a.body_html.empty());
 }
 
+TEST_CASE("with section scenarios, each section names one its figures quote, and the panel follows it") {
+    const std::string md =
+        "# T\n\n{{scenario start}}\n\nIntro {{start.ttft_s | duration}}.\n\n{{panel admission start}}\n\n"
+        "## Long\n\n{{scenario rag}}\n\nTTFT {{rag.ttft_s | duration}}.\n\n{{scenario start}}\n\nBack {{start.ttft_s | ms0}}.\n\n"
+        "## Later\n\n{{scenario rag}}\n\n{{panel admission rag}}\n\nAgain {{rag.ttft_s | ms0}}.\n";
+    RenderedArticle a = render_article(input({{"x.md", md}}));
+    REQUIRE(a.errors.empty());
+    // A second panel of a kind gets a numbered id, and its chapter's figures drive it.
+    REQUIRE(a.panels == std::vector<std::string>{"admission", "admission-2"});
+    CHECK(a.figures[3].panel == "admission-2");
+    CHECK_THAT(a.body_html, Catch::Contains("<div class=\"kv-section-mark\" data-section-scenario=\"rag\" data-panel=\"admission\" hidden></div>"));
+    CHECK_THAT(a.body_html, Catch::Contains("<div class=\"kv-section-mark\" data-section-scenario=\"rag\" data-panel=\"admission-2\" hidden></div>"));
+    CHECK(a.body_html.find("{{scenario") == std::string::npos);
+
+    // A section that names no scenario, or one its figures never quote, or a scenario that does not exist.
+    RenderedArticle missing = render_article(input({{"x.md", "# T\n\n{{panel admission start}}\n\n## A\n\nTTFT {{rag.ttft_s | duration}}.\n"}}));
+    REQUIRE(missing.errors.size() == 1);
+    CHECK_THAT(missing.errors[0].str(), Catch::StartsWith("x.md:7:6: {{rag.ttft_s | duration}}: this section names no scenario"));
+    RenderedArticle unquoted = render_article(input({{"x.md", "# T\n\n{{panel admission start}}\n\n## A\n\n{{scenario start}}\n\nTTFT {{rag.ttft_s | duration}}.\n"}}));
+    REQUIRE(unquoted.errors.size() == 1);
+    CHECK_THAT(unquoted.errors[0].str(), Catch::Contains("the section quotes no figure of \"start\" (it quotes rag)"));
+    RenderedArticle unknown = render_article(input({{"x.md", "# T\n\n{{panel admission start}}\n\n{{scenario nowhere}}\n"}}));
+    REQUIRE(unknown.errors.size() == 1);
+    CHECK_THAT(unknown.errors[0].message, Catch::Contains("unknown scenario \"nowhere\""));
+    RenderedArticle inline_marker = render_article(input({{"x.md", "# T\n\n{{panel admission start}}\n\nText {{scenario start}} {{start.ttft_s | ms0}}\n"}}));
+    REQUIRE_FALSE(inline_marker.errors.empty());
+    CHECK_THAT(inline_marker.errors.back().message, Catch::Contains("alone in a paragraph"));
+}
+
 TEST_CASE("directives must stand at the start of their paragraph") {
     RenderedArticle a = render_article(input({{"x.md", "# T\n\ntext {{panel admission start}}\n"}}));
     REQUIRE(a.errors.size() == 1);
@@ -108,7 +138,7 @@ TEST_CASE("directives must stand at the start of their paragraph") {
 
     RenderedArticle twice = render_article(input({{"x.md", "# T\n\n{{panel admission start}}\n\n{{panel admission rag}}\n"}}));
     REQUIRE(twice.errors.size() == 1);
-    CHECK_THAT(twice.errors[0].message, Catch::Contains("each kind appears once"));
+    CHECK_THAT(twice.errors[0].message, Catch::Contains("two panels in one section"));
 
     RenderedArticle unknown = render_article(input({{"x.md", "{{panel admission nowhere}}\n"}}));
     REQUIRE(unknown.errors.size() == 1);

@@ -27,7 +27,7 @@ TEST_CASE("the real lesson builds, with every figure in the manifest") {
     CHECK(fs::exists(out / "embed.html"));
     CHECK(fs::exists(out / "js/lesson.js"));
     CHECK(fs::exists(out / "css/lesson.css"));
-    CHECK_THAT(log.str(), Catch::Contains("bound figures, 3 panels"));
+    CHECK_THAT(log.str(), Catch::Contains("bound figures, 6 panels"));
     fs::remove_all(out);
 }
 
