@@ -19,7 +19,7 @@ const Catalog& builtin_catalog();
 
 const ModelSpec* find_model(const std::string& id);
 const GpuSpec* find_gpu(const std::string& id);
-std::string model_ids();   // "Qwen3-8B, Qwen3-14B, Qwen3-32B", for error messages
+std::string model_ids();  // "Qwen3-8B, Qwen3-14B, Qwen3-32B", for error messages
 std::string gpu_ids();
 
 }  // namespace kv

@@ -18,9 +18,7 @@ namespace {
 
 using nlohmann::json;
 
-InputError fail(std::string field, ErrorCode code, std::string message) {
-    return InputError{std::move(field), code, std::move(message)};
-}
+InputError fail(std::string field, ErrorCode code, std::string message) { return InputError{std::move(field), code, std::move(message)}; }
 
 // json::value() throws when the key holds another type; untrusted files get a fallback instead.
 std::string text_or(const json& object, const char* key, const std::string& fallback) {
@@ -36,8 +34,7 @@ int64_t integer_or(const json& object, const char* key, int64_t fallback) {
 // back to the top level (some multimodal configs keep vocab_size there).
 class ConfigReader {
 public:
-    ConfigReader(const json& text, const json& top, std::string prefix)
-        : text_(text), top_(top), prefix_(std::move(prefix)) {}
+    ConfigReader(const json& text, const json& top, std::string prefix) : text_(text), top_(top), prefix_(std::move(prefix)) {}
 
     const json* find(const char* key) const {
         if (text_.contains(key) && !text_[key].is_null()) return &text_[key];
@@ -99,12 +96,11 @@ int64_t derived_max_len(ConfigReader& c, ModelSpec& m) {
     // max_position_embeddings.
     if ((type != "yarn" && type != "dynamic") || factor <= 1.0) return len;
     double base = static_cast<double>(len);
-    if (type == "yarn" && rope->contains("original_max_position_embeddings") &&
-        (*rope)["original_max_position_embeddings"].is_number())
+    if (type == "yarn" && rope->contains("original_max_position_embeddings") && (*rope)["original_max_position_embeddings"].is_number())
         base = (*rope)["original_max_position_embeddings"].get<double>();
     const auto scaled = static_cast<int64_t>(std::min(base * factor, static_cast<double>(ConfigLimits::max_positions)));
-    m.derived.push_back({"max_position_embeddings", "scaled by rope_scaling (" + type + ", factor " +
-                                                        format_fixed(factor, 1) + ") to " + format_count(scaled)});
+    m.derived.push_back({"max_position_embeddings",
+                         "scaled by rope_scaling (" + type + ", factor " + format_fixed(factor, 1) + ") to " + format_count(scaled)});
     return scaled;
 }
 
@@ -113,11 +109,11 @@ void read_quantization(ConfigReader& c, ModelSpec& m) {
     if (!q || !q->is_object()) return;
     const std::string method = text_or(*q, "quant_method", "");
     const int bits = (*q).contains("bits") && (*q)["bits"].is_number_integer() ? (*q)["bits"].get<int>() : 0;
-    const auto group = (*q).contains("group_size") && (*q)["group_size"].is_number_integer()
-                           ? (*q)["group_size"].get<int64_t>() : int64_t{128};
+    const auto group =
+        (*q).contains("group_size") && (*q)["group_size"].is_number_integer() ? (*q)["group_size"].get<int64_t>() : int64_t{128};
     // GPTQ and AWQ at 8 bits store one byte a weight, as FP8 does.
-    const bool one_byte = method == "fp8" || method == "fbgemm_fp8" || method == "modelopt" ||
-                          ((method == "gptq" || method == "awq") && bits == 8);
+    const bool one_byte =
+        method == "fp8" || method == "fbgemm_fp8" || method == "modelopt" || ((method == "gptq" || method == "awq") && bits == 8);
     if (one_byte) {
         m.weight_format = WeightFormat::fp8;
     } else if (method == "mxfp4") {
@@ -143,8 +139,8 @@ void read_quantization(ConfigReader& c, ModelSpec& m) {
                         "\" is not modelled; use fp8, mxfp4, awq or gptq (4 or 8 bits), or compressed-tensors"));
         return;
     }
-    m.derived.push_back({"weights", std::string("quantization_config: ") + method + " (" +
-                                        weight_format_name(m.weight_format) + " linear layers; embedding and lm_head 16-bit)"});
+    m.derived.push_back({"weights", std::string("quantization_config: ") + method + " (" + weight_format_name(m.weight_format) +
+                                        " linear layers; embedding and lm_head 16-bit)"});
 }
 
 // Hybrid models (Qwen3-Next) list linear-attention layers: they keep a fixed-size state per
@@ -172,9 +168,8 @@ void read_sliding_window(ConfigReader& c, ModelSpec& m) {
         int64_t sliding = 0;
         for (const auto& t : *types) sliding += t == "sliding_attention" ? 1 : 0;
         m.num_sliding_layers = std::min(sliding, layers);
-        m.derived.push_back({"sliding layers", "layer_types: " + format_count(m.num_sliding_layers) + " of " +
-                                                    format_count(layers) + " layers use a " + format_count(*window) +
-                                                    "-token window"});
+        m.derived.push_back({"sliding layers", "layer_types: " + format_count(m.num_sliding_layers) + " of " + format_count(layers) +
+                                                   " layers use a " + format_count(*window) + "-token window"});
         return;
     }
     if (const auto pattern = c.integer("sliding_window_pattern", 1, ConfigLimits::max_layers)) {
@@ -183,11 +178,10 @@ void read_sliding_window(ConfigReader& c, ModelSpec& m) {
     } else if (m.model_type == "gemma2") {
         m.num_sliding_layers = (layers + 1) / 2;  // alternate layers, starting with a sliding one
     } else {
-        m.num_sliding_layers = layers;           // one window for every layer (Mistral v0.1)
+        m.num_sliding_layers = layers;  // one window for every layer (Mistral v0.1)
     }
-    m.derived.push_back({"sliding layers", format_count(m.num_sliding_layers) + " of " + format_count(layers) +
-                                                " layers use a " + format_count(*window) + "-token window (" +
-                                                m.model_type + " layout)"});
+    m.derived.push_back({"sliding layers", format_count(m.num_sliding_layers) + " of " + format_count(layers) + " layers use a " +
+                                               format_count(*window) + "-token window (" + m.model_type + " layout)"});
 }
 
 void read_moe(ConfigReader& c, ModelSpec& m) {
@@ -196,15 +190,14 @@ void read_moe(ConfigReader& c, ModelSpec& m) {
         if (auto v = c.integer(key, 0, ConfigLimits::max_experts)) experts = std::max(experts, *v);
     if (experts <= 1) return;
     m.num_experts = experts;
-    m.experts_per_token = c.integer("num_experts_per_tok", 1, experts)
-                              .value_or(c.integer("experts_per_token", 1, experts).value_or(2));
+    m.experts_per_token = c.integer("num_experts_per_tok", 1, experts).value_or(c.integer("experts_per_token", 1, experts).value_or(2));
     m.moe_intermediate_size = c.integer("moe_intermediate_size", 1, ConfigLimits::max_intermediate).value_or(m.intermediate_size);
     const int64_t shared = c.integer("n_shared_experts", 0, ConfigLimits::max_experts).value_or(0);
-    m.shared_expert_intermediate_size = c.integer("shared_expert_intermediate_size", 0, ConfigLimits::max_intermediate)
-                                            .value_or(shared * m.moe_intermediate_size);
+    m.shared_expert_intermediate_size =
+        c.integer("shared_expert_intermediate_size", 0, ConfigLimits::max_intermediate).value_or(shared * m.moe_intermediate_size);
     m.num_dense_layers = c.integer("first_k_dense_replace", 0, m.num_hidden_layers).value_or(0);
-    m.derived.push_back({"experts", format_count(experts) + " experts of width " + format_count(m.moe_intermediate_size) +
-                                        ", " + format_count(m.experts_per_token) + " per token"});
+    m.derived.push_back({"experts", format_count(experts) + " experts of width " + format_count(m.moe_intermediate_size) + ", " +
+                                        format_count(m.experts_per_token) + " per token"});
 }
 
 void read_mla(ConfigReader& c, ModelSpec& m) {
@@ -218,9 +211,9 @@ void read_mla(ConfigReader& c, ModelSpec& m) {
     m.v_head_dim = c.integer("v_head_dim", 1, ConfigLimits::max_head_dim).value_or(m.qk_nope_head_dim);
     m.head_dim = m.qk_nope_head_dim + m.qk_rope_head_dim;
     m.num_key_value_heads = m.num_attention_heads;  // every head reads the one shared latent
-    m.derived.push_back({"attention", "MLA: one latent of kv_lora_rank + qk_rope_head_dim = " +
-                                          format_count(m.kv_lora_rank + m.qk_rope_head_dim) +
-                                          " elements per token and layer, not split by tensor parallelism"});
+    m.derived.push_back(
+        {"attention", "MLA: one latent of kv_lora_rank + qk_rope_head_dim = " + format_count(m.kv_lora_rank + m.qk_rope_head_dim) +
+                          " elements per token and layer, not split by tensor parallelism"});
 }
 
 // Defaults of transformers' config classes for keys a published config.json may leave out.
@@ -242,13 +235,39 @@ const TypeDefaults* defaults_for(const std::string& model_type) {
 }
 
 // The config.json keys the reader uses; an unknown key one edit from one of these is flagged.
-const char* const known_keys[] = {
-    "num_hidden_layers", "hidden_size", "intermediate_size", "num_attention_heads", "num_key_value_heads", "head_dim",
-    "vocab_size", "max_position_embeddings", "rope_scaling", "tie_word_embeddings", "attention_bias", "qkv_bias",
-    "model_type", "text_config", "quantization_config", "use_sliding_window", "sliding_window", "layer_types",
-    "sliding_window_pattern", "num_experts", "num_local_experts", "n_routed_experts", "num_experts_per_tok",
-    "experts_per_token", "moe_intermediate_size", "n_shared_experts", "shared_expert_intermediate_size",
-    "first_k_dense_replace", "kv_lora_rank", "q_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim"};
+const char* const known_keys[] = {"num_hidden_layers",
+                                  "hidden_size",
+                                  "intermediate_size",
+                                  "num_attention_heads",
+                                  "num_key_value_heads",
+                                  "head_dim",
+                                  "vocab_size",
+                                  "max_position_embeddings",
+                                  "rope_scaling",
+                                  "tie_word_embeddings",
+                                  "attention_bias",
+                                  "qkv_bias",
+                                  "model_type",
+                                  "text_config",
+                                  "quantization_config",
+                                  "use_sliding_window",
+                                  "sliding_window",
+                                  "layer_types",
+                                  "sliding_window_pattern",
+                                  "num_experts",
+                                  "num_local_experts",
+                                  "n_routed_experts",
+                                  "num_experts_per_tok",
+                                  "experts_per_token",
+                                  "moe_intermediate_size",
+                                  "n_shared_experts",
+                                  "shared_expert_intermediate_size",
+                                  "first_k_dense_replace",
+                                  "kv_lora_rank",
+                                  "q_lora_rank",
+                                  "qk_rope_head_dim",
+                                  "qk_nope_head_dim",
+                                  "v_head_dim"};
 
 // Levenshtein distance of at most one (one insertion, deletion or substitution).
 bool one_edit_apart(std::string_view a, std::string_view b) {
@@ -302,7 +321,11 @@ std::variant<ModelSpec, InputError> model_from_config(const json& config, const 
     for (const std::string& key : supplied)
         m.derived.push_back({key, "absent: the " + type + " config class's default, " + text[key].dump()});
 
-    struct Required { const char* key; int64_t ModelSpec::*member; int64_t max; };
+    struct Required {
+        const char* key;
+        int64_t ModelSpec::*member;
+        int64_t max;
+    };
     const Required required[] = {
         {"num_hidden_layers", &ModelSpec::num_hidden_layers, ConfigLimits::max_layers},
         {"hidden_size", &ModelSpec::hidden_size, ConfigLimits::max_hidden},
@@ -310,8 +333,7 @@ std::variant<ModelSpec, InputError> model_from_config(const json& config, const 
         {"vocab_size", &ModelSpec::vocab_size, ConfigLimits::max_vocab},
     };
     for (const Required& r : required) {
-        if (!c.find(r.key))
-            return fail(c.field(r.key), ErrorCode::missing_field, c.field(r.key) + " is missing from config.json");
+        if (!c.find(r.key)) return fail(c.field(r.key), ErrorCode::missing_field, c.field(r.key) + " is missing from config.json");
         if (auto v = c.integer(r.key, 1, r.max)) m.*r.member = *v;
         if (c.error) return *c.error;
     }
@@ -327,8 +349,8 @@ std::variant<ModelSpec, InputError> model_from_config(const json& config, const 
     } else {
         if (c.error) return *c.error;
         m.num_key_value_heads = m.num_attention_heads;
-        m.derived.push_back({"num_key_value_heads", "absent: equal to num_attention_heads (" +
-                                                        format_count(m.num_attention_heads) + "), multi-head attention"});
+        m.derived.push_back({"num_key_value_heads",
+                             "absent: equal to num_attention_heads (" + format_count(m.num_attention_heads) + "), multi-head attention"});
     }
     if (auto hd = c.integer("head_dim", 1, ConfigLimits::max_head_dim)) {
         m.head_dim = *hd;
@@ -359,8 +381,7 @@ std::variant<ModelSpec, InputError> model_from_config(const json& config, const 
     flag_typos(config, m);
     if (nested) flag_typos(config["text_config"], m);
     if (m.intermediate_size == 0 && m.num_experts == 0)
-        return fail(c.field("intermediate_size"), ErrorCode::missing_field,
-                    c.field("intermediate_size") + " is missing from config.json");
+        return fail(c.field("intermediate_size"), ErrorCode::missing_field, c.field("intermediate_size") + " is missing from config.json");
     if (m.num_dense_layers > 0 && m.intermediate_size == 0)
         return fail(c.field("intermediate_size"), ErrorCode::missing_field,
                     c.field("intermediate_size") + " is needed for the dense layers (first_k_dense_replace)");
@@ -372,7 +393,11 @@ std::variant<GpuSpec, InputError> gpu_from_json(const json& entry, const std::st
     GpuSpec g;
     g.name = text_or(entry, "id", "custom");
     g.label = text_or(entry, "label", g.name);
-    struct Number { const char* key; double lo, hi; bool required; };
+    struct Number {
+        const char* key;
+        double lo, hi;
+        bool required;
+    };
     const Number numbers[] = {
         {"memory_gib", 1, 4096, true},          {"visible_memory_mib", 512, 4096.0 * 1024, false},
         {"hbm_tb_per_s", 0.01, 100, true},      {"bf16_dense_tflops", 1, 100000, true},
@@ -389,8 +414,7 @@ std::variant<GpuSpec, InputError> gpu_from_json(const json& entry, const std::st
         const json& v = entry[n.key];
         if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < n.lo || v.get<double>() > n.hi)
             return fail(f, v.is_number() ? ErrorCode::out_of_range : ErrorCode::wrong_type,
-                        f + " must be a number from " + format_grouped(n.lo, n.lo < 1 ? 2 : 0) + " to " +
-                            format_grouped(n.hi, 0));
+                        f + " must be a number from " + format_grouped(n.lo, n.lo < 1 ? 2 : 0) + " to " + format_grouped(n.hi, 0));
         values[i] = v.get<double>();
     }
     g.memory_bytes = values[0] * GiB;

@@ -16,7 +16,7 @@ int bytes_per_element(DType dtype) { return dtype == DType::fp8 ? 1 : 2; }
 const char* dtype_name(DType dtype) { return dtype == DType::fp8 ? "fp8" : "bf16"; }
 
 const char* error_code_name(ErrorCode code) {
-    static const char* const names[] = {"malformed_json", "wrong_type",   "unknown_field",      "unknown_value",
+    static const char* const names[] = {"malformed_json", "wrong_type",    "unknown_field",      "unknown_value",
                                         "out_of_range",   "missing_field", "inconsistent_config"};
     return names[static_cast<int>(code)];
 }
@@ -53,8 +53,7 @@ void admit(Result& r) {
     const auto blocks_per_sequence = static_cast<int64_t>(std::ceil(need / block_set_bytes));
     r.bytes_per_sequence = need;
     r.outside_budget_bytes = mem.visible_bytes - mem.requested_bytes;
-    r.min_utilization_that_fits =
-        (mem.requested_bytes - mem.available_kv_bytes + mem.request_kv_bytes) / mem.visible_bytes;
+    r.min_utilization_that_fits = (mem.requested_bytes - mem.available_kv_bytes + mem.request_kv_bytes) / mem.visible_bytes;
     r.longest_request_tokens = mem.estimated_max_model_len;
     if (r.status != Status::ok) {
         r.waiting = s.concurrent_requests;
@@ -68,8 +67,8 @@ void admit(Result& r) {
     else r.binding_limit = BindingLimit::max_num_seqs;
     r.kv_pool_used_bytes = need * static_cast<double>(r.running);
     // vLLM counts usage over num_gpu_blocks - 1 (one null block).
-    r.kv_cache_usage = std::min(1.0, static_cast<double>(r.running * blocks_per_sequence) /
-                                         static_cast<double>(std::max<int64_t>(1, mem.num_gpu_blocks - 1)));
+    r.kv_cache_usage = std::min(
+        1.0, static_cast<double>(r.running * blocks_per_sequence) / static_cast<double>(std::max<int64_t>(1, mem.num_gpu_blocks - 1)));
 }
 
 }  // namespace
@@ -123,8 +122,7 @@ std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibr
     return r;
 }
 
-Result evaluate_resolved(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu,
-                         const Calibration& calibration) {
+Result evaluate_resolved(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu, const Calibration& calibration) {
     Result r;
     r.model = scenario.force_mha ? with_multi_head_attention(model) : model;
     r.gpu = gpu;

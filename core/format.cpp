@@ -36,9 +36,7 @@ std::string format_fixed(double value, int decimals) {
     return buffer;
 }
 
-std::string format_grouped(double value, int decimals) {
-    return group_digits(format_fixed(value, decimals));
-}
+std::string format_grouped(double value, int decimals) { return group_digits(format_fixed(value, decimals)); }
 
 std::string format_count(int64_t value) { return group_digits(std::to_string(value)); }
 
@@ -56,7 +54,10 @@ std::string format_gib(double bytes, int decimals) { return format_fixed(bytes /
 
 std::string format_bytes(double bytes) {
     bytes = finite_or_zero(bytes);
-    struct Unit { double size; const char* name; };
+    struct Unit {
+        double size;
+        const char* name;
+    };
     static const Unit units[] = {{GiB, "GiB"}, {MiB, "MiB"}, {KiB, "KiB"}};
     for (const Unit& unit : units) {
         if (std::fabs(bytes) >= unit.size) {
@@ -77,9 +78,7 @@ std::string format_duration(double seconds) {
     return format_significant(ms * 1e3, 3) + " µs";
 }
 
-std::string format_percent(double fraction, int decimals) {
-    return format_fixed(finite_or_zero(fraction) * 100.0, decimals) + "%";
-}
+std::string format_percent(double fraction, int decimals) { return format_fixed(finite_or_zero(fraction) * 100.0, decimals) + "%"; }
 
 std::string format_factor(double ratio, int decimals) { return format_fixed(ratio, decimals) + "×"; }
 
@@ -106,10 +105,10 @@ std::string format_bandwidth(double bytes_per_s) {
 std::string format_intensity(double flops_per_byte) { return format_significant(flops_per_byte, 3) + " FLOP/B"; }
 
 const std::vector<std::string>& named_formats() {
-    static const std::vector<std::string> names = {
-        "count", "sig2", "sig3", "fixed0", "fixed1", "fixed2", "fixed3", "bytes", "bytes_exact",
-        "kib", "mib", "gib0", "gib1", "gib2", "ms0", "ms1", "duration", "percent", "percent1",
-        "x1", "x2", "params", "tokens_per_s", "flops_per_s", "bandwidth", "intensity"};
+    static const std::vector<std::string> names = {"count",  "sig2",         "sig3",        "fixed0",    "fixed1",   "fixed2", "fixed3",
+                                                   "bytes",  "bytes_exact",  "kib",         "mib",       "gib0",     "gib1",   "gib2",
+                                                   "ms0",    "ms1",          "duration",    "percent",   "percent1", "x1",     "x2",
+                                                   "params", "tokens_per_s", "flops_per_s", "bandwidth", "intensity"};
     return names;
 }
 
@@ -117,8 +116,7 @@ std::optional<std::string> format_named(double v, std::string_view name) {
     if (name == "count") return format_count(static_cast<int64_t>(std::llround(finite_or_zero(v))));
     if (name == "sig2") return format_significant(v, 2);
     if (name == "sig3") return format_significant(v, 3);
-    if (name.size() == 6 && name.substr(0, 5) == "fixed" && name[5] >= '0' && name[5] <= '3')
-        return format_fixed(v, name[5] - '0');
+    if (name.size() == 6 && name.substr(0, 5) == "fixed" && name[5] >= '0' && name[5] <= '3') return format_fixed(v, name[5] - '0');
     if (name == "bytes") return format_bytes(v);
     if (name == "bytes_exact") return format_grouped(v, 0) + " bytes";
     if (name == "kib") return format_grouped(v / KiB, 0) + " KiB";

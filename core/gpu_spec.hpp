@@ -8,13 +8,13 @@
 namespace kv {
 
 struct GpuSpec {
-    std::string name;                 // short id: A100, H100, L4
-    std::string label;                // full product name
-    double memory_bytes = 0;          // marketed capacity, read as GiB (80 for an H100)
-    double visible_memory_bytes = 0;  // what cudaMemGetInfo reports as total (79.19 GiB on an H100)
-    double hbm_bytes_per_s = 0;       // peak memory bandwidth
-    double bf16_flops_per_s = 0;      // dense (no sparsity) BF16 tensor throughput
-    double fp8_flops_per_s = 0;       // dense FP8; 0 when the GPU has no FP8 tensor cores
+    std::string name;                     // short id: A100, H100, L4
+    std::string label;                    // full product name
+    double memory_bytes = 0;              // marketed capacity, read as GiB (80 for an H100)
+    double visible_memory_bytes = 0;      // what cudaMemGetInfo reports as total (79.19 GiB on an H100)
+    double hbm_bytes_per_s = 0;           // peak memory bandwidth
+    double bf16_flops_per_s = 0;          // dense (no sparsity) BF16 tensor throughput
+    double fp8_flops_per_s = 0;           // dense FP8; 0 when the GPU has no FP8 tensor cores
     double interconnect_bytes_per_s = 0;  // per GPU, one direction (half the bidirectional figure)
     std::string interconnect = "nvlink";  // nvlink, pcie or xgmi
 };

@@ -6,19 +6,19 @@
 namespace kv {
 
 enum class ErrorCode {
-    malformed_json,      // the text is not JSON at all
-    wrong_type,          // a field has the wrong JSON type
-    unknown_field,       // a scenario field this model does not know
-    unknown_value,       // a model/GPU id or dtype that is not in the catalog
-    out_of_range,        // a number outside its allowed range
-    missing_field,       // a required config.json field is absent
-    inconsistent_config, // config.json values that contradict each other
+    malformed_json,       // the text is not JSON at all
+    wrong_type,           // a field has the wrong JSON type
+    unknown_field,        // a scenario field this model does not know
+    unknown_value,        // a model/GPU id or dtype that is not in the catalog
+    out_of_range,         // a number outside its allowed range
+    missing_field,        // a required config.json field is absent
+    inconsistent_config,  // config.json values that contradict each other
 };
 
 const char* error_code_name(ErrorCode code);
 
 struct InputError {
-    std::string field;   // scenario field, or "model_config.<key>" for config.json
+    std::string field;  // scenario field, or "model_config.<key>" for config.json
     ErrorCode code = ErrorCode::out_of_range;
     std::string message;
 };

@@ -14,26 +14,21 @@ namespace {
 
 using nlohmann::json;
 
-InputError fail(std::string field, ErrorCode code, std::string message) {
-    return InputError{std::move(field), code, std::move(message)};
-}
+InputError fail(std::string field, ErrorCode code, std::string message) { return InputError{std::move(field), code, std::move(message)}; }
 
 }  // namespace
 
 // A whole number within [lo, hi]; JSON floats such as 4096.0 count, 1e30 and 4.5 do not.
-std::variant<int64_t, InputError> read_integer(const json& value, const std::string& field, int64_t lo,
-                                               int64_t hi) {
+std::variant<int64_t, InputError> read_integer(const json& value, const std::string& field, int64_t lo, int64_t hi) {
     const std::string range = "a whole number from " + format_count(lo) + " to " + format_count(hi);
     if (!value.is_number()) return fail(field, ErrorCode::wrong_type, field + " must be " + range);
     const double v = value.get<double>();
     if (!std::isfinite(v) || v != std::floor(v) || v < static_cast<double>(lo) || v > static_cast<double>(hi))
-        return fail(field, ErrorCode::out_of_range,
-                    field + " is " + value.dump() + "; it must be " + range);
+        return fail(field, ErrorCode::out_of_range, field + " is " + value.dump() + "; it must be " + range);
     return static_cast<int64_t>(v);
 }
 
-std::variant<double, InputError> read_number(const json& value, const std::string& field, double lo, double hi,
-                                             int decimals) {
+std::variant<double, InputError> read_number(const json& value, const std::string& field, double lo, double hi, int decimals) {
     const std::string range = "a number from " + format_fixed(lo, decimals) + " to " + format_fixed(hi, decimals);
     if (!value.is_number()) return fail(field, ErrorCode::wrong_type, field + " must be " + range);
     const double v = value.get<double>();
@@ -52,15 +47,13 @@ std::variant<bool, InputError> read_bool(const json& value, const std::string& f
 std::variant<DType, InputError> read_dtype(const json& value, const std::string& field) {
     if (value == "bf16" || value == "auto") return DType::bf16;
     if (value == "fp8") return DType::fp8;
-    return fail(field, value.is_string() ? ErrorCode::unknown_value : ErrorCode::wrong_type,
-                field + " must be \"bf16\" or \"fp8\"");
+    return fail(field, value.is_string() ? ErrorCode::unknown_value : ErrorCode::wrong_type, field + " must be \"bf16\" or \"fp8\"");
 }
 
-std::variant<std::string, InputError> read_id(const json& value, const std::string& field, bool known,
-                                              const std::string& choices) {
+std::variant<std::string, InputError> read_id(const json& value, const std::string& field, bool known, const std::string& choices) {
     if (!value.is_string()) return fail(field, ErrorCode::wrong_type, field + " must be one of " + choices);
-    if (!known) return fail(field, ErrorCode::unknown_value,
-                            field + " \"" + value.get<std::string>() + "\" is not known; use one of " + choices);
+    if (!known)
+        return fail(field, ErrorCode::unknown_value, field + " \"" + value.get<std::string>() + "\" is not known; use one of " + choices);
     return value.get<std::string>();
 }
 
@@ -101,7 +94,8 @@ const IntegerField integer_fields[] = {
 };
 
 std::optional<InputError> read_version(const json& value, std::string& target) {
-    const std::string msg = "vllm_version must be a version string such as \"0.6.3\" or \"0.21.0\" (0.2.5 or newer: the first to count memory outside torch)";
+    const std::string msg =
+        "vllm_version must be a version string such as \"0.6.3\" or \"0.21.0\" (0.2.5 or newer: the first to count memory outside torch)";
     if (!value.is_string()) return fail("vllm_version", ErrorCode::wrong_type, msg);
     const auto v = parse_engine_version(value.get<std::string>());
     if (!v) return fail("vllm_version", ErrorCode::unknown_value, msg);
@@ -121,34 +115,41 @@ std::variant<Scenario, InputError> scenario_from_json(const json& in, const Scen
         for (const IntegerField& f : integer_fields)
             if (key == f.name) integer = &f;
         if (integer) {
-            if (integer->optional && value.is_null()) { (s.*(integer->optional)).reset(); continue; }
+            if (integer->optional && value.is_null()) {
+                (s.*(integer->optional)).reset();
+                continue;
+            }
             if (integer->plain) e = assign(read_integer(value, key, integer->lo, integer->hi), s.*(integer->plain));
             else e = assign(read_integer(value, key, integer->lo, integer->hi), s.*(integer->optional));
-        }
-        else if (key == "model") e = assign(read_id(value, key, value.is_string() && find_model(value.get<std::string>()),
-                                                    model_ids()), s.model);
+        } else if (key == "model")
+            e = assign(read_id(value, key, value.is_string() && find_model(value.get<std::string>()), model_ids()), s.model);
         else if (key == "model_config") {
-            if (value.is_null()) { s.model_config.reset(); continue; }
+            if (value.is_null()) {
+                s.model_config.reset();
+                continue;
+            }
             e = assign(model_from_config(value, key), s.model_config);
-        }
-        else if (key == "gpu") e = assign(read_id(value, key, value.is_string() && find_gpu(value.get<std::string>()),
-                                                  gpu_ids()), s.gpu);
+        } else if (key == "gpu") e = assign(read_id(value, key, value.is_string() && find_gpu(value.get<std::string>()), gpu_ids()), s.gpu);
         else if (key == "gpu_config") {
-            if (value.is_null()) { s.gpu_config.reset(); continue; }
+            if (value.is_null()) {
+                s.gpu_config.reset();
+                continue;
+            }
             e = assign(gpu_from_json(value, key), s.gpu_config);
-        }
-        else if (key == "vllm_version") e = read_version(value, s.vllm_version);
+        } else if (key == "vllm_version") e = read_version(value, s.vllm_version);
         else if (key == "entry") {
             if (value == "serve") s.entry = Entry::serve;
             else if (value == "offline") s.entry = Entry::offline;
-            else e = fail(key, value.is_string() ? ErrorCode::unknown_value : ErrorCode::wrong_type,
-                          "entry must be \"serve\" (vllm serve) or \"offline\" (the LLM class)");
-        }
-        else if (key == "gpu_memory_utilization") {
-            if (value.is_null()) { s.gpu_memory_utilization.reset(); continue; }
+            else
+                e = fail(key, value.is_string() ? ErrorCode::unknown_value : ErrorCode::wrong_type,
+                         "entry must be \"serve\" (vllm serve) or \"offline\" (the LLM class)");
+        } else if (key == "gpu_memory_utilization") {
+            if (value.is_null()) {
+                s.gpu_memory_utilization.reset();
+                continue;
+            }
             e = assign(read_number(value, key, L::min_utilization, L::max_utilization), s.gpu_memory_utilization);
-        }
-        else if (key == "kv_cache_dtype") e = assign(read_dtype(value, key), s.kv_cache_dtype);
+        } else if (key == "kv_cache_dtype") e = assign(read_dtype(value, key), s.kv_cache_dtype);
         else if (key == "weight_dtype") e = assign(read_dtype(value, key), s.weight_dtype);
         else if (key == "force_mha") e = assign(read_bool(value, key), s.force_mha);
         else if (key == "enforce_eager") e = assign(read_bool(value, key), s.enforce_eager);
@@ -166,8 +167,8 @@ std::variant<Scenario, InputError> scenario_from_text(const std::string& text, c
     constexpr size_t max_bytes = 1 << 20;
     if (text.size() > max_bytes)
         return fail("scenario", ErrorCode::out_of_range,
-                    "the scenario is " + format_count(static_cast<int64_t>(text.size())) + " bytes; at most " +
-                        format_count(max_bytes) + " are read");
+                    "the scenario is " + format_count(static_cast<int64_t>(text.size())) + " bytes; at most " + format_count(max_bytes) +
+                        " are read");
     if (text.find('\0') != std::string::npos)
         return fail("scenario", ErrorCode::malformed_json, "the scenario contains a NUL byte; it must be JSON text");
     // Two values for one key would silently keep the last: name the key instead.
@@ -188,8 +189,7 @@ std::variant<Scenario, InputError> scenario_from_text(const std::string& text, c
         return true;
     };
     const json parsed = json::parse(text, watch, false);
-    if (parsed.is_discarded())
-        return fail("scenario", ErrorCode::malformed_json, "the scenario is not valid JSON");
+    if (parsed.is_discarded()) return fail("scenario", ErrorCode::malformed_json, "the scenario is not valid JSON");
     if (!duplicate.empty()) {
         const std::string shown = duplicate.size() > 60 ? duplicate.substr(0, 57) + "..." : duplicate;
         return fail(shown, ErrorCode::malformed_json, "\"" + shown + "\" is given twice; give each field once");
@@ -204,19 +204,26 @@ json optional_json(const std::optional<int64_t>& v) { return v ? json(*v) : json
 // A config.json that reads back to the same ModelSpec.
 json model_to_config(const ModelSpec& m) {
     json c = {{"model_type", m.model_type.empty() ? "llama" : m.model_type},
-              {"num_hidden_layers", m.num_hidden_layers}, {"hidden_size", m.hidden_size},
-              {"num_attention_heads", m.num_attention_heads}, {"num_key_value_heads", m.num_key_value_heads},
-              {"head_dim", m.head_dim}, {"vocab_size", m.vocab_size}, {"tie_word_embeddings", m.tie_word_embeddings},
+              {"num_hidden_layers", m.num_hidden_layers},
+              {"hidden_size", m.hidden_size},
+              {"num_attention_heads", m.num_attention_heads},
+              {"num_key_value_heads", m.num_key_value_heads},
+              {"head_dim", m.head_dim},
+              {"vocab_size", m.vocab_size},
+              {"tie_word_embeddings", m.tie_word_embeddings},
               {"attention_bias", m.attention_bias}};
     if (m.norms_per_layer != 2) c["model_type"] = "gemma3_text";
     if (m.intermediate_size > 0) c["intermediate_size"] = m.intermediate_size;
     if (m.max_position_embeddings > 0) c["max_position_embeddings"] = m.max_position_embeddings;
     if (m.attention == AttentionKind::mla)
-        c.update({{"kv_lora_rank", m.kv_lora_rank}, {"q_lora_rank", m.q_lora_rank > 0 ? json(m.q_lora_rank) : json(nullptr)},
-                  {"qk_rope_head_dim", m.qk_rope_head_dim}, {"qk_nope_head_dim", m.qk_nope_head_dim},
+        c.update({{"kv_lora_rank", m.kv_lora_rank},
+                  {"q_lora_rank", m.q_lora_rank > 0 ? json(m.q_lora_rank) : json(nullptr)},
+                  {"qk_rope_head_dim", m.qk_rope_head_dim},
+                  {"qk_nope_head_dim", m.qk_nope_head_dim},
                   {"v_head_dim", m.v_head_dim}});
     if (m.num_experts > 0)
-        c.update({{"num_experts", m.num_experts}, {"num_experts_per_tok", m.experts_per_token},
+        c.update({{"num_experts", m.num_experts},
+                  {"num_experts_per_tok", m.experts_per_token},
                   {"moe_intermediate_size", m.moe_intermediate_size},
                   {"shared_expert_intermediate_size", m.shared_expert_intermediate_size},
                   {"first_k_dense_replace", m.num_dense_layers}});
@@ -227,20 +234,29 @@ json model_to_config(const ModelSpec& m) {
         c.update({{"sliding_window", m.sliding_window}, {"layer_types", types}});
     }
     switch (m.weight_format) {
-    case WeightFormat::bf16: break;
-    case WeightFormat::fp8: c["quantization_config"] = {{"quant_method", "fp8"}}; break;
-    case WeightFormat::int4_grouped:
-        c["quantization_config"] = {{"quant_method", "awq"}, {"bits", 4}, {"group_size", m.quant_group_size}};
-        break;
-    case WeightFormat::mxfp4_experts: c["quantization_config"] = {{"quant_method", "mxfp4"}}; break;
+        case WeightFormat::bf16:
+            break;
+        case WeightFormat::fp8:
+            c["quantization_config"] = {{"quant_method", "fp8"}};
+            break;
+        case WeightFormat::int4_grouped:
+            c["quantization_config"] = {{"quant_method", "awq"}, {"bits", 4}, {"group_size", m.quant_group_size}};
+            break;
+        case WeightFormat::mxfp4_experts:
+            c["quantization_config"] = {{"quant_method", "mxfp4"}};
+            break;
     }
     return c;
 }
 
 json gpu_to_json(const GpuSpec& g) {
-    return {{"id", g.name}, {"label", g.label}, {"memory_gib", g.memory_bytes / GiB},
-            {"visible_memory_mib", g.visible_memory_bytes / MiB}, {"hbm_tb_per_s", g.hbm_bytes_per_s / 1e12},
-            {"bf16_dense_tflops", g.bf16_flops_per_s / 1e12}, {"fp8_dense_tflops", g.fp8_flops_per_s / 1e12},
+    return {{"id", g.name},
+            {"label", g.label},
+            {"memory_gib", g.memory_bytes / GiB},
+            {"visible_memory_mib", g.visible_memory_bytes / MiB},
+            {"hbm_tb_per_s", g.hbm_bytes_per_s / 1e12},
+            {"bf16_dense_tflops", g.bf16_flops_per_s / 1e12},
+            {"fp8_dense_tflops", g.fp8_flops_per_s / 1e12},
             {"interconnect", {{"kind", g.interconnect}, {"bidirectional_gb_per_s", g.interconnect_bytes_per_s * 2 / 1e9}}}};
 }
 
@@ -248,13 +264,17 @@ json gpu_to_json(const GpuSpec& g) {
 
 json scenario_to_json(const Scenario& s) {
     json out = {
-        {"model", s.model}, {"gpu", s.gpu}, {"vllm_version", s.vllm_version}, {"entry", entry_name(s.entry)},
+        {"model", s.model},
+        {"gpu", s.gpu},
+        {"vllm_version", s.vllm_version},
+        {"entry", entry_name(s.entry)},
         {"gpu_memory_utilization", s.gpu_memory_utilization ? json(*s.gpu_memory_utilization) : json(nullptr)},
-        {"kv_cache_dtype", dtype_name(s.kv_cache_dtype)}, {"weight_dtype", dtype_name(s.weight_dtype)},
-        {"force_mha", s.force_mha}, {"enforce_eager", s.enforce_eager},
+        {"kv_cache_dtype", dtype_name(s.kv_cache_dtype)},
+        {"weight_dtype", dtype_name(s.weight_dtype)},
+        {"force_mha", s.force_mha},
+        {"enforce_eager", s.enforce_eager},
     };
-    for (const IntegerField& f : integer_fields)
-        out[f.name] = f.plain ? json(s.*(f.plain)) : optional_json(s.*(f.optional));
+    for (const IntegerField& f : integer_fields) out[f.name] = f.plain ? json(s.*(f.plain)) : optional_json(s.*(f.optional));
     out["model_config"] = s.model_config ? model_to_config(*s.model_config) : json(nullptr);
     out["gpu_config"] = s.gpu_config ? gpu_to_json(*s.gpu_config) : json(nullptr);
     return out;
@@ -262,8 +282,13 @@ json scenario_to_json(const Scenario& s) {
 
 namespace {
 json phase_to_json(const PhaseTiming& p) {
-    return {{"flops", p.flops}, {"bytes", p.bytes}, {"compute_s", p.compute_s}, {"memory_s", p.memory_s},
-            {"communication_s", p.communication_s}, {"total_s", p.total_s}, {"bound", bound_name(p.bound)},
+    return {{"flops", p.flops},
+            {"bytes", p.bytes},
+            {"compute_s", p.compute_s},
+            {"memory_s", p.memory_s},
+            {"communication_s", p.communication_s},
+            {"total_s", p.total_s},
+            {"bound", bound_name(p.bound)},
             {"arithmetic_intensity", p.arithmetic_intensity}};
 }
 
@@ -298,14 +323,22 @@ json model_json(const ModelSpec& m) {
     for (const auto& [field, how] : m.derived) derived.push_back({{"field", field}, {"how", how}});
     json suspicious = json::array();
     for (const auto& [typed, meant] : m.suspicious_keys) suspicious.push_back({{"key", typed}, {"did_you_mean", meant}});
-    return {{"name", m.name}, {"model_type", m.model_type}, {"num_hidden_layers", m.num_hidden_layers},
-            {"num_attention_heads", m.num_attention_heads}, {"num_key_value_heads", m.num_key_value_heads},
-            {"head_dim", m.head_dim}, {"hidden_size", m.hidden_size},
+    return {{"name", m.name},
+            {"model_type", m.model_type},
+            {"num_hidden_layers", m.num_hidden_layers},
+            {"num_attention_heads", m.num_attention_heads},
+            {"num_key_value_heads", m.num_key_value_heads},
+            {"head_dim", m.head_dim},
+            {"hidden_size", m.hidden_size},
             {"attention", m.attention == AttentionKind::mla ? "mla" : "standard"},
-            {"num_experts", m.num_experts}, {"sliding_window", m.sliding_window},
-            {"num_sliding_layers", m.num_sliding_layers}, {"weight_format", weight_format_name(m.weight_format)},
-            {"multimodal", m.multimodal}, {"max_position_embeddings", m.max_position_embeddings},
-            {"derived", derived}, {"suspicious_keys", suspicious}};
+            {"num_experts", m.num_experts},
+            {"sliding_window", m.sliding_window},
+            {"num_sliding_layers", m.num_sliding_layers},
+            {"weight_format", weight_format_name(m.weight_format)},
+            {"multimodal", m.multimodal},
+            {"max_position_embeddings", m.max_position_embeddings},
+            {"derived", derived},
+            {"suspicious_keys", suspicious}};
 }
 
 }  // namespace
@@ -322,10 +355,17 @@ json result_to_json(const Result& r) {
         {"scenario", scenario_to_json(r.scenario)},
         {"startup_error", startup_error_to_json(r.memory.startup_error)},
         {"model", model_json(r.model)},
-        {"gpu", {{"id", r.gpu.name}, {"name", r.gpu.name}, {"label", r.gpu.label}, {"memory_bytes", r.gpu.memory_bytes},
-                 {"visible_memory_bytes", r.gpu.visible_memory_bytes}, {"hbm_bytes_per_s", r.gpu.hbm_bytes_per_s},
-                 {"bf16_flops_per_s", r.gpu.bf16_flops_per_s}, {"fp8_flops_per_s", r.gpu.fp8_flops_per_s},
-                 {"interconnect", r.gpu.interconnect}, {"interconnect_bytes_per_s", r.gpu.interconnect_bytes_per_s}}},
+        {"gpu",
+         {{"id", r.gpu.name},
+          {"name", r.gpu.name},
+          {"label", r.gpu.label},
+          {"memory_bytes", r.gpu.memory_bytes},
+          {"visible_memory_bytes", r.gpu.visible_memory_bytes},
+          {"hbm_bytes_per_s", r.gpu.hbm_bytes_per_s},
+          {"bf16_flops_per_s", r.gpu.bf16_flops_per_s},
+          {"fp8_flops_per_s", r.gpu.fp8_flops_per_s},
+          {"interconnect", r.gpu.interconnect},
+          {"interconnect_bytes_per_s", r.gpu.interconnect_bytes_per_s}}},
         {"params", r.params},
         {"achieved_bytes_per_s", r.steps.achieved_bytes_per_s},
         {"achieved_flops_per_s", r.steps.achieved_flops_per_s},
@@ -401,8 +441,11 @@ json error_to_json(const InputError& e) {
 json batch_sweep_to_json(const BatchSweep& sweep) {
     json points = json::array();
     for (const BatchPoint& p : sweep.points)
-        points.push_back({{"batch", p.batch}, {"step_s", p.step_s}, {"tokens_per_s", p.tokens_per_s},
-                          {"weight_share", p.weight_share}, {"bound", bound_name(p.bound)}});
+        points.push_back({{"batch", p.batch},
+                          {"step_s", p.step_s},
+                          {"tokens_per_s", p.tokens_per_s},
+                          {"weight_share", p.weight_share},
+                          {"bound", bound_name(p.bound)}});
     return {{"points", points}, {"pool_limit", sweep.pool_limit}, {"amortised_batch", sweep.amortised_batch}};
 }
 
@@ -414,11 +457,15 @@ json tensor_parallel_sweep_to_json(const std::vector<TensorParallelPoint>& point
             const Result& r = p.result;
             point.update({{"status", status_name(r.status)},
                           {"kv_pool_bytes", std::max(0.0, r.memory.available_kv_bytes)},
-                          {"weight_bytes", r.memory.weight_bytes}, {"kv_heads_per_rank", r.memory.layout.kv_heads_per_rank},
+                          {"weight_bytes", r.memory.weight_bytes},
+                          {"kv_heads_per_rank", r.memory.layout.kv_heads_per_rank},
                           {"kv_heads_replicated", r.memory.layout.kv_heads_replicated},
-                          {"max_resident_sequences", r.max_resident_sequences}, {"running", r.running},
-                          {"decode_step_s", r.steps.decode.total_s}, {"decode_communication_s", r.steps.decode.communication_s},
-                          {"decode_tokens_per_s", r.steps.decode_tokens_per_s}, {"ttft_s", r.steps.prefill.total_s}});
+                          {"max_resident_sequences", r.max_resident_sequences},
+                          {"running", r.running},
+                          {"decode_step_s", r.steps.decode.total_s},
+                          {"decode_communication_s", r.steps.decode.communication_s},
+                          {"decode_tokens_per_s", r.steps.decode_tokens_per_s},
+                          {"ttft_s", r.steps.prefill.total_s}});
         }
         out.push_back(point);
     }
@@ -436,13 +483,11 @@ json catalog_to_json() {
     for (const GpuSpec& g : builtin_catalog().gpus) gpus.push_back(gpu_to_json(g));
     json fields = json::object(), limits = json::object();
     for (const IntegerField& f : integer_fields) {
-        fields[f.name] = {{"type", "integer"}, {"min", f.lo}, {"max", f.hi}, {"nullable", f.optional != nullptr},
-                          {"help", f.help}};
+        fields[f.name] = {{"type", "integer"}, {"min", f.lo}, {"max", f.hi}, {"nullable", f.optional != nullptr}, {"help", f.help}};
         limits[f.name] = {f.lo, f.hi};
     }
     limits["gpu_memory_utilization"] = {L::min_utilization, L::max_utilization};
-    return {{"models", models}, {"gpus", gpus}, {"fields", fields}, {"limits", limits},
-            {"defaults", scenario_to_json(Scenario{})}};
+    return {{"models", models}, {"gpus", gpus}, {"fields", fields}, {"limits", limits}, {"defaults", scenario_to_json(Scenario{})}};
 }
 
 std::variant<Result, InputError> evaluate_text(const std::string& text) {

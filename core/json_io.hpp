@@ -16,16 +16,13 @@
 namespace kv {
 
 // A Hugging Face config.json as published (config_json.cpp). `field_prefix` names it in errors ("model_config").
-std::variant<ModelSpec, InputError> model_from_config(const nlohmann::json& config,
-                                                      const std::string& field_prefix);
+std::variant<ModelSpec, InputError> model_from_config(const nlohmann::json& config, const std::string& field_prefix);
 // A GPU: a catalog entry (content/data/gpus.json) or the reader's own description.
 std::variant<GpuSpec, InputError> gpu_from_json(const nlohmann::json& entry, const std::string& field_prefix);
 
 // Missing fields keep the defaults of `base` (Scenario{} unless given): a page can send one knob.
-std::variant<Scenario, InputError> scenario_from_json(const nlohmann::json& json,
-                                                      const Scenario& base = {});
-std::variant<Scenario, InputError> scenario_from_text(const std::string& text,
-                                                      const Scenario& base = {});
+std::variant<Scenario, InputError> scenario_from_json(const nlohmann::json& json, const Scenario& base = {});
+std::variant<Scenario, InputError> scenario_from_text(const std::string& text, const Scenario& base = {});
 
 nlohmann::json scenario_to_json(const Scenario& scenario);
 nlohmann::json result_to_json(const Result& result);

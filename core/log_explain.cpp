@@ -28,8 +28,7 @@ std::string last_component(const std::string& path) {
 const ModelSpec* model_for(const std::string& launched) {
     const std::string name = lower(last_component(launched));
     for (const ModelSpec& m : builtin_catalog().models)
-        if (!m.hf_repo.empty() && (lower(m.hf_repo) == lower(launched) || lower(last_component(m.hf_repo)) == name))
-            return &m;
+        if (!m.hf_repo.empty() && (lower(m.hf_repo) == lower(launched) || lower(last_component(m.hf_repo)) == name)) return &m;
     return nullptr;
 }
 
@@ -74,8 +73,9 @@ std::variant<LogExplanation, InputError> explain_log(std::string_view text, cons
         if (const ModelSpec* m = model_for(*p.model)) s["model"] = m->name;
         else
             return InputError{"model", ErrorCode::unknown_value,
-                              "the log launches \"" + *p.model + "\", which is not in the catalog; give its model (a catalog id) "
-                              "or its config.json as model_config"};
+                              "the log launches \"" + *p.model +
+                                  "\", which is not in the catalog; give its model (a catalog id) "
+                                  "or its config.json as model_config"};
     } else if (!p.model && !s.contains("model") && !s.contains("model_config")) {
         return InputError{"model", ErrorCode::missing_field,
                           "the log does not name the model; give it as model (a catalog id) or model_config"};
@@ -125,8 +125,7 @@ std::variant<LogExplanation, InputError> explain_log(std::string_view text, cons
     term("weights", p.weights_gib, m.weight_bytes / GiB, "GiB",
          "This GPU's shard of the weights: --tensor-parallel-size and --pipeline-parallel-size split it, "
          "--quantization fp8 or a 4-bit checkpoint shrinks it.");
-    const double requested = p.total_gib && p.gpu_memory_utilization ? *p.total_gib * *p.gpu_memory_utilization
-                                                                    : m.requested_bytes / GiB;
+    const double requested = p.total_gib && p.gpu_memory_utilization ? *p.total_gib * *p.gpu_memory_utilization : m.requested_bytes / GiB;
     std::optional<double> activation = p.activation_gib, non_torch = p.non_torch_gib;
     const double graphs_in_budget = m.cuda_graph_in_budget ? p.cuda_graph_estimate_gib.value_or(m.cuda_graph_bytes / GiB) : 0.0;
     if (p.weights_gib && p.available_gib && (!activation || !non_torch)) {
@@ -134,7 +133,8 @@ std::variant<LogExplanation, InputError> explain_log(std::string_view text, cons
         const double rest = requested - *p.weights_gib - *p.available_gib - graphs_in_budget;
         term("activation peak + non-torch", rest, (m.activation_peak_bytes + m.non_torch_bytes) / GiB, "GiB",
              "Inferred: the budget minus weights and pool. The profile run's peak (--max-num-batched-tokens, "
-             "--max-num-seqs) and memory outside PyTorch (communication buffers under tensor parallelism).", true);
+             "--max-num-seqs) and memory outside PyTorch (communication buffers under tensor parallelism).",
+             true);
     } else {
         term("activation peak", activation, m.activation_peak_bytes / GiB, "GiB",
              "The profile run's peak: a forward pass of --max-num-batched-tokens tokens and the sampler over "
@@ -162,8 +162,7 @@ std::variant<LogExplanation, InputError> explain_log(std::string_view text, cons
 nlohmann::json explanation_to_json(const LogExplanation& x) {
     nlohmann::json terms = nlohmann::json::array();
     for (const ExplainedTerm& t : x.terms) {
-        nlohmann::json j = {{"term", t.term}, {"model", t.model}, {"unit", t.unit}, {"inferred", t.inferred},
-                            {"meaning", t.meaning}};
+        nlohmann::json j = {{"term", t.term}, {"model", t.model}, {"unit", t.unit}, {"inferred", t.inferred}, {"meaning", t.meaning}};
         j["logged"] = t.logged ? nlohmann::json(*t.logged) : nlohmann::json(nullptr);
         j["difference"] = t.logged && *t.logged != 0 ? nlohmann::json(t.model / *t.logged - 1) : nlohmann::json(nullptr);
         terms.push_back(j);

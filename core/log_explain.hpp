@@ -19,12 +19,12 @@
 namespace kv {
 
 struct ExplainedTerm {
-    std::string term;               // "weights", "available KV cache", ...
-    std::optional<double> logged;   // as the log states it (GiB, tokens, blocks, x)
-    bool inferred = false;          // derived from the stated terms, not printed by the engine
-    double model = 0;               // the model's value, same unit
-    std::string unit;               // "GiB", "tokens", "blocks", "x", "fraction"
-    std::string meaning;            // one sentence: what it is and which flag moves it
+    std::string term;              // "weights", "available KV cache", ...
+    std::optional<double> logged;  // as the log states it (GiB, tokens, blocks, x)
+    bool inferred = false;         // derived from the stated terms, not printed by the engine
+    double model = 0;              // the model's value, same unit
+    std::string unit;              // "GiB", "tokens", "blocks", "x", "fraction"
+    std::string meaning;           // one sentence: what it is and which flag moves it
 };
 
 struct LogExplanation {

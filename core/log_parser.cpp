@@ -32,8 +32,8 @@ bool begins_record(std::string_view line) {
     if (line.empty()) return true;
     const char c = line[0];
     if (c == '(' || c == '[' || c == '#' || std::isdigit(static_cast<unsigned char>(c))) return true;
-    for (std::string_view p : {"INFO", "WARNING", "ERROR", "DEBUG", "Traceback", "ValueError", "RuntimeError",
-                               "torch.", "File ", "GPU ", "Available ", "Maximum ", "Model ", "Loading "})
+    for (std::string_view p : {"INFO", "WARNING", "ERROR", "DEBUG", "Traceback", "ValueError", "RuntimeError", "torch.", "File ", "GPU ",
+                               "Available ", "Maximum ", "Model ", "Loading "})
         if (starts_with(line, p)) return true;
     return false;
 }
@@ -72,8 +72,7 @@ std::optional<std::string> word_after(std::string_view line, std::string_view ma
     size_t i = at + marker.size();
     while (i < line.size() && (line[i] == ' ' || line[i] == '\'' || line[i] == '"')) ++i;
     size_t j = i;
-    while (j < line.size() && line[j] != ',' && line[j] != ' ' && line[j] != '\'' && line[j] != '"' && line[j] != ')' &&
-           line[j] != '}')
+    while (j < line.size() && line[j] != ',' && line[j] != ' ' && line[j] != '\'' && line[j] != '"' && line[j] != ')' && line[j] != '}')
         ++j;
     if (j == i) return std::nullopt;
     return std::string(line.substr(i, j - i));
@@ -122,8 +121,13 @@ bool read_line(ParsedLog& p, std::string_view line) {
     if (contains(line, "vLLM API server version ")) {
         keep(p.version, word_after(line, "vLLM API server version "));
     } else if (contains(line, "with config:")) {
-        if (contains(line, "V1 LLM engine (v")) { keep(p.version, word_after(line, "V1 LLM engine (v")); p.v1_engine = true; }
-        else if (contains(line, "LLM engine (v")) { keep(p.version, word_after(line, "LLM engine (v")); p.v1_engine = false; }
+        if (contains(line, "V1 LLM engine (v")) {
+            keep(p.version, word_after(line, "V1 LLM engine (v"));
+            p.v1_engine = true;
+        } else if (contains(line, "LLM engine (v")) {
+            keep(p.version, word_after(line, "LLM engine (v"));
+            p.v1_engine = false;
+        }
         read_flags(p, line.substr(line.find("with config:")), false);
     } else if (contains(line, "non-default args: {")) {
         read_flags(p, line.substr(line.find("non-default args: {")), true);
@@ -138,8 +142,7 @@ bool read_line(ParsedLog& p, std::string_view line) {
         keep(p.available_gib, number_after(line, "kv_cache_size="));
         keep(p.gpu_memory_utilization, number_after(line, "gpu_memory_utilization="));
         // peak_torch_memory includes the weights.
-        if (auto peak = number_after(line, "peak_torch_memory="); peak && p.weights_gib)
-            p.activation_gib = *peak - *p.weights_gib;
+        if (auto peak = number_after(line, "peak_torch_memory="); peak && p.weights_gib) p.activation_gib = *peak - *p.weights_gib;
     } else if (contains(line, "model weights take ")) {
         keep(p.weights_gib, number_after(line, "model weights take "));
         keep(p.non_torch_gib, number_after(line, "non_torch_memory takes "));

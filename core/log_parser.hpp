@@ -15,18 +15,17 @@
 namespace kv {
 
 struct ParsedLog {
-    std::optional<std::string> version;        // "0.10.1.1"
-    std::optional<bool> v1_engine;             // from the config line or the log's shape
-    std::optional<std::string> model;          // as launched: repo id or local path
+    std::optional<std::string> version;  // "0.10.1.1"
+    std::optional<bool> v1_engine;       // from the config line or the log's shape
+    std::optional<std::string> model;    // as launched: repo id or local path
     // Flags, from the non-default args or the engine config line.
     std::optional<double> gpu_memory_utilization;
-    std::optional<int64_t> max_model_len, tensor_parallel_size, pipeline_parallel_size, max_num_seqs,
-        max_num_batched_tokens, block_size;
+    std::optional<int64_t> max_model_len, tensor_parallel_size, pipeline_parallel_size, max_num_seqs, max_num_batched_tokens, block_size;
     std::optional<std::string> kv_cache_dtype, quantization, dtype;
     std::optional<bool> enforce_eager;
     // Memory, in GiB as the engine prints it.
-    std::optional<double> total_gib, weights_gib, activation_gib, non_torch_gib, cuda_graph_estimate_gib,
-        cuda_graph_captured_gib, available_gib;
+    std::optional<double> total_gib, weights_gib, activation_gib, non_torch_gib, cuda_graph_estimate_gib, cuda_graph_captured_gib,
+        available_gib;
     // The KV cache.
     std::optional<int64_t> kv_cache_tokens, gpu_blocks, cpu_blocks, concurrency_tokens;
     std::optional<double> max_concurrency;
@@ -35,9 +34,9 @@ struct ParsedLog {
     std::optional<int64_t> estimated_max_model_len;
     // The last stats line.
     std::optional<int64_t> running, waiting;
-    std::optional<double> kv_cache_usage;      // fraction
+    std::optional<double> kv_cache_usage;  // fraction
 
-    std::vector<std::string> recognised;       // each line that gave a number, cleaned
+    std::vector<std::string> recognised;  // each line that gave a number, cleaned
 };
 
 // Never throws; a text with nothing recognisable gives an empty `recognised`.

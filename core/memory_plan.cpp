@@ -20,12 +20,15 @@ double linear_bytes_per_param(const ModelSpec& m, DType weight_dtype, bool exper
     // --quantization fp8 on a 16-bit checkpoint (on a quantised one the engine refuses).
     if (weight_dtype == DType::fp8 && m.weight_format == WeightFormat::bf16) return 1.0;
     switch (m.weight_format) {
-    case WeightFormat::bf16: return 2.0;
-    case WeightFormat::fp8: return 1.0;
-    case WeightFormat::int4_grouped:
-        // 4-bit weights plus a 16-bit scale and a 4-bit zero point per group.
-        return 0.5 + (m.quant_group_size > 0 ? 2.5 / to_d(m.quant_group_size) : 0.0);
-    case WeightFormat::mxfp4_experts: return experts ? 0.5 + 1.0 / 32.0 : 2.0;  // E8M0 scale per 32 weights
+        case WeightFormat::bf16:
+            return 2.0;
+        case WeightFormat::fp8:
+            return 1.0;
+        case WeightFormat::int4_grouped:
+            // 4-bit weights plus a 16-bit scale and a 4-bit zero point per group.
+            return 0.5 + (m.quant_group_size > 0 ? 2.5 / to_d(m.quant_group_size) : 0.0);
+        case WeightFormat::mxfp4_experts:
+            return experts ? 0.5 + 1.0 / 32.0 : 2.0;  // E8M0 scale per 32 weights
     }
     return 2.0;
 }
@@ -64,9 +67,9 @@ double weights_of_stage(const ModelSpec& m, const Scenario& s, const Stage& st, 
         const int64_t width = m.moe_intermediate_size / s.tensor_parallel_size;
         expert_padding = to_d(ceil_div(width, 256) * 256) / to_d(std::max<int64_t>(1, width));
     }
-    double bytes = layer_share * (attention_per_rank * linear + to_d(p.dense_mlp) / tp * linear +
-                                  to_d(p.experts) / tp * expert * expert_padding + to_d(p.shared_and_router) / tp * linear +
-                                  to_d(p.norms) * 2.0);
+    double bytes =
+        layer_share * (attention_per_rank * linear + to_d(p.dense_mlp) / tp * linear + to_d(p.experts) / tp * expert * expert_padding +
+                       to_d(p.shared_and_router) / tp * linear + to_d(p.norms) * 2.0);
     // Embedding and lm_head stay 16-bit, vocabulary-parallel (padded to a multiple of 64).
     const double vocab_rows = to_d(ceil_div(m.vocab_size, 64) * 64) / tp;
     const double table = vocab_rows * to_d(m.hidden_size) * 2.0;
@@ -76,12 +79,10 @@ double weights_of_stage(const ModelSpec& m, const Scenario& s, const Stage& st, 
 }
 
 // The devices vLLM gives its larger batch defaults: at least 70 GiB and not an A100.
-bool large_device(const GpuSpec& gpu) {
-    return gpu.visible_memory_bytes >= 70 * GiB && gpu.name.find("A100") == std::string::npos;
-}
+bool large_device(const GpuSpec& gpu) { return gpu.visible_memory_bytes >= 70 * GiB && gpu.name.find("A100") == std::string::npos; }
 
-double activation_peak(const ModelSpec& m, const Scenario& s, const GpuSpec& gpu, const Stage& st, int64_t tokens,
-                       int64_t rows, const EngineRules& rules, const Calibration& c) {
+double activation_peak(const ModelSpec& m, const Scenario& s, const GpuSpec& gpu, const Stage& st, int64_t tokens, int64_t rows,
+                       const EngineRules& rules, const Calibration& c) {
     const double tp = to_d(s.tensor_parallel_size);
     double mlp_width = 0;
     if (m.num_experts > 0) {
@@ -90,30 +91,26 @@ double activation_peak(const ModelSpec& m, const Scenario& s, const GpuSpec& gpu
     } else {
         mlp_width = to_d(m.intermediate_size) / tp;
     }
-    const double qkv_width = is_mla(m) ? to_d(m.num_attention_heads) / tp *
-                                             to_d(m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim) +
+    const double qkv_width = is_mla(m) ? to_d(m.num_attention_heads) / tp * to_d(m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim) +
                                              to_d(m.kv_lora_rank + m.qk_rope_head_dim)
                                        : to_d(query_width(m) + 2 * kv_width(m)) / tp;
     const double element = to_d(c.activation_bytes_per_element);
-    const double forward = to_d(tokens) * element * (rules.v1_engine ? c.v1_forward_scale : 1.0) *
-                           (c.forward_hidden_buffers * to_d(m.hidden_size) + c.forward_mlp_buffers * mlp_width +
-                            c.forward_qkv_buffers * qkv_width);
+    const double forward =
+        to_d(tokens) * element * (rules.v1_engine ? c.v1_forward_scale : 1.0) *
+        (c.forward_hidden_buffers * to_d(m.hidden_size) + c.forward_mlp_buffers * mlp_width + c.forward_qkv_buffers * qkv_width);
     if (!st.last) return forward;
     // The sampler runs with the forward pass's hidden states (and an MoE's workspace) still alive.
-    const double per_logit = !rules.v1_engine                          ? c.v0_sampler_bytes_per_logit
+    const double per_logit = !rules.v1_engine                            ? c.v0_sampler_bytes_per_logit
                              : !rules.newer_profile && large_device(gpu) ? c.sorting_sampler_bytes_per_logit
-                                                                       : c.sampler_bytes_per_logit;
-    const double moe_workspace = m.num_experts > 0
-                                     ? to_d(tokens) * to_d(m.experts_per_token) * element * c.moe_workspace_buffers *
-                                           (3.0 * to_d(m.moe_intermediate_size) / tp + to_d(m.hidden_size))
-                                     : 0.0;
-    const double sampler = to_d(rows) * to_d(m.vocab_size) * per_logit +
-                           to_d(tokens) * to_d(m.hidden_size) * element + moe_workspace;
+                                                                         : c.sampler_bytes_per_logit;
+    const double moe_workspace = m.num_experts > 0 ? to_d(tokens) * to_d(m.experts_per_token) * element * c.moe_workspace_buffers *
+                                                         (3.0 * to_d(m.moe_intermediate_size) / tp + to_d(m.hidden_size))
+                                                   : 0.0;
+    const double sampler = to_d(rows) * to_d(m.vocab_size) * per_logit + to_d(tokens) * to_d(m.hidden_size) * element + moe_workspace;
     return std::max(forward, sampler);
 }
 
-KvLayout layout_of(const ModelSpec& m, const Scenario& s, const ResolvedLimits& limits, const EngineRules& rules,
-                   const Stage& st) {
+KvLayout layout_of(const ModelSpec& m, const Scenario& s, const ResolvedLimits& limits, const EngineRules& rules, const Stage& st) {
     KvLayout k;
     k.block_size = limits.block_size;
     const int64_t tp = s.tensor_parallel_size;
@@ -152,8 +149,7 @@ KvLayout layout_of(const ModelSpec& m, const Scenario& s, const ResolvedLimits& 
 double request_kv_bytes(const KvLayout& k, const ModelSpec& m, int64_t tokens, int64_t max_num_batched_tokens) {
     const int64_t full_blocks = ceil_div(tokens, k.block_size);
     int64_t sliding_blocks = full_blocks;
-    if (m.sliding_window > 0)
-        sliding_blocks = ceil_div(std::min(m.sliding_window - 1 + max_num_batched_tokens, tokens), k.block_size) + 1;
+    if (m.sliding_window > 0) sliding_blocks = ceil_div(std::min(m.sliding_window - 1 + max_num_batched_tokens, tokens), k.block_size) + 1;
     const int64_t full_layers = k.layers - k.sliding_layers;
     if (k.num_groups == 1) {
         // One group: every layer needs the same blocks (a window-only model needs only its window).
@@ -185,13 +181,11 @@ ResolvedLimits resolve_limits(const Scenario& s, const ModelSpec& m, const GpuSp
     }
     if (s.max_num_seqs) r.max_num_seqs = *s.max_num_seqs;
     if (s.max_num_batched_tokens) r.max_num_batched_tokens = *s.max_num_batched_tokens;
-    else if (rules.v1_engine)
-        r.max_num_batched_tokens = std::min(r.max_num_batched_tokens, r.max_num_seqs * r.max_model_len);
+    else if (rules.v1_engine) r.max_num_batched_tokens = std::min(r.max_num_batched_tokens, r.max_num_seqs * r.max_model_len);
     return r;
 }
 
-MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu, const EngineRules& rules,
-                       const Calibration& c) {
+MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu, const EngineRules& rules, const Calibration& c) {
     MemoryPlan plan;
     plan.limits = resolve_limits(s, m, gpu, rules);
     const ResolvedLimits& lim = plan.limits;
@@ -201,8 +195,8 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
     plan.profile_rows = rules.v1_engine ? std::min(lim.max_num_seqs, lim.max_num_batched_tokens) : lim.max_num_seqs;
     plan.non_torch_bytes = c.non_torch_bytes;
     if (s.tensor_parallel_size > 1)
-        plan.non_torch_bytes += rules.newer_profile ? c.non_torch_tensor_parallel_bytes
-                                                    : c.non_torch_tensor_parallel_bytes_before_newer_profile;
+        plan.non_torch_bytes +=
+            rules.newer_profile ? c.non_torch_tensor_parallel_bytes : c.non_torch_tensor_parallel_bytes_before_newer_profile;
     plan.cuda_graph_in_budget = rules.cuda_graphs_in_budget && !s.enforce_eager;
 
     // Every pipeline stage is its own rank; the engine clamps all of them to the fewest blocks.
@@ -214,8 +208,7 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
         const double weights = weights_of_stage(m, s, st, layout);
         const double peak = activation_peak(m, s, gpu, st, plan.profile_tokens, plan.profile_rows, rules, c);
         const double graphs = s.enforce_eager ? 0.0 : c.cuda_graph_fixed_bytes + c.cuda_graph_bytes_per_layer * to_d(st.layers);
-        const double available = plan.requested_bytes - weights - peak - plan.non_torch_bytes -
-                                 (plan.cuda_graph_in_budget ? graphs : 0.0);
+        const double available = plan.requested_bytes - weights - peak - plan.non_torch_bytes - (plan.cuda_graph_in_budget ? graphs : 0.0);
         const int64_t blocks = available <= 0 || layout.page_bytes <= 0
                                    ? 0
                                    : static_cast<int64_t>(std::floor(available / layout.page_bytes / to_d(layout.group_size)));
@@ -234,9 +227,8 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
     plan.request_kv_bytes = request_kv_bytes(k, m, lim.max_model_len, lim.max_num_batched_tokens);
     const double block_set_bytes = k.page_bytes * to_d(k.group_size);
     const double blocks_per_request = std::ceil(plan.request_kv_bytes / block_set_bytes);
-    plan.max_concurrency = rules.device_batch_defaults
-                               ? to_d(plan.num_gpu_blocks) / blocks_per_request
-                               : to_d(plan.kv_cache_tokens) / to_d(lim.max_model_len);
+    plan.max_concurrency =
+        rules.device_batch_defaults ? to_d(plan.num_gpu_blocks) / blocks_per_request : to_d(plan.kv_cache_tokens) / to_d(lim.max_model_len);
     if (!rules.v1_engine) plan.cpu_swap_blocks = static_cast<int64_t>(4.0 * GiB / block_set_bytes);
 
     // The longest max_model_len whose request fits (the engine's binary search; none needed when

@@ -23,14 +23,13 @@ int64_t attention_per_layer(const ModelSpec& m) {
     const int64_t h = m.hidden_size, heads = m.num_attention_heads;
     if (m.attention == AttentionKind::mla) {
         const int64_t qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
-        const int64_t q = m.q_lora_rank > 0 ? h * m.q_lora_rank + m.q_lora_rank + m.q_lora_rank * heads * qk
-                                            : h * heads * qk;
+        const int64_t q = m.q_lora_rank > 0 ? h * m.q_lora_rank + m.q_lora_rank + m.q_lora_rank * heads * qk : h * heads * qk;
         const int64_t kv_down = h * (m.kv_lora_rank + m.qk_rope_head_dim) + m.kv_lora_rank;  // + its norm
         const int64_t kv_up = m.kv_lora_rank * heads * (m.qk_nope_head_dim + m.v_head_dim);
         return q + kv_down + kv_up + heads * m.v_head_dim * h;
     }
-    return h * query_width(m) + 2 * h * kv_width(m) + query_width(m) * h +
-           (m.attention_bias ? query_width(m) + 2 * kv_width(m) : 0) + (m.qk_norm ? 2 * m.head_dim : 0);
+    return h * query_width(m) + 2 * h * kv_width(m) + query_width(m) * h + (m.attention_bias ? query_width(m) + 2 * kv_width(m) : 0) +
+           (m.qk_norm ? 2 * m.head_dim : 0);
 }
 
 }  // namespace

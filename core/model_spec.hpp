@@ -27,25 +27,25 @@ const char* weight_format_name(WeightFormat format);
 
 struct ModelSpec {
     std::string name;
-    std::string hf_repo;             // the Hugging Face repository (catalog models)
-    std::string model_type;          // config.json's model_type ("qwen3", "llama", ...)
+    std::string hf_repo;     // the Hugging Face repository (catalog models)
+    std::string model_type;  // config.json's model_type ("qwen3", "llama", ...)
     int64_t num_hidden_layers = 0;
     int64_t hidden_size = 0;
-    int64_t intermediate_size = 0;   // dense MLP width (dense layers of an MoE too)
+    int64_t intermediate_size = 0;  // dense MLP width (dense layers of an MoE too)
     int64_t num_attention_heads = 0;
     int64_t num_key_value_heads = 0;
-    int64_t head_dim = 0;            // config's head_dim, else hidden_size / num_attention_heads
+    int64_t head_dim = 0;  // config's head_dim, else hidden_size / num_attention_heads
     int64_t vocab_size = 0;
     int64_t max_position_embeddings = 0;  // after rope scaling, as vLLM derives max_model_len
     bool tie_word_embeddings = false;
     bool attention_bias = false;
-    bool qk_norm = false;            // Qwen3 normalises q and k per head
-    int64_t norms_per_layer = 2;     // RMSNorms per layer (Gemma 2/3: 4)
+    bool qk_norm = false;         // Qwen3 normalises q and k per head
+    int64_t norms_per_layer = 2;  // RMSNorms per layer (Gemma 2/3: 4)
 
     // MLA (DeepSeek V2/V3, Kimi K2).
     AttentionKind attention = AttentionKind::standard;
     int64_t kv_lora_rank = 0;
-    int64_t q_lora_rank = 0;         // 0: q is projected directly
+    int64_t q_lora_rank = 0;  // 0: q is projected directly
     int64_t qk_rope_head_dim = 0;
     int64_t qk_nope_head_dim = 0;
     int64_t v_head_dim = 0;
@@ -65,8 +65,8 @@ struct ModelSpec {
     int64_t num_dense_layers = 0;                 // leading dense layers (DeepSeek's first_k_dense_replace)
 
     WeightFormat weight_format = WeightFormat::bf16;
-    int64_t quant_group_size = 0;    // int4: weights per scale
-    bool multimodal = false;         // a text_config was read; the vision encoder is left out
+    int64_t quant_group_size = 0;  // int4: weights per scale
+    bool multimodal = false;       // a text_config was read; the vision encoder is left out
 
     // How each field was obtained, for the reader: "read", or how it was derived.
     std::vector<std::pair<std::string, std::string>> derived;
@@ -84,11 +84,11 @@ int64_t num_kv_cache_layers(const ModelSpec& model);  // layers with a KV cache
 
 // Parameters by where they live; the weight bytes of each part depend on how it is stored.
 struct ParameterCount {
-    int64_t embedding = 0;   // token embedding (vocab x hidden)
-    int64_t lm_head = 0;     // 0 when tied
-    int64_t attention = 0;   // all layers' projections (and biases)
-    int64_t dense_mlp = 0;   // dense MLP layers
-    int64_t experts = 0;     // routed experts, all layers
+    int64_t embedding = 0;          // token embedding (vocab x hidden)
+    int64_t lm_head = 0;            // 0 when tied
+    int64_t attention = 0;          // all layers' projections (and biases)
+    int64_t dense_mlp = 0;          // dense MLP layers
+    int64_t experts = 0;            // routed experts, all layers
     int64_t shared_and_router = 0;  // shared experts and routers
     int64_t norms = 0;
     int64_t total() const { return embedding + lm_head + attention + dense_mlp + experts + shared_and_router + norms; }
@@ -97,8 +97,8 @@ ParameterCount count_parameters(const ModelSpec& model);
 int64_t parameter_count(const ModelSpec& model);
 // Parameters one token passes through: the routed experts count experts_per_token of num_experts.
 int64_t active_parameter_count(const ModelSpec& model);
-int64_t query_width(const ModelSpec& model);   // num_attention_heads * head_dim
-int64_t kv_width(const ModelSpec& model);      // num_key_value_heads * head_dim
+int64_t query_width(const ModelSpec& model);  // num_attention_heads * head_dim
+int64_t kv_width(const ModelSpec& model);     // num_key_value_heads * head_dim
 
 // Validated ranges (inclusive) for config.json integers; shared by the parser and its messages.
 struct ConfigLimits {

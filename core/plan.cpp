@@ -53,8 +53,8 @@ std::optional<InputError> check_target(const PlanTarget& t) {
     }
     for (const TargetObjective& f : target_objectives) {
         if (!(t.*(f.member))) continue;
-        auto read = read_number(json(*(t.*(f.member))), f.name, PlanLimits::min_objective_s,
-                                PlanLimits::max_objective_s, objective_decimals);
+        auto read =
+            read_number(json(*(t.*(f.member))), f.name, PlanLimits::min_objective_s, PlanLimits::max_objective_s, objective_decimals);
         if (auto* error = std::get_if<InputError>(&read)) return *error;
     }
     // The version through the scenario reader (the one place that knows the modelled versions).
@@ -82,10 +82,9 @@ bool starts_with(const std::string& text, const char* prefix) { return text.rfin
 
 // The engine's memory lines at start-up (V1 and V0 wordings).
 std::vector<std::string> startup_lines(const Result& r) {
-    static const char* const prefixes[] = {"INFO Model loading",        "INFO Loading model weights",
-                                           "INFO Memory profiling results", "INFO Available KV cache memory",
-                                           "INFO GPU KV cache size",    "INFO # GPU blocks",
-                                           "INFO Maximum concurrency"};
+    static const char* const prefixes[] = {
+        "INFO Model loading",     "INFO Loading model weights", "INFO Memory profiling results", "INFO Available KV cache memory",
+        "INFO GPU KV cache size", "INFO # GPU blocks",          "INFO Maximum concurrency"};
     std::vector<std::string> lines;
     for (const LogLine& line : engine_log(r))
         for (const char* prefix : prefixes)
@@ -93,8 +92,7 @@ std::vector<std::string> startup_lines(const Result& r) {
     return lines;
 }
 
-PlanCandidate describe(const Result& r, const Scenario& s, int64_t replicas, int64_t users_per_replica,
-                       const PlanTarget& t) {
+PlanCandidate describe(const Result& r, const Scenario& s, int64_t replicas, int64_t users_per_replica, const PlanTarget& t) {
     PlanCandidate c;
     c.scenario = s;
     c.replicas = replicas;
@@ -118,8 +116,8 @@ PlanCandidate describe(const Result& r, const Scenario& s, int64_t replicas, int
         c.misses.push_back("a " + format_count(s.prompt_tokens + s.output_tokens) + "-token request exceeds max_model_len " +
                            format_count(*r.scenario.max_model_len));
     else if (r.running < users_per_replica)
-        c.misses.push_back(format_count(r.running) + " of " + format_count(users_per_replica) +
-                           " users per replica running (" + binding_limit_name(r.binding_limit) + " is the limit)");
+        c.misses.push_back(format_count(r.running) + " of " + format_count(users_per_replica) + " users per replica running (" +
+                           binding_limit_name(r.binding_limit) + " is the limit)");
     const bool runs = c.misses.empty();
     if (runs && t.itl_s && c.itl_s > *t.itl_s)
         c.misses.push_back("ITL " + format_duration(c.itl_s) + " over the " + format_duration(*t.itl_s) + " objective");
@@ -159,13 +157,13 @@ bool closer(const PlanCandidate& a, const PlanCandidate& b, int64_t users) {
 }
 
 std::string shape(const PlanCandidate& c) {
-    return "tensor_parallel_size " + std::to_string(c.scenario.tensor_parallel_size) + " x " +
-           format_count(c.replicas) + (c.replicas == 1 ? " replica" : " replicas");
+    return "tensor_parallel_size " + std::to_string(c.scenario.tensor_parallel_size) + " x " + format_count(c.replicas) +
+           (c.replicas == 1 ? " replica" : " replicas");
 }
 
 std::string target_words(const PlanTarget& t, const std::string& gpu) {
-    std::string text = format_count(t.users) + " users at " + format_count(t.prompt_tokens) + " + " +
-                       format_count(t.output_tokens) + " tokens";
+    std::string text =
+        format_count(t.users) + " users at " + format_count(t.prompt_tokens) + " + " + format_count(t.output_tokens) + " tokens";
     if (t.itl_s) text += ", ITL <= " + format_duration(*t.itl_s);
     if (t.ttft_s) text += ", TTFT <= " + format_duration(*t.ttft_s);
     return text + " on up to " + format_count(t.gpu_count) + " " + gpu;
@@ -180,8 +178,7 @@ std::string serve_command(const Scenario& s, const ModelSpec& model, int64_t rep
     // A config.json of the reader's own: the directory holding it and its weights.
     std::string command = "vllm serve " + (!model.hf_repo.empty() ? model.hf_repo : s.model_config ? "MODEL_DIR" : s.model);
     if (s.tensor_parallel_size > 1) command += " --tensor-parallel-size " + std::to_string(s.tensor_parallel_size);
-    if (replicas > 1 && !(version < first_data_parallel_serve))
-        command += " --data-parallel-size " + std::to_string(replicas);
+    if (replicas > 1 && !(version < first_data_parallel_serve)) command += " --data-parallel-size " + std::to_string(replicas);
     const double default_utilization = rules.larger_default_utilization ? 0.92 : 0.90;
     if (s.gpu_memory_utilization && format_fixed(*s.gpu_memory_utilization, 2) != format_fixed(default_utilization, 2))
         command += " --gpu-memory-utilization " + format_fixed(*s.gpu_memory_utilization, 2);
@@ -224,8 +221,7 @@ std::variant<PlanResult, InputError> plan(const PlanTarget& t, const Calibration
     auto consider = [&](PlanCandidate c) {
         if (c.meets) {
             ++result.configurations_met;
-            const auto key = std::make_tuple(c.scenario.tensor_parallel_size, c.replicas,
-                                             static_cast<int>(c.scenario.kv_cache_dtype),
+            const auto key = std::make_tuple(c.scenario.tensor_parallel_size, c.replicas, static_cast<int>(c.scenario.kv_cache_dtype),
                                              static_cast<int>(c.scenario.weight_dtype));
             auto found = best.find(key);
             if (found == best.end()) best.emplace(key, std::move(c));
@@ -246,7 +242,7 @@ std::variant<PlanResult, InputError> plan(const PlanTarget& t, const Calibration
             const int64_t load = (t.users + replicas - 1) / replicas;  // the busiest replica
             if (load == previous_load) continue;                       // more GPUs, no fewer users each
             previous_load = load;
-            if (load > L::max_concurrent) continue;                    // beyond the engine's max_num_seqs range
+            if (load > L::max_concurrent) continue;  // beyond the engine's max_num_seqs range
             for (DType weights : {DType::bf16, DType::fp8}) {
                 if (weights == DType::fp8 && !fp8_weights_allowed) continue;
                 for (DType kv_dtype : {DType::bf16, DType::fp8}) {
@@ -275,8 +271,7 @@ std::variant<PlanResult, InputError> plan(const PlanTarget& t, const Calibration
 
     for (auto& [key, c] : best) result.candidates.push_back(std::move(c));
     std::sort(result.candidates.begin(), result.candidates.end(), cheaper);
-    if (result.candidates.size() > static_cast<size_t>(t.max_candidates))
-        result.candidates.resize(static_cast<size_t>(t.max_candidates));
+    if (result.candidates.size() > static_cast<size_t>(t.max_candidates)) result.candidates.resize(static_cast<size_t>(t.max_candidates));
     result.met = !result.candidates.empty();
     const std::string words = target_words(t, gpu.name);
     if (result.met) {
@@ -287,8 +282,8 @@ std::variant<PlanResult, InputError> plan(const PlanTarget& t, const Calibration
     } else if (closest) {
         result.closest = std::move(closest);
         result.summary = "Nothing meets " + words + ". Closest: " + shape(*result.closest) + " runs " +
-                         format_count(users_running(*result.closest, t.users)) + " of " + format_count(t.users) +
-                         " users" + (result.closest->misses.empty() ? "" : "; " + result.closest->misses.front()) + ".";
+                         format_count(users_running(*result.closest, t.users)) + " of " + format_count(t.users) + " users" +
+                         (result.closest->misses.empty() ? "" : "; " + result.closest->misses.front()) + ".";
     } else {
         result.summary = "Nothing meets " + words + ": a replica takes at most " + format_count(L::max_concurrent) +
                          " users (max_num_seqs), so " + format_count(t.users) + " users need at least " +
@@ -305,8 +300,8 @@ std::variant<PlanTarget, InputError> plan_target_from_json(const json& in) {
     for (const auto& item : in.items()) {
         const std::string& key = item.key();
         const json& value = item.value();
-        if (std::find_if(std::begin(scenario_keys), std::end(scenario_keys),
-                         [&key](const char* k) { return key == k; }) != std::end(scenario_keys)) {
+        if (std::find_if(std::begin(scenario_keys), std::end(scenario_keys), [&key](const char* k) { return key == k; }) !=
+            std::end(scenario_keys)) {
             scenario_part[key] = value;
             continue;
         }
@@ -321,14 +316,15 @@ std::variant<PlanTarget, InputError> plan_target_from_json(const json& in) {
             if (auto* error = std::get_if<InputError>(&read)) return *error;
             t.*(integer->member) = std::get<int64_t>(read);
         } else if (objective) {
-            if (value.is_null()) { (t.*(objective->member)).reset(); continue; }
-            auto read = read_number(value, key, PlanLimits::min_objective_s, PlanLimits::max_objective_s,
-                                    objective_decimals);
+            if (value.is_null()) {
+                (t.*(objective->member)).reset();
+                continue;
+            }
+            auto read = read_number(value, key, PlanLimits::min_objective_s, PlanLimits::max_objective_s, objective_decimals);
             if (auto* error = std::get_if<InputError>(&read)) return *error;
             t.*(objective->member) = std::get<double>(read);
         } else {
-            return InputError{key, ErrorCode::unknown_field,
-                              "\"" + key + "\" is not a plan target field; use " + target_field_list};
+            return InputError{key, ErrorCode::unknown_field, "\"" + key + "\" is not a plan target field; use " + target_field_list};
         }
     }
     Scenario base = replica_scenario(t, 1);
@@ -387,11 +383,19 @@ json candidate_to_json(const PlanCandidate& c, const PlanTarget& t) {
 json plan_to_json(const PlanResult& r) {
     const PlanTarget& t = r.target;
     json target = {{"model", t.model_config ? json(nullptr) : json(t.model)},
-                   {"gpu", t.gpu_config ? t.gpu_config->name : t.gpu}, {"vllm_version", t.vllm_version},
-                   {"gpu_count", t.gpu_count}, {"users", t.users}, {"prompt_tokens", t.prompt_tokens},
-                   {"output_tokens", t.output_tokens}, {"ttft_s", optional_number(t.ttft_s)},
-                   {"itl_s", optional_number(t.itl_s)}, {"max_candidates", t.max_candidates}};
-    json out = {{"met", r.met}, {"summary", r.summary}, {"target", target}, {"evaluations", r.evaluations},
+                   {"gpu", t.gpu_config ? t.gpu_config->name : t.gpu},
+                   {"vllm_version", t.vllm_version},
+                   {"gpu_count", t.gpu_count},
+                   {"users", t.users},
+                   {"prompt_tokens", t.prompt_tokens},
+                   {"output_tokens", t.output_tokens},
+                   {"ttft_s", optional_number(t.ttft_s)},
+                   {"itl_s", optional_number(t.itl_s)},
+                   {"max_candidates", t.max_candidates}};
+    json out = {{"met", r.met},
+                {"summary", r.summary},
+                {"target", target},
+                {"evaluations", r.evaluations},
                 {"configurations_met", r.configurations_met}};
     if (r.met) {
         json candidates = json::array();

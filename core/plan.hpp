@@ -37,17 +37,17 @@
 namespace kv {
 
 struct PlanTarget {
-    std::string model = "Qwen3-8B";          // catalog id, ignored when model_config is set
-    std::optional<ModelSpec> model_config;   // a parsed Hugging Face config.json
-    std::string gpu = "H100";                // catalog id, ignored when gpu_config is set
+    std::string model = "Qwen3-8B";         // catalog id, ignored when model_config is set
+    std::optional<ModelSpec> model_config;  // a parsed Hugging Face config.json
+    std::string gpu = "H100";               // catalog id, ignored when gpu_config is set
     std::optional<GpuSpec> gpu_config;
     std::string vllm_version = "0.21.0";
-    int64_t gpu_count = 1;                   // GPUs available; a plan may use fewer
-    int64_t users = 32;                      // concurrent users, across all replicas
+    int64_t gpu_count = 1;  // GPUs available; a plan may use fewer
+    int64_t users = 32;     // concurrent users, across all replicas
     int64_t prompt_tokens = 4096;
     int64_t output_tokens = 256;
-    std::optional<double> ttft_s;            // objective: time to first token of one prompt
-    std::optional<double> itl_s;             // objective: seconds per output token
+    std::optional<double> ttft_s;  // objective: time to first token of one prompt
+    std::optional<double> itl_s;   // objective: seconds per output token
     int64_t max_candidates = 5;
 };
 
@@ -61,9 +61,9 @@ struct PlanLimits {
 };
 
 struct PlanCandidate {
-    Scenario scenario;                       // one replica, as `vllm serve` is told (unset = engine default)
+    Scenario scenario;  // one replica, as `vllm serve` is told (unset = engine default)
     int64_t replicas = 1;
-    int64_t gpus_used = 1;                   // tensor_parallel_size x replicas
+    int64_t gpus_used = 1;  // tensor_parallel_size x replicas
     int64_t users_per_replica = 0;
     std::string command_line;                // `vllm serve ...` with the flags that differ from the defaults
     std::vector<std::string> startup_lines;  // the engine's INFO lines on memory (from Result::log)
@@ -71,25 +71,25 @@ struct PlanCandidate {
     // Margins, per replica.
     int64_t running = 0;
     int64_t max_resident_sequences = 0;
-    double users_headroom = 0;               // max_resident_sequences / users_per_replica
+    double users_headroom = 0;  // max_resident_sequences / users_per_replica
     double itl_s = 0;
     double ttft_s = 0;
-    double decode_tokens_per_s = 0;          // all replicas together
-    double available_kv_cache_bytes = 0;     // per rank; below a request's needs when the engine refuses
-    double itl_headroom = 0;                 // objective / itl_s (0 without an objective)
-    double ttft_headroom = 0;                // objective / ttft_s (0 without an objective)
+    double decode_tokens_per_s = 0;       // all replicas together
+    double available_kv_cache_bytes = 0;  // per rank; below a request's needs when the engine refuses
+    double itl_headroom = 0;              // objective / itl_s (0 without an objective)
+    double ttft_headroom = 0;             // objective / ttft_s (0 without an objective)
     bool meets = false;
-    std::vector<std::string> misses;         // why it falls short, in words (empty when it meets)
+    std::vector<std::string> misses;  // why it falls short, in words (empty when it meets)
 };
 
 struct PlanResult {
-    PlanTarget target;                       // as searched
+    PlanTarget target;  // as searched
     bool met = false;
-    std::vector<PlanCandidate> candidates;   // the ones that meet the target, cheapest first
-    std::optional<PlanCandidate> closest;    // when none meets: most users running, then lowest ITL
-    int64_t evaluations = 0;                 // evaluate_resolved() calls made
-    int64_t configurations_met = 0;          // before keeping one per (tp, replicas, dtypes)
-    std::string summary;                     // one sentence for people
+    std::vector<PlanCandidate> candidates;  // the ones that meet the target, cheapest first
+    std::optional<PlanCandidate> closest;   // when none meets: most users running, then lowest ITL
+    int64_t evaluations = 0;                // evaluate_resolved() calls made
+    int64_t configurations_met = 0;         // before keeping one per (tp, replicas, dtypes)
+    std::string summary;                    // one sentence for people
 };
 
 // Validates the target (an InputError names the field and its range), then searches.

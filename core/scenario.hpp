@@ -22,18 +22,18 @@ enum class Entry { serve, offline };
 const char* entry_name(Entry entry);
 
 struct Scenario {
-    std::string model = "Qwen3-8B";          // catalog id, ignored when model_config is set
-    std::optional<ModelSpec> model_config;   // a parsed Hugging Face config.json
-    std::string gpu = "H100";                // catalog id, ignored when gpu_config is set
-    std::optional<GpuSpec> gpu_config;       // a GPU described by the reader
-    std::string vllm_version = "0.21.0";     // picks the engine's accounting rules
+    std::string model = "Qwen3-8B";         // catalog id, ignored when model_config is set
+    std::optional<ModelSpec> model_config;  // a parsed Hugging Face config.json
+    std::string gpu = "H100";               // catalog id, ignored when gpu_config is set
+    std::optional<GpuSpec> gpu_config;      // a GPU described by the reader
+    std::string vllm_version = "0.21.0";    // picks the engine's accounting rules
     Entry entry = Entry::serve;
     int64_t prompt_tokens = 4096;
     int64_t output_tokens = 256;
     int64_t concurrent_requests = 32;
-    std::optional<double> gpu_memory_utilization;   // 0.90, or 0.92 from 0.21.0, when unset
-    DType kv_cache_dtype = DType::bf16;      // "auto" reads as the model's 16-bit dtype
-    DType weight_dtype = DType::bf16;        // bf16: the checkpoint as published; fp8: --quantization fp8
+    std::optional<double> gpu_memory_utilization;  // 0.90, or 0.92 from 0.21.0, when unset
+    DType kv_cache_dtype = DType::bf16;            // "auto" reads as the model's 16-bit dtype
+    DType weight_dtype = DType::bf16;              // bf16: the checkpoint as published; fp8: --quantization fp8
     bool force_mha = false;
     bool enforce_eager = false;
     std::optional<int64_t> max_num_seqs;            // engine default when unset

@@ -49,9 +49,9 @@ int64_t draw_tokens(Rng& rng, double median, double sigma) {
 
 // --- Histograms (vllm/v1/metrics/loggers.py: the buckets vLLM declares) ---
 
-const std::vector<double> ttft_buckets_s = {0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75,
+const std::vector<double> ttft_buckets_s = {0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1,  0.25,  0.5,   0.75,
                                             1.0,   2.5,   5.0,  7.5,  10.0, 20.0, 40.0, 80.0, 160.0, 640.0, 2560.0};
-const std::vector<double> itl_buckets_s = {0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5,
+const std::vector<double> itl_buckets_s = {0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2,  0.3,  0.4, 0.5,
                                            0.75, 1.0,   2.5,  5.0,   7.5, 10.0, 20.0, 40.0, 80.0};
 
 template <typename T>
@@ -101,8 +101,12 @@ Percentiles percentiles_of(std::vector<T>& samples) {
 class BlockPool {
 public:
     BlockPool(int32_t blocks, int32_t blocks_per_cell)
-        : prev_(static_cast<size_t>(blocks) + 1), next_(static_cast<size_t>(blocks) + 1),
-          refs_(static_cast<size_t>(blocks), 0), prefix_slot_(static_cast<size_t>(blocks), -1), sentinel_(blocks), per_cell_(blocks_per_cell) {
+        : prev_(static_cast<size_t>(blocks) + 1),
+          next_(static_cast<size_t>(blocks) + 1),
+          refs_(static_cast<size_t>(blocks), 0),
+          prefix_slot_(static_cast<size_t>(blocks), -1),
+          sentinel_(blocks),
+          per_cell_(blocks_per_cell) {
         const auto cells = static_cast<size_t>((blocks + blocks_per_cell - 1) / blocks_per_cell);
         cells_.resize(cells);
         prev_[static_cast<size_t>(sentinel_)] = next_[static_cast<size_t>(sentinel_)] = sentinel_;
@@ -111,10 +115,10 @@ public:
 
     // What one cell of the grid holds.
     struct Cell {
-        int32_t used = 0;            // blocks some request holds
-        int32_t cached = 0;          // free blocks that still hold a block of the shared prefix
-        int32_t prefix_held = 0;     // held blocks of the shared prefix
-        int32_t owner = -1;          // the request that last took a block here
+        int32_t used = 0;         // blocks some request holds
+        int32_t cached = 0;       // free blocks that still hold a block of the shared prefix
+        int32_t prefix_held = 0;  // held blocks of the shared prefix
+        int32_t owner = -1;       // the request that last took a block here
     };
 
     int32_t size() const { return sentinel_; }
@@ -122,9 +126,7 @@ public:
     int32_t cached_free() const { return cached_free_; }
     int32_t refs(int32_t b) const { return refs_[static_cast<size_t>(b)]; }
     const std::vector<Cell>& cells() const { return cells_; }
-    int32_t cell_blocks(size_t cell) const {
-        return std::min(per_cell_, sentinel_ - static_cast<int32_t>(cell) * per_cell_);
-    }
+    int32_t cell_blocks(size_t cell) const { return std::min(per_cell_, sentinel_ - static_cast<int32_t>(cell) * per_cell_); }
 
     int32_t allocate(int32_t request, std::vector<int32_t>& prefix_blocks) {
         const int32_t b = next_[static_cast<size_t>(sentinel_)];
@@ -188,11 +190,11 @@ private:
 // --- The scheduler ---
 
 struct Live {
-    int32_t index = 0;            // into Simulation::requests
+    int32_t index = 0;  // into Simulation::requests
     int64_t prompt = 0, output = 0;
     int64_t generated = 0;
-    int64_t computed = 0;         // tokens whose KV is in the cache
-    int64_t registered = 0;       // prefix blocks this request has offered to the cache
+    int64_t computed = 0;    // tokens whose KV is in the cache
+    int64_t registered = 0;  // prefix blocks this request has offered to the cache
     std::vector<int32_t> blocks;
     double last_token_s = 0;
     int64_t tokens() const { return prompt + generated; }
@@ -206,8 +208,7 @@ struct Scheduled {
 class Engine {
 public:
     Engine(const Result& r, const Workload& w, const SimOptions& o, const Calibration& c, Simulation& sim)
-        : r_(r), options_(o), calibration_(c), sim_(sim),
-          pool_(pool_blocks(r), cell_size(pool_blocks(r), o.max_cells)) {
+        : r_(r), options_(o), calibration_(c), sim_(sim), pool_(pool_blocks(r), cell_size(pool_blocks(r), o.max_cells)) {
         const KvLayout& k = r.memory.layout;
         block_size_ = k.block_size;
         block_set_bytes_ = k.page_bytes * static_cast<double>(k.group_size);
@@ -446,8 +447,8 @@ private:
         running_time_ += static_cast<double>(running_.size()) * step_s;
         if (!options_.record) return;
         sim_.steps.push_back({start_s, step_s, static_cast<int32_t>(running_.size()), static_cast<int32_t>(waiting_.size()),
-                              static_cast<int32_t>(preemptions_), used, pool_.cached_free(), static_cast<float>(usage),
-                              prefill_tokens, decode_tokens});
+                              static_cast<int32_t>(preemptions_), used, pool_.cached_free(), static_cast<float>(usage), prefill_tokens,
+                              decode_tokens});
         // Frames evenly spread over simulated time, so playback moves at a steady pace through
         // busy stretches and idle ones alike.
         if (start_s >= next_frame_s_) {
@@ -475,8 +476,7 @@ private:
             uint16_t owner = PoolFrame::free_cell;
             int32_t shown = 0;
             if (cell.used > 0) {
-                owner = 2 * cell.prefix_held >= cell.used ? PoolFrame::shared_prefix
-                                                          : static_cast<uint16_t>(cell.owner % 65520);
+                owner = 2 * cell.prefix_held >= cell.used ? PoolFrame::shared_prefix : static_cast<uint16_t>(cell.owner % 65520);
                 shown = cell.used;
             } else if (cell.cached > 0) {
                 owner = PoolFrame::cached_prefix;
@@ -548,12 +548,12 @@ private:
     int64_t block_size_ = 16, budget_ = 0, max_seqs_ = 0, max_len_ = 0;
     double block_set_bytes_ = 0;
     bool one_group_ = true;
-    std::vector<int32_t> prefix_blocks_;      // physical block per shared-prefix block, -1: not cached
+    std::vector<int32_t> prefix_blocks_;  // physical block per shared-prefix block, -1: not cached
     std::vector<Live> live_;
-    std::vector<Live*> running_;              // in admission order
+    std::vector<Live*> running_;  // in admission order
     std::deque<Live*> waiting_;
-    std::vector<Scheduled> batch_;            // this step's requests (kept to reuse its memory)
-    std::vector<float> itl_samples_;          // float: a run can have millions
+    std::vector<Scheduled> batch_;    // this step's requests (kept to reuse its memory)
+    std::vector<float> itl_samples_;  // float: a run can have millions
     std::deque<std::pair<int64_t, int64_t>> lookups_;
     int64_t window_queries_ = 0, window_hits_ = 0, total_queries_ = 0, total_hits_ = 0;
     int64_t preemptions_ = 0, finished_ = 0, rejected_ = 0;
@@ -586,8 +586,8 @@ std::variant<std::vector<RequestSpec>, InputError> workload_requests(const Workl
             return InputError{"requests", ErrorCode::out_of_range, "at most 20,000 requests"};
         std::vector<RequestSpec> list = w.list;
         for (const RequestSpec& q : list)
-            if (!(q.arrival_s >= 0 && q.arrival_s < 1e9) || q.prompt_tokens < 1 || q.output_tokens < 1 ||
-                q.prompt_tokens > (1 << 24) || q.output_tokens > (1 << 24))
+            if (!(q.arrival_s >= 0 && q.arrival_s < 1e9) || q.prompt_tokens < 1 || q.output_tokens < 1 || q.prompt_tokens > (1 << 24) ||
+                q.output_tokens > (1 << 24))
                 return InputError{"requests", ErrorCode::out_of_range,
                                   "each request needs arrival_s 0 to 1e9, prompt_tokens and output_tokens 1 to 16,777,216"};
         std::stable_sort(list.begin(), list.end(), [](const RequestSpec& a, const RequestSpec& b) { return a.arrival_s < b.arrival_s; });

@@ -25,7 +25,7 @@ namespace kv {
 
 struct RequestSpec {
     double arrival_s = 0;
-    int64_t prompt_tokens = 0;   // including the shared prefix
+    int64_t prompt_tokens = 0;  // including the shared prefix
     int64_t output_tokens = 0;
 };
 
@@ -34,13 +34,13 @@ struct RequestSpec {
 // short answers), reasoning (short prompts, long outputs); "fixed" uses the scenario's
 // prompt_tokens and output_tokens for every request.
 struct Workload {
-    std::string name = "chat";            // chat, summarise, reasoning, fixed
-    double rate_per_s = 8;                // Poisson arrivals; 0: every request arrives at once
+    std::string name = "chat";  // chat, summarise, reasoning, fixed
+    double rate_per_s = 8;      // Poisson arrivals; 0: every request arrives at once
     int64_t requests = 2000;
     uint64_t seed = 1;
-    int64_t shared_prefix_tokens = 0;     // a system prompt every request starts with
-    bool prefix_caching = true;           // vLLM V1's default
-    std::vector<RequestSpec> list;        // explicit requests; when set, name/rate/requests are unused
+    int64_t shared_prefix_tokens = 0;  // a system prompt every request starts with
+    bool prefix_caching = true;        // vLLM V1's default
+    std::vector<RequestSpec> list;     // explicit requests; when set, name/rate/requests are unused
 };
 
 struct WorkloadLimits {
@@ -55,30 +55,30 @@ struct SimStep {
     double step_s = 0;
     int32_t running = 0;
     int32_t waiting = 0;
-    int32_t preemptions_total = 0;       // cumulative, as vllm:num_preemptions_total
-    int32_t blocks_used = 0;             // held by running requests (shared prefix blocks once)
-    int32_t blocks_cached = 0;           // prefix blocks no request holds: free but still hit-able
-    float kv_cache_usage = 0;            // vllm:kv_cache_usage_perc: blocks_used over the pool, 0..1
+    int32_t preemptions_total = 0;  // cumulative, as vllm:num_preemptions_total
+    int32_t blocks_used = 0;        // held by running requests (shared prefix blocks once)
+    int32_t blocks_cached = 0;      // prefix blocks no request holds: free but still hit-able
+    float kv_cache_usage = 0;       // vllm:kv_cache_usage_perc: blocks_used over the pool, 0..1
     int32_t prefill_tokens = 0;
     int32_t decode_tokens = 0;
 };
 
 struct SimRequest {
     RequestSpec spec;
-    double first_token_s = -1;           // absolute time; -1: never (rejected or unfinished)
+    double first_token_s = -1;  // absolute time; -1: never (rejected or unfinished)
     double finish_s = -1;
     int64_t preemptions = 0;
-    int64_t prefix_hit_tokens = 0;       // at its first admission
-    bool rejected = false;               // longer than max_model_len (HTTP 400)
+    int64_t prefix_hit_tokens = 0;  // at its first admission
+    bool rejected = false;          // longer than max_model_len (HTTP 400)
     double ttft_s() const { return first_token_s - spec.arrival_s; }
     double e2e_s() const { return finish_s - spec.arrival_s; }
 };
 
 // The block pool at one moment, one cell per block or per group of blocks on big pools.
 struct PoolFrame {
-    int32_t step = 0;                    // index into Simulation::steps
-    std::vector<uint16_t> owner;         // request index (mod 65,520), or one of the codes below
-    std::vector<uint8_t> fill;           // blocks of the cell in use, 0..255 of the cell
+    int32_t step = 0;             // index into Simulation::steps
+    std::vector<uint16_t> owner;  // request index (mod 65,520), or one of the codes below
+    std::vector<uint8_t> fill;    // blocks of the cell in use, 0..255 of the cell
     static constexpr uint16_t free_cell = 0xFFFF, cached_prefix = 0xFFFE, shared_prefix = 0xFFFD;
 };
 
@@ -89,15 +89,15 @@ struct Percentiles {
 
 // A Prometheus histogram as vLLM declares it: upper bounds and cumulative counts.
 struct Histogram {
-    std::vector<double> upper_bounds;    // le="..." (the +Inf bucket is `count`)
+    std::vector<double> upper_bounds;  // le="..." (the +Inf bucket is `count`)
     std::vector<int64_t> cumulative;
     int64_t count = 0;
     double sum = 0;
-    double quantile(double q) const;     // what histogram_quantile() would report
+    double quantile(double q) const;  // what histogram_quantile() would report
 };
 
 struct SimSummary {
-    double duration_s = 0;               // first arrival to last finish
+    double duration_s = 0;  // first arrival to last finish
     int64_t finished = 0;
     int64_t rejected = 0;
     int64_t preemptions = 0;
@@ -105,28 +105,28 @@ struct SimSummary {
     double prompt_tokens_per_s = 0;      // prefill tokens computed (recomputation included)
     double prefix_hit_rate = 0;          // hit tokens / queried prompt tokens
     double peak_kv_cache_usage = 0;
-    double mean_running = 0;             // time-weighted
+    double mean_running = 0;  // time-weighted
     Percentiles ttft_s, itl_s, e2e_s;
     Histogram ttft_histogram, itl_histogram;  // vllm:time_to_first_token_seconds, vllm:inter_token_latency_seconds
 };
 
 struct Simulation {
-    int64_t pool_blocks = 0;             // num_gpu_blocks - 1 (one null block)
+    int64_t pool_blocks = 0;  // num_gpu_blocks - 1 (one null block)
     int64_t block_size = 0;
     int64_t blocks_per_cell = 1;
     std::vector<SimStep> steps;
     std::vector<SimRequest> requests;
-    std::vector<PoolFrame> frames;       // at most max_frames, evenly spread over simulated time
+    std::vector<PoolFrame> frames;         // at most max_frames, evenly spread over simulated time
     std::vector<std::string> stats_lines;  // every 10 s of simulated time, in the engine's format
     std::vector<double> stats_line_s;      // when each was printed
     SimSummary summary;
-    std::string note;                    // what the simulation left out for this scenario, if anything
+    std::string note;  // what the simulation left out for this scenario, if anything
 };
 
 struct SimOptions {
     int64_t max_cells = 1024;
     int64_t max_frames = 400;
-    bool record = true;                  // steps, frames and stats lines (off for searches)
+    bool record = true;  // steps, frames and stats lines (off for searches)
 };
 
 // The requests a workload produces (sorted by arrival), or an error naming the field.
@@ -134,8 +134,7 @@ std::variant<std::vector<RequestSpec>, InputError> workload_requests(const Workl
 
 // Runs the workload on an evaluated result. A result whose engine refused to start gives an
 // InputError naming the refusal.
-std::variant<Simulation, InputError> simulate(const Result& result, const Workload& workload,
-                                              const SimOptions& options = {},
+std::variant<Simulation, InputError> simulate(const Result& result, const Workload& workload, const SimOptions& options = {},
                                               const Calibration& calibration = {});
 
 // The lowest arrival rate (requests/s, to 2 significant figures) at which the workload's run

@@ -68,8 +68,9 @@ std::variant<Workload, InputError> workload_from_json(const json& in, const Work
         } else {
             const std::string shown = key.size() > 60 ? key.substr(0, 57) + "..." : key;
             return InputError{shown, ErrorCode::unknown_field,
-                              "\"" + shown + "\" is not a workload field (workload, rate_per_s, requests, seed, "
-                              "shared_prefix_tokens, prefix_caching, list)"};
+                              "\"" + shown +
+                                  "\" is not a workload field (workload, rate_per_s, requests, seed, "
+                                  "shared_prefix_tokens, prefix_caching, list)"};
         }
     }
     if (w.name != "chat" && w.name != "summarise" && w.name != "reasoning" && w.name != "fixed")
@@ -85,8 +86,12 @@ std::variant<Workload, InputError> workload_from_text(const std::string& text, c
 }
 
 json workload_to_json(const Workload& w) {
-    return {{"workload", w.name}, {"rate_per_s", w.rate_per_s}, {"requests", w.requests},
-            {"seed", w.seed}, {"shared_prefix_tokens", w.shared_prefix_tokens}, {"prefix_caching", w.prefix_caching}};
+    return {{"workload", w.name},
+            {"rate_per_s", w.rate_per_s},
+            {"requests", w.requests},
+            {"seed", w.seed},
+            {"shared_prefix_tokens", w.shared_prefix_tokens},
+            {"prefix_caching", w.prefix_caching}};
 }
 
 namespace {

@@ -9,8 +9,7 @@ namespace kv {
 namespace {
 
 double peak_flops(const GpuSpec& gpu, DType weight_dtype) {
-    return (weight_dtype == DType::fp8 && gpu.fp8_flops_per_s > 0) ? gpu.fp8_flops_per_s
-                                                                    : gpu.bf16_flops_per_s;
+    return (weight_dtype == DType::fp8 && gpu.fp8_flops_per_s > 0) ? gpu.fp8_flops_per_s : gpu.bf16_flops_per_s;
 }
 
 double allreduce_s(double message_bytes, int64_t tp, const GpuSpec& gpu, const Calibration& c) {
@@ -48,9 +47,7 @@ double expert_weight_bytes(const Result& r) {
     return r.memory.weight_bytes * share;
 }
 
-double bytes_per_s(const Result& r, const Calibration& c) {
-    return r.gpu.hbm_bytes_per_s * c.achieved_bandwidth_fraction;
-}
+double bytes_per_s(const Result& r, const Calibration& c) { return r.gpu.hbm_bytes_per_s * c.achieved_bandwidth_fraction; }
 
 // Decodes only: `sequences` each reading its cache at `context_tokens`.
 StepLoad decode_load(const Result& r, double sequences, int64_t context_tokens) {
@@ -111,14 +108,12 @@ double achieved_flops_per_s(const GpuSpec& gpu, DType weight_dtype, const Calibr
 PhaseTiming time_step(const Result& r, const StepLoad& load, const Calibration& c) {
     const int64_t tp = r.scenario.tensor_parallel_size;
     const double tokens = load.decode_tokens + load.prefill_tokens;
-    const double matmul_flops_per_token =
-        2.0 * static_cast<double>(active_parameter_count(r.model)) / static_cast<double>(tp);
+    const double matmul_flops_per_token = 2.0 * static_cast<double>(active_parameter_count(r.model)) / static_cast<double>(tp);
     // A mixture of experts reads only the experts the step's tokens route to (uniform routing).
-    const double weight_bytes =
-        r.memory.weight_bytes - expert_weight_bytes(r) * (1.0 - experts_touched(r.model, tokens));
+    const double weight_bytes = r.memory.weight_bytes - expert_weight_bytes(r) * (1.0 - experts_touched(r.model, tokens));
     PhaseTiming phase;
-    phase.flops = tokens * matmul_flops_per_token +
-                  attention_flops_per_pair(r, tp) * (load.decode_context_tokens + load.prefill_context_pairs);
+    phase.flops =
+        tokens * matmul_flops_per_token + attention_flops_per_pair(r, tp) * (load.decode_context_tokens + load.prefill_context_pairs);
     phase.bytes = load.weight_reads * weight_bytes + load.decode_kv_bytes +
                   (load.prefill_tokens + load.prefill_kv_read_tokens) * r.memory.layout.kv_bytes_per_token;
     phase.communication_s = layer_allreduces_s(r, tokens, tp, c);
@@ -166,8 +161,7 @@ StepTimes time_steps(const Result& r, const Calibration& c) {
     add_prefill(one_token, 1.0, s.prompt_tokens, s.prompt_tokens);
     const double flops_per_chunk_token = time_step(r, one_token, c).flops;
     const double spare_flops = std::max(0.0, t.decode.memory_s - t.decode.compute_s) * t.achieved_flops_per_s;
-    t.free_prefill_tokens = std::min<int64_t>(
-        t.chunk_budget_tokens, static_cast<int64_t>(std::floor(spare_flops / flops_per_chunk_token)));
+    t.free_prefill_tokens = std::min<int64_t>(t.chunk_budget_tokens, static_cast<int64_t>(std::floor(spare_flops / flops_per_chunk_token)));
     t.step_with_full_chunk_s = decode_step_with_chunk_s(r, t.chunk_budget_tokens, c);
     serve_steadily(r, t, c);
     return t;

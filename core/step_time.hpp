@@ -28,25 +28,25 @@ const char* bound_name(Bound bound);
 
 // Prefill and decode through the same lens: work, traffic, and which one sets the time.
 struct PhaseTiming {
-    double flops = 0;             // per rank
-    double bytes = 0;             // per rank, HBM traffic
+    double flops = 0;  // per rank
+    double bytes = 0;  // per rank, HBM traffic
     double compute_s = 0;
     double memory_s = 0;
-    double communication_s = 0;   // tensor-parallel all-reduces
-    double total_s = 0;           // max(compute, memory) + communication
+    double communication_s = 0;  // tensor-parallel all-reduces
+    double total_s = 0;          // max(compute, memory) + communication
     Bound bound = Bound::none;
     double arithmetic_intensity = 0;  // flops per byte
 };
 
 // What one forward pass carries.
 struct StepLoad {
-    double decode_tokens = 0;            // one query token per decoding sequence
-    double decode_context_tokens = 0;    // sum of their contexts (attention FLOPs)
-    double decode_kv_bytes = 0;          // the cache those decodes read
-    double prefill_tokens = 0;           // prompt tokens computed in this pass
-    double prefill_context_pairs = 0;    // (query, context) pairs of their attention
-    double prefill_kv_read_tokens = 0;   // earlier chunks' KV that later chunks read
-    double weight_reads = 1;             // a prefill split into chunks reads the weights per chunk
+    double decode_tokens = 0;           // one query token per decoding sequence
+    double decode_context_tokens = 0;   // sum of their contexts (attention FLOPs)
+    double decode_kv_bytes = 0;         // the cache those decodes read
+    double prefill_tokens = 0;          // prompt tokens computed in this pass
+    double prefill_context_pairs = 0;   // (query, context) pairs of their attention
+    double prefill_kv_read_tokens = 0;  // earlier chunks' KV that later chunks read
+    double weight_reads = 1;            // a prefill split into chunks reads the weights per chunk
 };
 
 // Continuous batching with chunked prefill, in steady state. Each sequence's prompt is prefilled
@@ -61,8 +61,8 @@ struct ServingSteady {
     bool token_budget_binds = false;     // prompts cannot keep up: fewer sequences decode per step
     double prefill_step_share = 0;       // fraction of steps that carry prompt tokens
     double prefill_tokens_per_prefill_step = 0;
-    PhaseTiming step_with_prefill;       // a step carrying the decodes and a prompt chunk
-    PhaseTiming decode_step;             // a step carrying only the decodes
+    PhaseTiming step_with_prefill;  // a step carrying the decodes and a prompt chunk
+    PhaseTiming decode_step;        // a step carrying only the decodes
     double mean_step_s = 0;
     double generation_tokens_per_s = 0;  // the stats line's "Avg generation throughput"
     double prompt_tokens_per_s = 0;      // its "Avg prompt throughput" = generation x prompt/output
@@ -71,8 +71,8 @@ struct ServingSteady {
     int64_t prefill_steps = 0;           // steps one prompt's prefill spans beside the decodes
     double ttft_s = 0;                   // queue + those steps
     // What the GPU could do with only one kind of work, for comparison.
-    double decode_only_tokens_per_s = 0; // the same decodes with no prefill in the steps
-    double prefill_only_tokens_per_s = 0;// steps full of prompt tokens (max_num_batched_tokens)
+    double decode_only_tokens_per_s = 0;   // the same decodes with no prefill in the steps
+    double prefill_only_tokens_per_s = 0;  // steps full of prompt tokens (max_num_batched_tokens)
 };
 
 struct StepTimes {
@@ -80,26 +80,26 @@ struct StepTimes {
     // calibration.hpp (the panels' roofline and the lesson's stated assumptions read these).
     double achieved_bytes_per_s = 0;
     double achieved_flops_per_s = 0;
-    double peak_flops_per_s = 0;          // the tensor roof the weights run at (FP8 where the GPU has it)
-    double ridge_flops_per_byte = 0;      // achieved FLOP/s over achieved bytes/s: the roofline's knee
+    double peak_flops_per_s = 0;      // the tensor roof the weights run at (FP8 where the GPU has it)
+    double ridge_flops_per_byte = 0;  // achieved FLOP/s over achieved bytes/s: the roofline's knee
 
     // Single-batch decode step: one token for every running sequence, each cache at its final
     // length, no prefill (the batching ceiling and the two phases use this view).
     PhaseTiming decode;
-    double decode_tokens_per_s = 0;       // aggregate
-    double itl_s = 0;                     // per-stream inter-token latency (= decode step)
-    double weight_share = 0;              // weight bytes / bytes moved
-    double dram_active = 0;               // simulated DCGM_FI_PROF_DRAM_ACTIVE
-    double tensor_active = 0;             // simulated DCGM_FI_PROF_PIPE_TENSOR_ACTIVE
-    double gpu_utilization = 0;           // nvidia-smi "utilization": a kernel is resident
+    double decode_tokens_per_s = 0;  // aggregate
+    double itl_s = 0;                // per-stream inter-token latency (= decode step)
+    double weight_share = 0;         // weight bytes / bytes moved
+    double dram_active = 0;          // simulated DCGM_FI_PROF_DRAM_ACTIVE
+    double tensor_active = 0;        // simulated DCGM_FI_PROF_PIPE_TENSOR_ACTIVE
+    double gpu_utilization = 0;      // nvidia-smi "utilization": a kernel is resident
 
     // Prefill of one prompt (time to first token).
     PhaseTiming prefill;
 
     // Chunked prefill under max_num_batched_tokens.
-    int64_t chunk_budget_tokens = 0;      // max_num_batched_tokens - running
-    int64_t free_prefill_tokens = 0;      // ride along before compute exceeds memory time
-    double step_with_full_chunk_s = 0;    // decode step with chunk_budget_tokens folded in
+    int64_t chunk_budget_tokens = 0;    // max_num_batched_tokens - running
+    int64_t free_prefill_tokens = 0;    // ride along before compute exceeds memory time
+    double step_with_full_chunk_s = 0;  // decode step with chunk_budget_tokens folded in
 
     // Serving: the single-batch decode above pays nothing for prefill; this does.
     ServingSteady serving;
@@ -112,8 +112,7 @@ PhaseTiming time_step(const Result& result, const StepLoad& load, const Calibrat
 StepTimes time_steps(const Result& result, const Calibration& calibration);
 
 // Decode step time with `chunk_tokens` prefill tokens folded into the same forward pass.
-double decode_step_with_chunk_s(const Result& result, int64_t chunk_tokens,
-                                const Calibration& calibration = {});
+double decode_step_with_chunk_s(const Result& result, int64_t chunk_tokens, const Calibration& calibration = {});
 
 // Matmul rate the weights run at: FP8 weights use the FP8 tensor rate where the GPU has one.
 double achieved_flops_per_s(const GpuSpec& gpu, DType weight_dtype, const Calibration& calibration);

@@ -11,8 +11,8 @@ namespace kv {
 
 struct BatchPoint {
     int64_t batch = 0;
-    double step_s = 0;          // = per-stream ITL
-    double tokens_per_s = 0;    // aggregate
+    double step_s = 0;        // = per-stream ITL
+    double tokens_per_s = 0;  // aggregate
     double weight_share = 0;
     Bound bound = Bound::none;
 };
@@ -28,8 +28,8 @@ BatchSweep sweep_batch(const Result& base, int max_points = 128, const Calibrati
 
 struct TensorParallelPoint {
     int64_t tensor_parallel_size = 0;
-    bool valid = false;              // the engine accepts this tensor-parallel size for the model's heads
-    Result result;                   // per-rank figures
+    bool valid = false;  // the engine accepts this tensor-parallel size for the model's heads
+    Result result;       // per-rank figures
 };
 
 std::vector<TensorParallelPoint> sweep_tensor_parallel(const Result& base, const Calibration& calibration = {});

@@ -92,18 +92,18 @@ std::variant<ValidationSummary, InputError> validate_startups(const nlohmann::js
 std::string validation_table(const ValidationSummary& s) {
     std::string out;
     char line[512];
-    std::snprintf(line, sizeof line, "%-34s %-8s %-9s %-22s %-8s %-9s %12s %12s %8s %15s\n", "start-up", "role", "vllm",
-                  "model", "gpu", "compares", "logged", "model", "error", "weights GiB");
+    std::snprintf(line, sizeof line, "%-34s %-8s %-9s %-22s %-8s %-9s %12s %12s %8s %15s\n", "start-up", "role", "vllm", "model", "gpu",
+                  "compares", "logged", "model", "error", "weights GiB");
     out += line;
     for (const ValidationRow& r : s.rows) {
         const int decimals = r.what == "available" ? 2 : 0;
         const std::string weights = r.logged_weights_gib >= 0
                                         ? format_fixed(r.logged_weights_gib, 2) + "/" + format_fixed(r.predicted_weights_gib, 2)
                                         : "-/" + format_fixed(r.predicted_weights_gib, 2);
-        std::snprintf(line, sizeof line, "%-34s %-8s %-9s %-22s %-8s %-9s %12s %12s %7.1f%% %15s%s\n", r.id.c_str(),
-                      r.role.c_str(), r.version.c_str(), r.model.substr(0, 22).c_str(), r.gpu.c_str(), r.what.c_str(),
-                      format_grouped(r.logged, decimals).c_str(), format_grouped(r.predicted, decimals).c_str(),
-                      100.0 * r.error, weights.c_str(), r.startup_error.empty() ? "" : ("  refused: " + r.startup_error).c_str());
+        std::snprintf(line, sizeof line, "%-34s %-8s %-9s %-22s %-8s %-9s %12s %12s %7.1f%% %15s%s\n", r.id.c_str(), r.role.c_str(),
+                      r.version.c_str(), r.model.substr(0, 22).c_str(), r.gpu.c_str(), r.what.c_str(),
+                      format_grouped(r.logged, decimals).c_str(), format_grouped(r.predicted, decimals).c_str(), 100.0 * r.error,
+                      weights.c_str(), r.startup_error.empty() ? "" : ("  refused: " + r.startup_error).c_str());
         out += line;
     }
     std::snprintf(line, sizeof line,

@@ -18,11 +18,11 @@ namespace kv {
 struct ValidationRow {
     std::string id, source, role, version, what;  // what: "tokens", "blocks" or "available"
     std::string model, gpu;
-    double logged = 0, predicted = 0;             // in the unit of `what` (GiB for available)
-    double error = 0;                             // predicted / logged - 1
+    double logged = 0, predicted = 0;                           // in the unit of `what` (GiB for available)
+    double error = 0;                                           // predicted / logged - 1
     double logged_weights_gib = -1, predicted_weights_gib = 0;  // -1: the log does not say
-    std::string startup_error;                    // the model's refusal kind, when it refuses
-    bool logged_refusal = false;                  // the engine stopped at start-up
+    std::string startup_error;                                  // the model's refusal kind, when it refuses
+    bool logged_refusal = false;                                // the engine stopped at start-up
 };
 
 struct ValidationSummary {
@@ -33,8 +33,7 @@ struct ValidationSummary {
     int refusals_unexpected = 0;                     // the model refuses where the engine started
 };
 
-std::variant<ValidationSummary, InputError> validate_startups(const nlohmann::json& data,
-                                                              const Calibration& calibration = {});
+std::variant<ValidationSummary, InputError> validate_startups(const nlohmann::json& data, const Calibration& calibration = {});
 
 // A plain-text table, one row per start-up, and the summary lines.
 std::string validation_table(const ValidationSummary& summary);

@@ -37,16 +37,23 @@ float frame(int id) {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->Pos);
     ImGui::SetNextWindowSize(viewport->Size);
-    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollWithMouse |
-                                   ImGuiWindowFlags_NoBringToFrontOnFocus;
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                                   ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBringToFrontOnFocus;
     ImGui::Begin("##panel", nullptr, flags);
     if (panel) {
         switch (panel->kind) {
-        case PanelKind::admission: kvui::panel_admission(*panel); break;
-        case PanelKind::phases: kvui::panel_phases(*panel); break;
-        case PanelKind::batching: kvui::panel_batching(*panel); break;
-        case PanelKind::serving: kvui::panel_serving(*panel); break;
+            case PanelKind::admission:
+                kvui::panel_admission(*panel);
+                break;
+            case PanelKind::phases:
+                kvui::panel_phases(*panel);
+                break;
+            case PanelKind::batching:
+                kvui::panel_batching(*panel);
+                break;
+            case PanelKind::serving:
+                kvui::panel_serving(*panel);
+                break;
         }
     }
     const float height = ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y + ImGui::GetStyle().WindowPadding.y;
@@ -76,7 +83,6 @@ Panel* find_panel(int id) {
     auto it = app().panels.find(id);
     return it == app().panels.end() ? nullptr : &it->second;
 }
-
 
 //-----------------------------------------------------------------------------
 // [SECTION] Setters
@@ -145,7 +151,7 @@ std::optional<kv::InputError> commit(Panel& panel, const kv::Scenario& scenario,
     }
     const kv::Result& result = evaluated ? *evaluated : panel.result;
     std::optional<std::variant<kv::Simulation, kv::InputError>> run;
-    if (serving && panel.surface) {   // mount() runs the first simulation once the initial state is in
+    if (serving && panel.surface) {  // mount() runs the first simulation once the initial state is in
         run = kv::simulate(result, workload);
         const auto* error = std::get_if<kv::InputError>(&*run);
         if (error && result.status != kv::Status::engine_refused) {
@@ -177,13 +183,9 @@ bool is_workload_field(const std::string& key) {
 
 }  // namespace
 
-std::optional<kv::InputError> set_scenario(Panel& panel, const kv::Scenario& scenario) {
-    return commit(panel, scenario, panel.workload);
-}
+std::optional<kv::InputError> set_scenario(Panel& panel, const kv::Scenario& scenario) { return commit(panel, scenario, panel.workload); }
 
-std::optional<kv::InputError> set_workload(Panel& panel, const kv::Workload& workload) {
-    return commit(panel, panel.scenario, workload);
-}
+std::optional<kv::InputError> set_workload(Panel& panel, const kv::Workload& workload) { return commit(panel, panel.scenario, workload); }
 
 nlohmann::json state_json(const Panel& panel) {
     nlohmann::json state = kv::scenario_to_json(panel.scenario);
@@ -200,9 +202,9 @@ std::optional<kv::InputError> apply_json(Panel& panel, const std::string& partia
     // Scenario fields only: the scenario reader sees the text as written (it checks its size,
     // NUL bytes and keys given twice).
     nlohmann::json partial = nlohmann::json::parse(partial_json, nullptr, false);
-    const bool has_workload = panel.kind == PanelKind::serving && partial.is_object() &&
-                              std::any_of(partial.items().begin(), partial.items().end(),
-                                          [](const auto& item) { return is_workload_field(item.key()); });
+    const bool has_workload =
+        panel.kind == PanelKind::serving && partial.is_object() &&
+        std::any_of(partial.items().begin(), partial.items().end(), [](const auto& item) { return is_workload_field(item.key()); });
     if (!has_workload) {
         auto parsed = kv::scenario_from_text(partial_json, panel.scenario);
         if (auto* error = std::get_if<kv::InputError>(&parsed)) return refuse(*error);
@@ -233,7 +235,7 @@ void set_theme(bool dark) {
 void set_reduced_motion(bool reduce) {
     app().reduced_motion = reduce;
     if (!reduce) return;
-    for (auto& [id, panel] : app().panels) play(panel, false);   // a reader who just asked for less motion
+    for (auto& [id, panel] : app().panels) play(panel, false);  // a reader who just asked for less motion
 }
 
 void set_visible(Panel& panel, bool visible) {
@@ -267,7 +269,7 @@ EM_BOOL on_tick(double now_ms, void* user) {
     if (advance > 0) {
         pb.clock -= advance;
         pb.frame = std::min(pb.frame + advance, last_frame(*panel));
-        if (pb.frame >= last_frame(*panel)) pb.playing = false;   // stops at the end of the run
+        if (pb.frame >= last_frame(*panel)) pb.playing = false;  // stops at the end of the run
         kvui::surface_invalidate(panel->surface);
     }
     schedule_tick(*panel);
@@ -292,7 +294,7 @@ void schedule_tick(Panel& panel) {
 void play(Panel& panel, bool on) {
     Panel::Playback& pb = panel.playback;
     on = on && !panel.simulation.frames.empty();
-    if (on && pb.frame >= last_frame(panel)) pb.frame = 0;   // play at the end starts over
+    if (on && pb.frame >= last_frame(panel)) pb.frame = 0;  // play at the end starts over
     if (pb.playing == on) return;
     pb.playing = on;
     pb.clock = 0;
@@ -317,9 +319,8 @@ void seek(Panel& panel, int frame) {
 // [SECTION] Mount and unmount
 //-----------------------------------------------------------------------------
 
-std::variant<int, kv::InputError> mount(const std::string& selector, const std::string& kind,
-                                        const std::string& initial_json, kvui::SurfaceSize size,
-                                        std::optional<kv::InputError>* rejected) {
+std::variant<int, kv::InputError> mount(const std::string& selector, const std::string& kind, const std::string& initial_json,
+                                        kvui::SurfaceSize size, std::optional<kv::InputError>* rejected) {
     const auto panel_kind = panel_kind_from_name(kind);
     if (!panel_kind)
         return input_error("panel", kv::ErrorCode::unknown_value,

@@ -30,25 +30,25 @@ std::optional<PanelKind> panel_kind_from_name(const std::string& name);
 
 struct Panel {
     int id = 0;
-    int surface = 0;                                   // its canvas (platform_html5.hpp); 0 while mounting
+    int surface = 0;  // its canvas (platform_html5.hpp); 0 while mounting
     PanelKind kind = PanelKind::admission;
-    kv::Scenario scenario;                             // as the reader set it
-    kv::Result result;                                 // kv::evaluate(scenario)
-    kv::BatchSweep batch_sweep;                        // kv::sweep_batch(result); batching panel
-    std::vector<kv::TensorParallelPoint> tp_sweep;     // kv::sweep_tensor_parallel(result); batching panel
-    std::optional<kv::InputError> rejected;            // the last refused change
+    kv::Scenario scenario;                          // as the reader set it
+    kv::Result result;                              // kv::evaluate(scenario)
+    kv::BatchSweep batch_sweep;                     // kv::sweep_batch(result); batching panel
+    std::vector<kv::TensorParallelPoint> tp_sweep;  // kv::sweep_tensor_parallel(result); batching panel
+    std::optional<kv::InputError> rejected;         // the last refused change
     // Serving panel: the workload, kv::simulate(result, workload), or why it could not run.
     kv::Workload workload;
     kv::Simulation simulation;
     std::optional<kv::InputError> simulation_error;
     struct Playback {
-        int frame = 0;                                 // index into simulation.frames
+        int frame = 0;  // index into simulation.frames
         bool playing = false;
-        double clock = 0;                              // fraction of a frame accumulated while playing
+        double clock = 0;  // fraction of a frame accumulated while playing
         double last_tick_ms = -1;
-        long tick_request = 0;                         // pending animation frame, 0 when none
+        long tick_request = 0;  // pending animation frame, 0 when none
     } playback;
-    bool visible = true;                               // until the loader's IntersectionObserver says otherwise
+    bool visible = true;  // until the loader's IntersectionObserver says otherwise
     // Where each knob was drawn last frame, in CSS pixels of the canvas, by scenario field name:
     // not lesson data, only for tests and tools that drive the controls (KvPanels' layout()).
     std::map<std::string, std::array<float, 4>> knob_rects;
@@ -60,7 +60,7 @@ using EventSink = std::function<void(int, const std::string&, const std::string&
 struct AppState {
     std::map<int, Panel> panels;
     bool dark = false;
-    bool reduced_motion = false;                       // prefers-reduced-motion: no autoplay
+    bool reduced_motion = false;  // prefers-reduced-motion: no autoplay
     EventSink sink;
 };
 
@@ -69,9 +69,8 @@ AppState& app();
 // Mounts a panel on a canvas with `initial_json` applied over the defaults. Returns the panel id,
 // or an error (unknown kind, no canvas, no WebGL2). A rejected initial state still mounts the
 // panel, on the defaults, with the rejection shown and returned in `rejected`.
-std::variant<int, kv::InputError> mount(const std::string& selector, const std::string& kind,
-                                        const std::string& initial_json, kvui::SurfaceSize size,
-                                        std::optional<kv::InputError>* rejected);
+std::variant<int, kv::InputError> mount(const std::string& selector, const std::string& kind, const std::string& initial_json,
+                                        kvui::SurfaceSize size, std::optional<kv::InputError>* rejected);
 void unmount(int id);
 Panel* find_panel(int id);
 
@@ -101,7 +100,7 @@ void set_visible(Panel& panel, bool visible);
 
 // [Playback] of the serving panel's recorded run.
 void play(Panel& panel, bool on);
-void step(Panel& panel, int frames);                   // pauses, then moves by `frames`
-void seek(Panel& panel, int frame);                    // pauses, then jumps to `frame`
+void step(Panel& panel, int frames);  // pauses, then moves by `frames`
+void seek(Panel& panel, int frame);   // pauses, then jumps to `frame`
 
 }  // namespace kvapp

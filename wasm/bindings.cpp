@@ -53,16 +53,13 @@ std::string sweep_batch(const std::string& scenario_text) {
 }
 
 std::string sweep_tensor_parallel(const std::string& scenario_text) {
-    return with_result(scenario_text,
-                       [](const kv::Result& r) { return kv::tensor_parallel_sweep_to_json(kv::sweep_tensor_parallel(r)); });
+    return with_result(scenario_text, [](const kv::Result& r) { return kv::tensor_parallel_sweep_to_json(kv::sweep_tensor_parallel(r)); });
 }
 
 std::string catalog() { return kv::catalog_to_json().dump(); }
 
 // Formats `value` with a named format (format.hpp); an unknown name gives "".
-std::string format_value(double value, const std::string& format_name) {
-    return kv::format_named(value, format_name).value_or("");
-}
+std::string format_value(double value, const std::string& format_name) { return kv::format_named(value, format_name).value_or(""); }
 
 // A vLLM start-up log explained by the model (log_explain.hpp): the scenario it describes, the
 // assumptions, each logged number beside the model's. `given_json` ("" or an object) adds what the
@@ -70,8 +67,7 @@ std::string format_value(double value, const std::string& format_name) {
 std::string explain_log(const std::string& text, const std::string& given_json) {
     const json given = json::parse(given_json.empty() ? "{}" : given_json, nullptr, false);
     if (given.is_discarded() || !given.is_object())
-        return kv::error_to_json({"scenario", kv::ErrorCode::malformed_json, "the given scenario must be a JSON object"})
-            .dump();
+        return kv::error_to_json({"scenario", kv::ErrorCode::malformed_json, "the given scenario must be a JSON object"}).dump();
     auto outcome = kv::explain_log(text, given);
     if (auto* error = std::get_if<kv::InputError>(&outcome)) return kv::error_to_json(*error).dump();
     return kv::explanation_to_json(std::get<kv::LogExplanation>(outcome)).dump();
@@ -113,12 +109,11 @@ std::string unknown_panel(int id) {
 // {"id": n, "rejected": null | error}, or {"error": ...} when nothing was mounted. The geometry:
 // the canvas's content box in CSS pixels, the device pixels it covers, and its offset inside the
 // border box (border + padding).
-std::string panel_mount(const std::string& selector, const std::string& kind, const std::string& state_json,
-                        double css_width, double css_height, int pixel_width, int pixel_height, double content_left,
-                        double content_top) {
+std::string panel_mount(const std::string& selector, const std::string& kind, const std::string& state_json, double css_width,
+                        double css_height, int pixel_width, int pixel_height, double content_left, double content_top) {
     std::optional<kv::InputError> rejected;
-    auto mounted = kvapp::mount(selector, kind, state_json,
-                                {css_width, css_height, pixel_width, pixel_height, content_left, content_top}, &rejected);
+    auto mounted =
+        kvapp::mount(selector, kind, state_json, {css_width, css_height, pixel_width, pixel_height, content_left, content_top}, &rejected);
     if (auto* error = std::get_if<kv::InputError>(&mounted)) return kv::error_to_json(*error).dump();
     json out = {{"id", std::get<int>(mounted)}, {"rejected", nullptr}};
     if (rejected) out["rejected"] = kv::error_to_json(*rejected)["error"];
@@ -164,8 +159,11 @@ std::string panel_playback(int id) {
         const size_t step = static_cast<size_t>(sim.frames[f].step);
         if (step < sim.steps.size()) time_s = sim.steps[step].start_s;
     }
-    return json{{"playing", panel->playback.playing}, {"frame", panel->playback.frame},
-                {"frames", sim.frames.size()}, {"time_s", time_s}, {"reduced_motion", kvapp::app().reduced_motion}}
+    return json{{"playing", panel->playback.playing},
+                {"frame", panel->playback.frame},
+                {"frames", sim.frames.size()},
+                {"time_s", time_s},
+                {"reduced_motion", kvapp::app().reduced_motion}}
         .dump();
 }
 
@@ -190,11 +188,9 @@ void panel_set_visible(int id, bool visible) {
     if (kvapp::Panel* panel = kvapp::find_panel(id)) kvapp::set_visible(*panel, visible);
 }
 
-void panel_resize(int id, double css_width, double css_height, int pixel_width, int pixel_height, double content_left,
-                  double content_top) {
+void panel_resize(int id, double css_width, double css_height, int pixel_width, int pixel_height, double content_left, double content_top) {
     if (const kvapp::Panel* panel = kvapp::find_panel(id))
-        kvui::surface_resize(panel->surface,
-                             {css_width, css_height, pixel_width, pixel_height, content_left, content_top});
+        kvui::surface_resize(panel->surface, {css_width, css_height, pixel_width, pixel_height, content_left, content_top});
 }
 
 void set_theme(const std::string& theme) { kvapp::set_theme(theme == "dark"); }
@@ -222,7 +218,9 @@ std::string draw_stats() {
                 {"last_ms", s.last_ms},
                 {"max_ms", s.max_ms},
                 {"mean_ms", s.frames ? s.total_ms / static_cast<double>(s.frames) : 0.0},
-                {"first_frame_at_ms", s.first_frame_at_ms}, {"build_ms", s.build_ms}, {"render_ms", s.render_ms},
+                {"first_frame_at_ms", s.first_frame_at_ms},
+                {"build_ms", s.build_ms},
+                {"render_ms", s.render_ms},
                 {"mean_build_ms", s.frames ? s.build_ms / static_cast<double>(s.frames) : 0.0}}
         .dump();
 }

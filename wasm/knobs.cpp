@@ -102,8 +102,7 @@ const char* const help_workload =
 const char* const help_rate =
     "Requests per second arriving at the server, at random (Poisson) times with this average. burst: every request "
     "arrives at once, as a benchmark that fires them all together.";
-const char* const help_requests =
-    "How many requests the run serves. The run ends when the last one finishes.";
+const char* const help_requests = "How many requests the run serves. The run ends when the last one finishes.";
 const char* const help_seed =
     "The seed of the arrival times and lengths: the same seed gives the same run, another seed another draw of the "
     "same workload.";
@@ -147,9 +146,15 @@ bool stop_slider(const char* id, int64_t& value, const std::vector<int64_t>& sto
 bool dtype_radio(const char* id, kv::DType& dtype) {
     ImGui::PushID(id);
     bool changed = false;
-    if (ImGui::RadioButton("BF16", dtype == kv::DType::bf16)) { dtype = kv::DType::bf16; changed = true; }
+    if (ImGui::RadioButton("BF16", dtype == kv::DType::bf16)) {
+        dtype = kv::DType::bf16;
+        changed = true;
+    }
     ImGui::SameLine(0, 16);
-    if (ImGui::RadioButton("FP8", dtype == kv::DType::fp8)) { dtype = kv::DType::fp8; changed = true; }
+    if (ImGui::RadioButton("FP8", dtype == kv::DType::fp8)) {
+        dtype = kv::DType::fp8;
+        changed = true;
+    }
     ImGui::PopID();
     return changed;
 }
@@ -178,8 +183,7 @@ ModelGroup model_group(const kv::ModelSpec& m) {
 
 std::string model_summary(const kv::ModelSpec& model, const std::string& name) {
     std::string text = name + "  " + kv::format_params(static_cast<double>(kv::parameter_count(model)));
-    if (model.num_experts > 0)
-        text += " (" + kv::format_params(static_cast<double>(kv::active_parameter_count(model))) + " active)";
+    if (model.num_experts > 0) text += " (" + kv::format_params(static_cast<double>(kv::active_parameter_count(model))) + " active)";
     if (model.attention == kv::AttentionKind::mla) return text + ", MLA";
     return text + ", " + kv::format_count(model.num_key_value_heads) + " KV heads";
 }
@@ -207,7 +211,10 @@ void model_picker(kvapp::Panel& panel) {
             const bool selected = !s.model_config && m.name == s.model;
             ImGui::Indent(8);
             if (ImGui::Selectable(model_summary(m, m.name).c_str(), selected) && !selected)
-                kvapp::edit(panel, [&](kv::Scenario& next) { next.model = m.name; next.model_config.reset(); });
+                kvapp::edit(panel, [&](kv::Scenario& next) {
+                    next.model = m.name;
+                    next.model_config.reset();
+                });
             ImGui::Unindent(8);
             if (selected) ImGui::SetItemDefaultFocus();
         }
@@ -222,7 +229,10 @@ void gpu_picker(kvapp::Panel& panel) {
     for (const kv::GpuSpec& g : kv::builtin_catalog().gpus) {
         const bool selected = !s.gpu_config && g.name == s.gpu;
         if (ImGui::Selectable(gpu_summary(g).c_str(), selected) && !selected)
-            kvapp::edit(panel, [&](kv::Scenario& next) { next.gpu = g.name; next.gpu_config.reset(); });
+            kvapp::edit(panel, [&](kv::Scenario& next) {
+                next.gpu = g.name;
+                next.gpu_config.reset();
+            });
         if (selected) ImGui::SetItemDefaultFocus();
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", g.label.c_str());
     }
@@ -263,7 +273,7 @@ void version_picker(kvapp::Panel& panel) {
 
 struct KnobRow {
     Knob knob;
-    const char* field;   // the scenario field it sets
+    const char* field;  // the scenario field it sets
     const char* label;
     const char* help;
 };
@@ -310,8 +320,7 @@ const std::vector<int64_t> prefix_stops = {0, 100, 250, 500, 1000, 2000, 4000, 8
 const char* const workload_names[] = {"chat", "summarise", "reasoning", "fixed"};
 
 // A log-stepped integer knob writing one scenario field.
-void stepped_knob(kvapp::Panel& panel, const char* id, int64_t kv::Scenario::*field,
-                  const std::vector<int64_t>& stops) {
+void stepped_knob(kvapp::Panel& panel, const char* id, int64_t kv::Scenario::*field, const std::vector<int64_t>& stops) {
     int64_t v = panel.scenario.*field;
     if (stop_slider(id, v, stops)) kvapp::edit(panel, [&](kv::Scenario& next) { next.*field = v; });
 }
@@ -325,8 +334,7 @@ void optional_stepped_knob(kvapp::Panel& panel, const char* id, std::optional<in
     const ImGuiStyle& style = ImGui::GetStyle();
     const float button = ImGui::CalcTextSize("default").x + 2 * style.FramePadding.x;
     ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - button - style.ItemInnerSpacing.x));
-    if (stop_slider(id, v, stops, defaulted ? "  (default)" : ""))
-        kvapp::edit(panel, [&](kv::Scenario& next) { next.*field = v; });
+    if (stop_slider(id, v, stops, defaulted ? "  (default)" : "")) kvapp::edit(panel, [&](kv::Scenario& next) { next.*field = v; });
     ImGui::SameLine(0, style.ItemInnerSpacing.x);
     ImGui::BeginDisabled(defaulted);
     if (ImGui::Button("default")) kvapp::edit(panel, [&](kv::Scenario& next) { (next.*field).reset(); });
@@ -343,8 +351,7 @@ void workload_picker(kvapp::Panel& panel) {
     if (!ImGui::BeginCombo("##workload", current.c_str())) return;
     for (const char* name : workload_names) {
         const bool selected = current == name;
-        if (ImGui::Selectable(name, selected) && !selected)
-            kvapp::edit_workload(panel, [&](kv::Workload& next) { next.name = name; });
+        if (ImGui::Selectable(name, selected) && !selected) kvapp::edit_workload(panel, [&](kv::Workload& next) { next.name = name; });
         if (selected) ImGui::SetItemDefaultFocus();
     }
     ImGui::EndCombo();
@@ -354,16 +361,16 @@ void rate_knob(kvapp::Panel& panel) {
     const double rate = panel.workload.rate_per_s;
     int index = static_cast<int>(std::upper_bound(rate_stops.begin(), rate_stops.end(), rate + 1e-9) - rate_stops.begin()) - 1;
     index = std::clamp(index, 0, static_cast<int>(rate_stops.size()) - 1);
-    const std::string shown = escape_format(rate == 0 ? std::string("burst (all at once)")
-                                                      : kv::format_significant(rate, 3) + " requests/s");
+    const std::string shown =
+        escape_format(rate == 0 ? std::string("burst (all at once)") : kv::format_significant(rate, 3) + " requests/s");
     if (ImGui::SliderInt("##rate_per_s", &index, 0, static_cast<int>(rate_stops.size()) - 1, shown.c_str(),
                          ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput) &&
         rate_stops[static_cast<size_t>(index)] != rate)
         kvapp::edit_workload(panel, [&](kv::Workload& next) { next.rate_per_s = rate_stops[static_cast<size_t>(index)]; });
 }
 
-void workload_count_knob(kvapp::Panel& panel, const char* id, int64_t kv::Workload::*field,
-                         const std::vector<int64_t>& stops, const char* suffix) {
+void workload_count_knob(kvapp::Panel& panel, const char* id, int64_t kv::Workload::*field, const std::vector<int64_t>& stops,
+                         const char* suffix) {
     int64_t v = panel.workload.*field;
     if (stop_slider(id, v, stops, suffix)) kvapp::edit_workload(panel, [&](kv::Workload& next) { next.*field = v; });
 }
@@ -372,90 +379,111 @@ void workload_count_knob(kvapp::Panel& panel, const char* id, int64_t kv::Worklo
 void control(kvapp::Panel& panel, Knob knob) {
     const kv::Scenario& s = panel.scenario;
     switch (knob) {
-    case knob_model: model_picker(panel); break;
-    case knob_gpu: gpu_picker(panel); break;
-    case knob_prompt_tokens: stepped_knob(panel, "##prompt_tokens", &kv::Scenario::prompt_tokens, prompt_stops); break;
-    case knob_output_tokens: stepped_knob(panel, "##output_tokens", &kv::Scenario::output_tokens, output_stops); break;
-    case knob_concurrent_requests:
-        stepped_knob(panel, "##concurrent_requests", &kv::Scenario::concurrent_requests, concurrent_stops);
-        break;
-    case knob_gpu_memory_utilization: {
-        // Hundredths, so 0.72 and 0.90 are exact and an arrow key moves 0.01.
-        int hundredths = static_cast<int>(std::lround(panel.result.scenario.gpu_memory_utilization.value_or(0.9) * 100.0));
-        const std::string shown = escape_format(kv::format_fixed(hundredths / 100.0, 2));
-        if (ImGui::SliderInt("##gpu_memory_utilization", &hundredths, static_cast<int>(L::min_utilization * 100),
-                             static_cast<int>(L::max_utilization * 100), shown.c_str(),
-                             ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput) &&
-            std::lround(panel.result.scenario.gpu_memory_utilization.value_or(0.9) * 100.0) != hundredths)
-            kvapp::edit(panel, [&](kv::Scenario& next) { next.gpu_memory_utilization = hundredths / 100.0; });
-        break;
-    }
-    case knob_kv_cache_dtype: dtype_knob(panel, "kv_cache_dtype", &kv::Scenario::kv_cache_dtype); break;
-    case knob_weight_dtype: dtype_knob(panel, "weight_dtype", &kv::Scenario::weight_dtype); break;
-    case knob_force_mha: {
-        bool on = s.force_mha;
-        if (ImGui::Checkbox("##force_mha", &on)) kvapp::edit(panel, [&](kv::Scenario& next) { next.force_mha = on; });
-        ImGui::SameLine();
-        text_muted("kv_heads " + kv::format_count(panel.result.model.num_key_value_heads) + " of " +
-                   kv::format_count(panel.result.model.num_attention_heads));
-        break;
-    }
-    case knob_max_num_seqs:
-        optional_stepped_knob(panel, "##max_num_seqs", &kv::Scenario::max_num_seqs, num_seqs_stops);
-        break;
-    case knob_max_num_batched_tokens:
-        optional_stepped_knob(panel, "##max_num_batched_tokens", &kv::Scenario::max_num_batched_tokens, batched_tokens_stops);
-        break;
-    case knob_max_model_len:
-        optional_stepped_knob(panel, "##max_model_len", &kv::Scenario::max_model_len, model_len_stops);
-        break;
-    case knob_vllm_version: version_picker(panel); break;
-    case knob_enforce_eager: {
-        bool on = s.enforce_eager;
-        if (ImGui::Checkbox("##enforce_eager", &on))
-            kvapp::edit(panel, [&](kv::Scenario& next) { next.enforce_eager = on; });
-        ImGui::SameLine();
-        const kv::MemoryPlan& m = panel.result.memory;
-        if (s.enforce_eager) text_muted("no CUDA graphs");
-        else text_muted("graphs " + kv::format_gib(m.cuda_graph_bytes, 2) + (m.cuda_graph_in_budget ? "" : " (outside)"));
-        break;
-    }
-    case knob_tensor_parallel_size: {
-        ImGui::PushID("tensor_parallel_size");
-        for (int64_t tp : {1, 2, 4, 8}) {
-            if (tp != 1) ImGui::SameLine(0, 10);
-            const std::string label = kv::format_count(tp);
-            if (ImGui::RadioButton(label.c_str(), s.tensor_parallel_size == tp) && s.tensor_parallel_size != tp)
-                kvapp::edit(panel, [&](kv::Scenario& next) { next.tensor_parallel_size = tp; });
+        case knob_model:
+            model_picker(panel);
+            break;
+        case knob_gpu:
+            gpu_picker(panel);
+            break;
+        case knob_prompt_tokens:
+            stepped_knob(panel, "##prompt_tokens", &kv::Scenario::prompt_tokens, prompt_stops);
+            break;
+        case knob_output_tokens:
+            stepped_knob(panel, "##output_tokens", &kv::Scenario::output_tokens, output_stops);
+            break;
+        case knob_concurrent_requests:
+            stepped_knob(panel, "##concurrent_requests", &kv::Scenario::concurrent_requests, concurrent_stops);
+            break;
+        case knob_gpu_memory_utilization: {
+            // Hundredths, so 0.72 and 0.90 are exact and an arrow key moves 0.01.
+            int hundredths = static_cast<int>(std::lround(panel.result.scenario.gpu_memory_utilization.value_or(0.9) * 100.0));
+            const std::string shown = escape_format(kv::format_fixed(hundredths / 100.0, 2));
+            if (ImGui::SliderInt("##gpu_memory_utilization", &hundredths, static_cast<int>(L::min_utilization * 100),
+                                 static_cast<int>(L::max_utilization * 100), shown.c_str(),
+                                 ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput) &&
+                std::lround(panel.result.scenario.gpu_memory_utilization.value_or(0.9) * 100.0) != hundredths)
+                kvapp::edit(panel, [&](kv::Scenario& next) { next.gpu_memory_utilization = hundredths / 100.0; });
+            break;
         }
-        ImGui::PopID();
-        break;
-    }
-    case knob_workload: workload_picker(panel); break;
-    case knob_rate_per_s: rate_knob(panel); break;
-    case knob_requests: workload_count_knob(panel, "##requests", &kv::Workload::requests, request_stops, ""); break;
-    case knob_shared_prefix_tokens:
-        workload_count_knob(panel, "##shared_prefix_tokens", &kv::Workload::shared_prefix_tokens, prefix_stops, " tokens");
-        break;
-    case knob_prefix_caching: {
-        bool on = panel.workload.prefix_caching;
-        if (ImGui::Checkbox("##prefix_caching", &on)) kvapp::edit_workload(panel, [&](kv::Workload& next) { next.prefix_caching = on; });
-        ImGui::SameLine();
-        if (!panel.simulation_error && panel.workload.prefix_caching)
-            text_muted("hit rate " + kv::format_percent(panel.simulation.summary.prefix_hit_rate, 0));
-        break;
-    }
-    case knob_seed: {
-        // 1 to 99 on the slider; a seed set from the page is shown as it is until the slider moves.
-        const uint64_t seed = panel.workload.seed;
-        int v = static_cast<int>(std::min<uint64_t>(seed, 99));
-        const std::string shown = escape_format(kv::format_count(static_cast<int64_t>(std::min<uint64_t>(seed, INT64_MAX))));
-        if (ImGui::SliderInt("##seed", &v, 1, 99, shown.c_str(), ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput) &&
-            static_cast<uint64_t>(v) != seed)
-            kvapp::edit_workload(panel, [&](kv::Workload& next) { next.seed = static_cast<uint64_t>(v); });
-        break;
-    }
-    default: break;
+        case knob_kv_cache_dtype:
+            dtype_knob(panel, "kv_cache_dtype", &kv::Scenario::kv_cache_dtype);
+            break;
+        case knob_weight_dtype:
+            dtype_knob(panel, "weight_dtype", &kv::Scenario::weight_dtype);
+            break;
+        case knob_force_mha: {
+            bool on = s.force_mha;
+            if (ImGui::Checkbox("##force_mha", &on)) kvapp::edit(panel, [&](kv::Scenario& next) { next.force_mha = on; });
+            ImGui::SameLine();
+            text_muted("kv_heads " + kv::format_count(panel.result.model.num_key_value_heads) + " of " +
+                       kv::format_count(panel.result.model.num_attention_heads));
+            break;
+        }
+        case knob_max_num_seqs:
+            optional_stepped_knob(panel, "##max_num_seqs", &kv::Scenario::max_num_seqs, num_seqs_stops);
+            break;
+        case knob_max_num_batched_tokens:
+            optional_stepped_knob(panel, "##max_num_batched_tokens", &kv::Scenario::max_num_batched_tokens, batched_tokens_stops);
+            break;
+        case knob_max_model_len:
+            optional_stepped_knob(panel, "##max_model_len", &kv::Scenario::max_model_len, model_len_stops);
+            break;
+        case knob_vllm_version:
+            version_picker(panel);
+            break;
+        case knob_enforce_eager: {
+            bool on = s.enforce_eager;
+            if (ImGui::Checkbox("##enforce_eager", &on)) kvapp::edit(panel, [&](kv::Scenario& next) { next.enforce_eager = on; });
+            ImGui::SameLine();
+            const kv::MemoryPlan& m = panel.result.memory;
+            if (s.enforce_eager) text_muted("no CUDA graphs");
+            else text_muted("graphs " + kv::format_gib(m.cuda_graph_bytes, 2) + (m.cuda_graph_in_budget ? "" : " (outside)"));
+            break;
+        }
+        case knob_tensor_parallel_size: {
+            ImGui::PushID("tensor_parallel_size");
+            for (int64_t tp : {1, 2, 4, 8}) {
+                if (tp != 1) ImGui::SameLine(0, 10);
+                const std::string label = kv::format_count(tp);
+                if (ImGui::RadioButton(label.c_str(), s.tensor_parallel_size == tp) && s.tensor_parallel_size != tp)
+                    kvapp::edit(panel, [&](kv::Scenario& next) { next.tensor_parallel_size = tp; });
+            }
+            ImGui::PopID();
+            break;
+        }
+        case knob_workload:
+            workload_picker(panel);
+            break;
+        case knob_rate_per_s:
+            rate_knob(panel);
+            break;
+        case knob_requests:
+            workload_count_knob(panel, "##requests", &kv::Workload::requests, request_stops, "");
+            break;
+        case knob_shared_prefix_tokens:
+            workload_count_knob(panel, "##shared_prefix_tokens", &kv::Workload::shared_prefix_tokens, prefix_stops, " tokens");
+            break;
+        case knob_prefix_caching: {
+            bool on = panel.workload.prefix_caching;
+            if (ImGui::Checkbox("##prefix_caching", &on))
+                kvapp::edit_workload(panel, [&](kv::Workload& next) { next.prefix_caching = on; });
+            ImGui::SameLine();
+            if (!panel.simulation_error && panel.workload.prefix_caching)
+                text_muted("hit rate " + kv::format_percent(panel.simulation.summary.prefix_hit_rate, 0));
+            break;
+        }
+        case knob_seed: {
+            // 1 to 99 on the slider; a seed set from the page is shown as it is until the slider moves.
+            const uint64_t seed = panel.workload.seed;
+            int v = static_cast<int>(std::min<uint64_t>(seed, 99));
+            const std::string shown = escape_format(kv::format_count(static_cast<int64_t>(std::min<uint64_t>(seed, INT64_MAX))));
+            if (ImGui::SliderInt("##seed", &v, 1, 99, shown.c_str(), ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput) &&
+                static_cast<uint64_t>(v) != seed)
+                kvapp::edit_workload(panel, [&](kv::Workload& next) { next.seed = static_cast<uint64_t>(v); });
+            break;
+        }
+        default:
+            break;
     }
 }
 
@@ -548,21 +576,21 @@ void what_would_start_it(const kv::Result& r) {
         figures.push_back({"gpu_memory_utilization", "none", "even 1.00 leaves too little on this GPU", Colour::failure,
                            "The weights, the profile run and one max_model_len request need more than the memory CUDA "
                            "reports: more GPUs (tensor parallel), FP8 weights or a shorter max_model_len."});
-    else if (hundredths > *r.scenario.gpu_memory_utilization)   // a figure at or below the setting would not help
+    else if (hundredths > *r.scenario.gpu_memory_utilization)  // a figure at or below the setting would not help
         figures.push_back({"gpu_memory_utilization", "≥ " + kv::format_fixed(hundredths, 2),
-                           "instead of " + kv::format_fixed(*r.scenario.gpu_memory_utilization, 2) + ", all else as is",
-                           Colour::text, "The smallest setting at which the weights, the profile run and one "
-                                         "max_model_len request all fit in the budget."});
+                           "instead of " + kv::format_fixed(*r.scenario.gpu_memory_utilization, 2) + ", all else as is", Colour::text,
+                           "The smallest setting at which the weights, the profile run and one "
+                           "max_model_len request all fit in the budget."});
     const int64_t longest = r.memory.estimated_max_model_len;
     if (e.kind == "max_model_len_does_not_fit" && longest > 0 && longest < *r.scenario.max_model_len)
         figures.push_back({"max_model_len", "≤ " + kv::format_count(longest),
-                           "instead of " + kv::format_count(*r.scenario.max_model_len) + ", at this utilisation",
-                           Colour::text, "The engine's own estimate: the longest request one sequence could hold in the "
-                                         "pool that is left."});
+                           "instead of " + kv::format_count(*r.scenario.max_model_len) + ", at this utilisation", Colour::text,
+                           "The engine's own estimate: the longest request one sequence could hold in the "
+                           "pool that is left."});
     if (r.tensor_parallel_that_starts > 0)
         figures.push_back({"tensor_parallel_size", kv::format_count(r.tensor_parallel_that_starts),
-                           "GPUs instead of " + kv::format_count(r.scenario.tensor_parallel_size) + ", all else as is",
-                           Colour::text, "The fewest GPUs (of 2, 4, 8) whose shards leave room for one max_model_len request."});
+                           "GPUs instead of " + kv::format_count(r.scenario.tensor_parallel_size) + ", all else as is", Colour::text,
+                           "The fewest GPUs (of 2, 4, 8) whose shards leave room for one max_model_len request."});
     if (r.fp8_weights_start)
         figures.push_back({"weight_dtype", "fp8", "--quantization fp8, all else as is", Colour::text,
                            "FP8 linear layers halve most of the weights; the embedding and lm_head stay 16-bit."});
@@ -581,8 +609,8 @@ bool failure_banner(const kv::Result& result) {
     const ImVec2 start = ImGui::GetCursorScreenPos();
     ImGui::Indent(10);
     ImGui::PushFont(font(Font::figure));
-    text_in(Colour::failure, result.status == kv::Status::engine_refused ? "The engine refuses to start"
-                                                                          : "The server rejects this request");
+    text_in(Colour::failure,
+            result.status == kv::Status::engine_refused ? "The engine refuses to start" : "The server rejects this request");
     ImGui::PopFont();
     if (result.status == kv::Status::engine_refused && result.memory.startup_error) {
         // The refusal in the engine's words, then the lesson's reading of it.

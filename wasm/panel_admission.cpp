@@ -31,10 +31,8 @@ namespace {
 
 void title(const kv::Result& r) {
     std::string where = model_label(r) + " on " + r.gpu.label + ", vLLM " + r.scenario.vllm_version;
-    if (r.scenario.tensor_parallel_size > 1)
-        where += ", tensor parallel " + kv::format_count(r.scenario.tensor_parallel_size);
-    if (r.scenario.pipeline_parallel_size > 1)
-        where += ", pipeline parallel " + kv::format_count(r.scenario.pipeline_parallel_size);
+    if (r.scenario.tensor_parallel_size > 1) where += ", tensor parallel " + kv::format_count(r.scenario.tensor_parallel_size);
+    if (r.scenario.pipeline_parallel_size > 1) where += ", pipeline parallel " + kv::format_count(r.scenario.pipeline_parallel_size);
     if (r.scenario.tensor_parallel_size * r.scenario.pipeline_parallel_size > 1) where += " (figures per GPU)";
     panel_title("Admission and memory", where);
 }
@@ -69,8 +67,8 @@ void budget_bar(const kv::Result& r) {
         {Colour::non_torch, m.non_torch_bytes, kv::format_gib(m.non_torch_bytes, 2), "non-torch",
          "4. Memory outside PyTorch's allocator that grows during start-up: the CUDA context, NCCL and custom "
          "all-reduce buffers."},
-        {Colour::cuda_graphs, m.cuda_graph_in_budget ? m.cuda_graph_bytes : 0.0, kv::format_gib(m.cuda_graph_bytes, 2),
-         "CUDA graphs", "5. From vLLM 0.21.0 the CUDA graphs' estimate comes out of the budget (none with enforce_eager)."},
+        {Colour::cuda_graphs, m.cuda_graph_in_budget ? m.cuda_graph_bytes : 0.0, kv::format_gib(m.cuda_graph_bytes, 2), "CUDA graphs",
+         "5. From vLLM 0.21.0 the CUDA graphs' estimate comes out of the budget (none with enforce_eager)."},
         {Colour::kv_used, r.kv_pool_used_bytes, kv::format_gib(r.kv_pool_used_bytes, 1), "KV pool in use",
          "6. The part of the KV pool the running sequences hold."},
         {Colour::kv_free, kv_free, kv::format_gib(kv_free, 1), started ? "KV pool free" : "left for the KV cache",
@@ -89,10 +87,11 @@ void budget_bar(const kv::Result& r) {
     stacked_bar("##hbm", segments, m.visible_bytes, 34.0f, overflows ? m.visible_bytes : 0.0,
                 overflows ? "memory CUDA reports: " + kv::format_gib(m.visible_bytes, 2) : "");
     legend(segments);
-    std::string sentence = "budget = gpu_memory_utilization " + kv::format_fixed(*r.scenario.gpu_memory_utilization, 2) +
-                           " × " + kv::format_gib(m.visible_bytes, 2) + " visible = " +
-                           kv::format_gib(m.requested_bytes, 2) + "; the KV pool is what the weights, the activation "
-                           "peak, non-torch memory" + (m.cuda_graph_in_budget ? " and the CUDA graphs" : "") + " leave: ";
+    std::string sentence = "budget = gpu_memory_utilization " + kv::format_fixed(*r.scenario.gpu_memory_utilization, 2) + " × " +
+                           kv::format_gib(m.visible_bytes, 2) + " visible = " + kv::format_gib(m.requested_bytes, 2) +
+                           "; the KV pool is what the weights, the activation "
+                           "peak, non-torch memory" +
+                           (m.cuda_graph_in_budget ? " and the CUDA graphs" : "") + " leave: ";
     sentence += m.available_kv_bytes > 0 ? kv::format_gib(m.available_kv_bytes, 2) + "."
                                          : "nothing; they overrun it by " + kv::format_gib(-m.available_kv_bytes, 2) + ".";
     text_wrapped(sentence, Colour::text_muted);
@@ -120,28 +119,29 @@ void cache_sizes(const kv::Result& r) {
     const kv::MemoryPlan& m = r.memory;
     std::string sequence_note = "× " + kv::format_count(s.prompt_tokens + s.output_tokens) + " tokens (prompt + output)";
     if (m.layout.sliding_layers > 0)
-        sequence_note += "; " + kv::format_count(m.layout.sliding_layers) + " layers keep only " +
-                         kv::format_count(r.model.sliding_window) + " tokens";
-    const std::string pool_note =
-        m.available_kv_bytes > 0 && !m.startup_error
-            ? "vLLM: " + kv::format_count(m.kv_cache_tokens) + " tokens, " + kv::format_factor(m.max_concurrency, 2) +
-                  " for " + kv::format_count(*s.max_model_len) + "-token requests"
-            : "the engine does not start";
-    figure_row("sizes", {
-        {"KV cache per token", kv::format_bytes(m.layout.kv_bytes_per_token), per_token_formula(r), Colour::kv_used,
-         "Keys plus values (MLA: one compressed latent), for every attention layer and every KV head of this rank, "
-         "at the cache precision. Query heads do not count: grouped-query attention shares each KV head among "
-         "several of them."},
-        {"per sequence", kv::format_bytes(r.bytes_per_sequence), sequence_note, Colour::kv_used,
-         "Each sequence holds blocks of block_size tokens for its full final length in this simulation; paged "
-         "attention would hold only what it has generated. Sliding-window layers hold only their window."},
-        {"weights", kv::format_gib(m.weight_bytes, 1),
-         kv::format_params(static_cast<double>(r.params)) + " parameters, " + kv::weight_format_name(r.model.weight_format),
-         Colour::weights, nullptr},
-        {"KV pool", kv::format_gib(std::max(0.0, m.available_kv_bytes), 1), pool_note, Colour::text,
-         "vLLM's boot lines: Available KV cache memory, GPU KV cache size and Maximum concurrency, which divides by "
-         "max_model_len."},
-    });
+        sequence_note +=
+            "; " + kv::format_count(m.layout.sliding_layers) + " layers keep only " + kv::format_count(r.model.sliding_window) + " tokens";
+    const std::string pool_note = m.available_kv_bytes > 0 && !m.startup_error
+                                      ? "vLLM: " + kv::format_count(m.kv_cache_tokens) + " tokens, " +
+                                            kv::format_factor(m.max_concurrency, 2) + " for " + kv::format_count(*s.max_model_len) +
+                                            "-token requests"
+                                      : "the engine does not start";
+    figure_row("sizes",
+               {
+                   {"KV cache per token", kv::format_bytes(m.layout.kv_bytes_per_token), per_token_formula(r), Colour::kv_used,
+                    "Keys plus values (MLA: one compressed latent), for every attention layer and every KV head of this rank, "
+                    "at the cache precision. Query heads do not count: grouped-query attention shares each KV head among "
+                    "several of them."},
+                   {"per sequence", kv::format_bytes(r.bytes_per_sequence), sequence_note, Colour::kv_used,
+                    "Each sequence holds blocks of block_size tokens for its full final length in this simulation; paged "
+                    "attention would hold only what it has generated. Sliding-window layers hold only their window."},
+                   {"weights", kv::format_gib(m.weight_bytes, 1),
+                    kv::format_params(static_cast<double>(r.params)) + " parameters, " + kv::weight_format_name(r.model.weight_format),
+                    Colour::weights, nullptr},
+                   {"KV pool", kv::format_gib(std::max(0.0, m.available_kv_bytes), 1), pool_note, Colour::text,
+                    "vLLM's boot lines: Available KV cache memory, GPU KV cache size and Maximum concurrency, which divides by "
+                    "max_model_len."},
+               });
 }
 
 //-----------------------------------------------------------------------------
@@ -151,36 +151,45 @@ void cache_sizes(const kv::Result& r) {
 
 const char* binding_limit_words(kv::BindingLimit limit) {
     switch (limit) {
-    case kv::BindingLimit::kv_pool: return "the KV pool";
-    case kv::BindingLimit::max_num_seqs: return "max_num_seqs";
-    case kv::BindingLimit::concurrent_requests: return "the requests";
-    case kv::BindingLimit::none: break;
+        case kv::BindingLimit::kv_pool:
+            return "the KV pool";
+        case kv::BindingLimit::max_num_seqs:
+            return "max_num_seqs";
+        case kv::BindingLimit::concurrent_requests:
+            return "the requests";
+        case kv::BindingLimit::none:
+            break;
     }
     return "nothing";
 }
 
 const char* binding_limit_note(kv::BindingLimit limit) {
     switch (limit) {
-    case kv::BindingLimit::kv_pool: return "the pool is full; lowering max_num_seqs admits no one";
-    case kv::BindingLimit::max_num_seqs: return "below what the pool holds: paid-for batching unused";
-    case kv::BindingLimit::concurrent_requests: return "every request runs; the pool has room";
-    case kv::BindingLimit::none: break;
+        case kv::BindingLimit::kv_pool:
+            return "the pool is full; lowering max_num_seqs admits no one";
+        case kv::BindingLimit::max_num_seqs:
+            return "below what the pool holds: paid-for batching unused";
+        case kv::BindingLimit::concurrent_requests:
+            return "every request runs; the pool has room";
+        case kv::BindingLimit::none:
+            break;
     }
     return "";
 }
 
 void admission(const kv::Result& r) {
     heading("Admission");
-    figure_row("admission", {
-        {"running", kv::format_count(r.running),
-         "of " + kv::format_count(r.scenario.concurrent_requests) + " requests; " + kv::format_count(r.waiting) + " waiting",
-         Colour::kv_used, "vLLM's stats line: Running: N reqs, Waiting: M reqs."},
-        {"the pool holds", kv::format_count(r.max_resident_sequences), "sequences of this length", Colour::text,
-         "floor(KV pool / bytes per sequence)."},
-        {"limited by", binding_limit_words(r.binding_limit), binding_limit_note(r.binding_limit), Colour::text, nullptr},
-        {"KV cache usage", kv::format_percent(r.kv_cache_usage, 1), "of the pool", Colour::kv_used,
-         "vLLM's GPU KV cache usage (the vllm:kv_cache_usage_perc gauge)."},
-    });
+    figure_row("admission",
+               {
+                   {"running", kv::format_count(r.running),
+                    "of " + kv::format_count(r.scenario.concurrent_requests) + " requests; " + kv::format_count(r.waiting) + " waiting",
+                    Colour::kv_used, "vLLM's stats line: Running: N reqs, Waiting: M reqs."},
+                   {"the pool holds", kv::format_count(r.max_resident_sequences), "sequences of this length", Colour::text,
+                    "floor(KV pool / bytes per sequence)."},
+                   {"limited by", binding_limit_words(r.binding_limit), binding_limit_note(r.binding_limit), Colour::text, nullptr},
+                   {"KV cache usage", kv::format_percent(r.kv_cache_usage, 1), "of the pool", Colour::kv_used,
+                    "vLLM's GPU KV cache usage (the vllm:kv_cache_usage_perc gauge)."},
+               });
 }
 
 //-----------------------------------------------------------------------------
@@ -190,23 +199,26 @@ void admission(const kv::Result& r) {
 
 void decode_step(const kv::Result& r) {
     heading("One decode step");
-    figure_row("decode", {
-        {"bytes moved per step", kv::format_bytes(r.steps.decode.bytes),
-         "weights " + kv::format_percent(r.steps.weight_share, 0) + ", KV cache the rest", Colour::memory,
-         "Every step reads this rank's weights once and every running sequence's whole cache."},
-        {"step time", kv::format_duration(r.steps.decode.total_s),
-         std::string(r.steps.decode.bound == kv::Bound::compute ? "compute-bound" : "memory-bound"), Colour::decode, nullptr},
-        {"aggregate", kv::format_tokens_per_s(r.steps.decode_tokens_per_s), "one token per running sequence per step",
-         Colour::decode, "vLLM's Avg generation throughput."},
-        {"per-stream ITL", kv::format_duration(r.steps.itl_s), "inter-token latency = one step", Colour::decode,
-         "What one reader of one stream waits between tokens."},
-    });
+    figure_row("decode",
+               {
+                   {"bytes moved per step", kv::format_bytes(r.steps.decode.bytes),
+                    "weights " + kv::format_percent(r.steps.weight_share, 0) + ", KV cache the rest", Colour::memory,
+                    "Every step reads this rank's weights once and every running sequence's whole cache."},
+                   {"step time", kv::format_duration(r.steps.decode.total_s),
+                    std::string(r.steps.decode.bound == kv::Bound::compute ? "compute-bound" : "memory-bound"), Colour::decode, nullptr},
+                   {"aggregate", kv::format_tokens_per_s(r.steps.decode_tokens_per_s), "one token per running sequence per step",
+                    Colour::decode, "vLLM's Avg generation throughput."},
+                   {"per-stream ITL", kv::format_duration(r.steps.itl_s), "inter-token latency = one step", Colour::decode,
+                    "What one reader of one stream waits between tokens."},
+               });
     const double weights = r.memory.weight_bytes;
     const double kv_read = r.steps.decode.bytes - weights;
-    stacked_bar("##step_bytes", {
-        {Colour::weights, weights, kv::format_bytes(weights), "weight read", nullptr},
-        {Colour::kv_used, kv_read, kv::format_bytes(kv_read), "KV cache read", nullptr},
-    }, r.steps.decode.bytes, 22.0f);
+    stacked_bar("##step_bytes",
+                {
+                    {Colour::weights, weights, kv::format_bytes(weights), "weight read", nullptr},
+                    {Colour::kv_used, kv_read, kv::format_bytes(kv_read), "KV cache read", nullptr},
+                },
+                r.steps.decode.bytes, 22.0f);
 }
 
 //-----------------------------------------------------------------------------

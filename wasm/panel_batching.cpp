@@ -28,8 +28,7 @@ namespace {
 
 void title(const kv::Result& r) {
     panel_title("The batching ceiling", model_label(r) + " on " + r.gpu.label + ", " +
-                                            kv::format_count(r.scenario.prompt_tokens + r.scenario.output_tokens) +
-                                            "-token sequences");
+                                            kv::format_count(r.scenario.prompt_tokens + r.scenario.output_tokens) + "-token sequences");
 }
 
 //-----------------------------------------------------------------------------
@@ -49,15 +48,16 @@ void batch_curve(const kvapp::Panel& panel) {
     const kv::BatchPoint* current = nullptr;
     for (const kv::BatchPoint& p : sweep.points)
         if (p.batch == r.running) current = &p;
-    figure_row("batch_figures", {
-        {"running batch", kv::format_count(r.running), "of " + kv::format_count(sweep.pool_limit) + " the pool holds",
-         Colour::kv_used, nullptr},
-        {"aggregate", kv::format_tokens_per_s(r.steps.decode_tokens_per_s), "all streams together", Colour::decode, nullptr},
-        {"per-stream ITL", kv::format_duration(r.steps.itl_s), "each reader waits this per token", Colour::text, nullptr},
-        {"weight share", kv::format_percent(r.steps.weight_share, 0), "of the bytes each step moves", Colour::weights,
-         "While the weight read dominates the step, one more sequence rides along almost free. Once the caches "
-         "dominate, every sequence adds its own full cache to every step."},
-    });
+    figure_row("batch_figures",
+               {
+                   {"running batch", kv::format_count(r.running), "of " + kv::format_count(sweep.pool_limit) + " the pool holds",
+                    Colour::kv_used, nullptr},
+                   {"aggregate", kv::format_tokens_per_s(r.steps.decode_tokens_per_s), "all streams together", Colour::decode, nullptr},
+                   {"per-stream ITL", kv::format_duration(r.steps.itl_s), "each reader waits this per token", Colour::text, nullptr},
+                   {"weight share", kv::format_percent(r.steps.weight_share, 0), "of the bytes each step moves", Colour::weights,
+                    "While the weight read dominates the step, one more sequence rides along almost free. Once the caches "
+                    "dominate, every sequence adds its own full cache to every step."},
+               });
 
     double max_rate = 0, max_step = 0;
     for (const kv::BatchPoint& p : sweep.points) {
@@ -95,8 +95,9 @@ void batch_curve(const kvapp::Panel& panel) {
     plot_marker_x(plot, static_cast<double>(sweep.pool_limit), colour(Colour::kv_used), "pool full", false);
     plot_line(plot, itl_line, colour(Colour::text), 1.5f, true);
     plot_line(plot, rate_line, colour(Colour::decode), 2.5f);
-    if (current) plot_point(plot, plot.at(static_cast<double>(current->batch), current->tokens_per_s), colour(Colour::decode),
-                            "running " + kv::format_count(current->batch));
+    if (current)
+        plot_point(plot, plot.at(static_cast<double>(current->batch), current->tokens_per_s), colour(Colour::decode),
+                   "running " + kv::format_count(current->batch));
     if (hovered) {
         const double want = plot.x_at(ImGui::GetIO().MousePos.x);
         const kv::BatchPoint* nearest = &sweep.points.front();
@@ -110,9 +111,9 @@ void batch_curve(const kvapp::Panel& panel) {
         ImGui::PopFont();
         swatch(Colour::decode);
         ImGui::TextUnformatted(kv::format_tokens_per_s(nearest->tokens_per_s).c_str());
-        ImGui::TextUnformatted(("ITL " + kv::format_duration(nearest->step_s) + ", weights " +
-                                kv::format_percent(nearest->weight_share, 0) + " of the step")
-                                   .c_str());
+        ImGui::TextUnformatted(
+            ("ITL " + kv::format_duration(nearest->step_s) + ", weights " + kv::format_percent(nearest->weight_share, 0) + " of the step")
+                .c_str());
         ImGui::EndTooltip();
     }
     legend({
@@ -157,10 +158,11 @@ void refusal_cell(const kv::Result& t) {
 
 void tensor_parallel(const kvapp::Panel& panel) {
     heading("Tensor parallel 1, 2, 4, 8");
-    text_wrapped("Each rank reads 1/N of the weights and of every cache, so a step moves less; the pool grows faster "
-                 "than N because the weights are no longer paid for N times over. The all-reduces are the price, and "
-                 "the KV heads cannot be split past their count.",
-                 Colour::text_muted);
+    text_wrapped(
+        "Each rank reads 1/N of the weights and of every cache, so a step moves less; the pool grows faster "
+        "than N because the weights are no longer paid for N times over. The all-reduces are the price, and "
+        "the KV heads cannot be split past their count.",
+        Colour::text_muted);
     double best = 0;
     for (const kv::TensorParallelPoint& p : panel.tp_sweep)
         if (p.valid) best = std::max(best, p.result.steps.decode_tokens_per_s);
@@ -185,7 +187,7 @@ void tensor_parallel(const kvapp::Panel& panel) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(kv::format_count(p.tensor_parallel_size).c_str());
         const kv::Result& t = p.result;
-        if (!p.valid) {   // the engine refuses this size for the model's heads
+        if (!p.valid) {  // the engine refuses this size for the model's heads
             ImGui::TableNextColumn();
             refusal_cell(t);
             continue;
@@ -240,12 +242,11 @@ void tensor_parallel(const kvapp::Panel& panel) {
 
 void panel_batching(kvapp::Panel& panel) {
     title(panel.result);
-    knobs(panel, knob_model | knob_gpu | knob_prompt_tokens | knob_output_tokens | knob_concurrent_requests |
-                     knob_gpu_memory_utilization | knob_kv_cache_dtype | knob_weight_dtype | knob_max_num_seqs |
-                     knob_max_model_len | knob_force_mha);
+    knobs(panel, knob_model | knob_gpu | knob_prompt_tokens | knob_output_tokens | knob_concurrent_requests | knob_gpu_memory_utilization |
+                     knob_kv_cache_dtype | knob_weight_dtype | knob_max_num_seqs | knob_max_model_len | knob_force_mha);
     rejected_input_banner(panel);
     if (!failure_banner(panel.result)) batch_curve(panel);
-    tensor_parallel(panel);   // also when failing: more ranks is one way out
+    tensor_parallel(panel);  // also when failing: more ranks is one way out
     keyboard_hint();
 }
 

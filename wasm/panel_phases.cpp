@@ -72,8 +72,7 @@ void phase_block(const char* name, const char* what, const kv::PhaseTiming& p, C
     time_bar("compute", p.compute_s, scale, Colour::compute);
     time_bar("memory", p.memory_s, scale, Colour::memory);
     if (p.communication_s > 0) time_bar("all-reduce", p.communication_s, scale, Colour::communication);
-    text_wrapped("arithmetic intensity " + kv::format_intensity(p.arithmetic_intensity) + ", " +
-                     kv::format_bytes(p.bytes) + " read",
+    text_wrapped("arithmetic intensity " + kv::format_intensity(p.arithmetic_intensity) + ", " + kv::format_bytes(p.bytes) + " read",
                  Colour::text_muted);
 }
 
@@ -87,8 +86,8 @@ void phases(const kv::Result& r) {
                 "Time to first token: the whole prompt goes through every matmul at once, so the weights are read "
                 "once and used prompt-length times. More FLOPs help here.");
     ImGui::TableNextColumn();
-    phase_block("Decode: ITL", ("one token for each of " + kv::format_count(r.running) + " running sequences").c_str(),
-                r.steps.decode, Colour::decode,
+    phase_block("Decode: ITL", ("one token for each of " + kv::format_count(r.running) + " running sequences").c_str(), r.steps.decode,
+                Colour::decode,
                 "Inter-token latency: every step reads the weights and every running sequence's whole cache for one "
                 "token per sequence. More bandwidth helps here.");
     ImGui::EndTable();
@@ -141,9 +140,8 @@ void roofline(const kv::Result& r) {
     if (hovered) {
         const double at = plot.x_at(ImGui::GetIO().MousePos.x);
         ImGui::BeginTooltip();
-        ImGui::TextUnformatted(("at " + kv::format_intensity(at) + " the GPU attains " +
-                                kv::format_flops_per_s(std::min(flops, bw * at)))
-                                   .c_str());
+        ImGui::TextUnformatted(
+            ("at " + kv::format_intensity(at) + " the GPU attains " + kv::format_flops_per_s(std::min(flops, bw * at))).c_str());
         text_muted(at < ridge ? "left of the ridge: bandwidth sets the pace" : "right of the ridge: tensor cores set the pace");
         ImGui::EndTooltip();
     }
@@ -152,8 +150,8 @@ void roofline(const kv::Result& r) {
          "Achieved bandwidth: the step model's bytes / memory time (a fraction of the data-sheet peak)."},
         {Colour::compute, flops, kv::format_flops_per_s(flops), fp8 ? "FP8 tensor roof" : "BF16 tensor roof",
          "Achieved tensor throughput: the step model's FLOPs / compute time."},
-        {Colour::text_muted, peak_bw, kv::format_bandwidth(peak_bw) + ", " + kv::format_flops_per_s(peak_flops),
-         "data sheet (dashed)", nullptr},
+        {Colour::text_muted, peak_bw, kv::format_bandwidth(peak_bw) + ", " + kv::format_flops_per_s(peak_flops), "data sheet (dashed)",
+         nullptr},
     });
 }
 
@@ -190,16 +188,16 @@ void chunked_prefill(const kv::Result& r) {
     heading("Chunked prefill");
     const double extra = r.steps.step_with_full_chunk_s - r.steps.decode.total_s;
     figure_row("chunk", {
-        {"rides free", kv::format_count(r.steps.free_prefill_tokens) + " tokens",
-         "prefill folded into each step before compute outgrows the memory time", Colour::prefill,
-         "Prompt tokens a decode step can carry without getting longer: its tensor cores are idle while it reads."},
-        {"chunk budget", kv::format_count(r.steps.chunk_budget_tokens) + " tokens",
-         "max_num_batched_tokens " + kv::format_count(*r.scenario.max_num_batched_tokens) + " − " +
-             kv::format_count(r.running) + " decode tokens",
-         Colour::text, "What max_num_batched_tokens leaves for prefill after one token per running sequence."},
-        {"step with a full chunk", kv::format_duration(r.steps.step_with_full_chunk_s),
-         "+" + kv::format_duration(std::max(0.0, extra)) + " on every stream's ITL", Colour::decode, nullptr},
-    });
+                            {"rides free", kv::format_count(r.steps.free_prefill_tokens) + " tokens",
+                             "prefill folded into each step before compute outgrows the memory time", Colour::prefill,
+                             "Prompt tokens a decode step can carry without getting longer: its tensor cores are idle while it reads."},
+                            {"chunk budget", kv::format_count(r.steps.chunk_budget_tokens) + " tokens",
+                             "max_num_batched_tokens " + kv::format_count(*r.scenario.max_num_batched_tokens) + " − " +
+                                 kv::format_count(r.running) + " decode tokens",
+                             Colour::text, "What max_num_batched_tokens leaves for prefill after one token per running sequence."},
+                            {"step with a full chunk", kv::format_duration(r.steps.step_with_full_chunk_s),
+                             "+" + kv::format_duration(std::max(0.0, extra)) + " on every stream's ITL", Colour::decode, nullptr},
+                        });
 
     const int64_t budget = std::max<int64_t>(r.steps.chunk_budget_tokens, 1);
     const double x_max = static_cast<double>(std::max<int64_t>(budget, r.steps.free_prefill_tokens * 2));
@@ -230,12 +228,10 @@ void chunked_prefill(const kv::Result& r) {
                   "free up to " + kv::format_count(r.steps.free_prefill_tokens), false);
     plot_marker_x(plot, static_cast<double>(r.steps.chunk_budget_tokens), colour(Colour::text_muted), "budget", true);
     if (hovered) {
-        const int64_t chunk = std::clamp<int64_t>(std::llround(plot.x_at(ImGui::GetIO().MousePos.x)), 0,
-                                                  static_cast<int64_t>(x_max));
+        const int64_t chunk = std::clamp<int64_t>(std::llround(plot.x_at(ImGui::GetIO().MousePos.x)), 0, static_cast<int64_t>(x_max));
         ImGui::BeginTooltip();
-        ImGui::TextUnformatted((kv::format_count(chunk) + " prefill tokens: step " +
-                                kv::format_duration(kv::decode_step_with_chunk_s(r, chunk)))
-                                   .c_str());
+        ImGui::TextUnformatted(
+            (kv::format_count(chunk) + " prefill tokens: step " + kv::format_duration(kv::decode_step_with_chunk_s(r, chunk))).c_str());
         ImGui::EndTooltip();
     }
 }
@@ -248,9 +244,8 @@ void chunked_prefill(const kv::Result& r) {
 
 void panel_phases(kvapp::Panel& panel) {
     title(panel.result);
-    knobs(panel, knob_model | knob_gpu | knob_prompt_tokens | knob_output_tokens | knob_concurrent_requests |
-                     knob_gpu_memory_utilization | knob_weight_dtype | knob_kv_cache_dtype | knob_max_num_batched_tokens |
-                     knob_max_model_len);
+    knobs(panel, knob_model | knob_gpu | knob_prompt_tokens | knob_output_tokens | knob_concurrent_requests | knob_gpu_memory_utilization |
+                     knob_weight_dtype | knob_kv_cache_dtype | knob_max_num_batched_tokens | knob_max_model_len);
     rejected_input_banner(panel);
     const kv::Result& r = panel.result;
     if (failure_banner(r)) {

@@ -47,9 +47,7 @@ Moment moment(const kvapp::Panel& panel) {
     return m;
 }
 
-double run_end_s(const kv::Simulation& sim) {
-    return sim.steps.empty() ? 0.0 : sim.steps.back().start_s + sim.steps.back().step_s;
-}
+double run_end_s(const kv::Simulation& sim) { return sim.steps.empty() ? 0.0 : sim.steps.back().start_s + sim.steps.back().step_s; }
 
 std::string time_tick(double v) { return v == 0 ? kv::format_count(0) : kv::format_duration(v); }
 std::string count_tick(double v) { return kv::format_count(static_cast<int64_t>(std::llround(v))); }
@@ -66,10 +64,9 @@ void record_rect(kvapp::Panel& panel, const char* name) {
 
 void title(const kvapp::Panel& panel) {
     const kv::Workload& w = panel.workload;
-    const std::string arrivals = w.rate_per_s > 0 ? " at " + kv::format_significant(w.rate_per_s, 3) + " requests/s"
-                                                   : ", all at once";
-    panel_title("Serving over time", model_label(panel.result) + " on " + panel.result.gpu.label + ": " +
-                                         kv::format_count(w.requests) + " " + w.name + " requests" + arrivals);
+    const std::string arrivals = w.rate_per_s > 0 ? " at " + kv::format_significant(w.rate_per_s, 3) + " requests/s" : ", all at once";
+    panel_title("Serving over time", model_label(panel.result) + " on " + panel.result.gpu.label + ": " + kv::format_count(w.requests) +
+                                         " " + w.name + " requests" + arrivals);
 }
 
 //-----------------------------------------------------------------------------
@@ -98,7 +95,7 @@ void transport(kvapp::Panel& panel, const Moment& now) {
     int frame = panel.playback.frame;
     const int last = std::max(0, static_cast<int>(sim.frames.size()) - 1);
     std::string shown = kv::format_duration(now.now_s) + " of " + kv::format_duration(run_end_s(sim));
-    if (ImGui::GetContentRegionAvail().x > 300)   // phones keep the time only
+    if (ImGui::GetContentRegionAvail().x > 300)  // phones keep the time only
         shown += "  (frame " + kv::format_count(frame + 1) + " of " + kv::format_count(last + 1) + ")";
     shown = escape_format(shown);
     ImGui::SetNextItemWidth(-FLT_MIN);
@@ -197,9 +194,9 @@ void cell_tooltip(const kv::Simulation& sim, const kv::PoolFrame& frame, size_t 
     const uint16_t owner = frame.owner[cell];
     ImGui::BeginTooltip();
     ImGui::PushFont(font(Font::strong));
-    ImGui::TextUnformatted((last > first ? "blocks " + kv::format_count(first) + " to " + kv::format_count(last)
-                                         : "block " + kv::format_count(first))
-                               .c_str());
+    ImGui::TextUnformatted(
+        (last > first ? "blocks " + kv::format_count(first) + " to " + kv::format_count(last) : "block " + kv::format_count(first))
+            .c_str());
     ImGui::PopFont();
     if (owner == kv::PoolFrame::free_cell) {
         text_muted("free");
@@ -209,8 +206,8 @@ void cell_tooltip(const kv::Simulation& sim, const kv::PoolFrame& frame, size_t 
         text_muted("shared prefix, held by the running requests");
     } else if (owner < sim.requests.size()) {
         const kv::SimRequest& r = sim.requests[owner];
-        ImGui::TextUnformatted(("request " + kv::format_count(owner) + ": " + kv::format_count(r.spec.prompt_tokens) +
-                                " prompt, " + kv::format_count(r.spec.output_tokens) + " output tokens")
+        ImGui::TextUnformatted(("request " + kv::format_count(owner) + ": " + kv::format_count(r.spec.prompt_tokens) + " prompt, " +
+                                kv::format_count(r.spec.output_tokens) + " output tokens")
                                    .c_str());
         text_muted("arrived at " + kv::format_duration(r.spec.arrival_s) +
                    (r.preemptions > 0 ? ", preempted " + kv::format_count(r.preemptions) + "×" : std::string()));
@@ -226,21 +223,22 @@ void block_pool(const kvapp::Panel& panel, const Moment& now) {
     const kv::Simulation& sim = panel.simulation;
     heading("The block pool");
     const kv::SimStep& s = *now.step;
-    figure_row("pool_now", {
-        {"running", kv::format_count(s.running), "requests in this step", Colour::decode, nullptr},
-        {"waiting", kv::format_count(s.waiting), "queued, not admitted", Colour::text,
-         "Arrived but not running: max_num_seqs, the token budget or the pool keeps them out (vLLM's \"Waiting: N reqs\")."},
-        {"KV cache usage", kv::format_percent(s.kv_cache_usage, 1),
-         kv::format_count(s.blocks_used) + " of " + kv::format_count(sim.pool_blocks) + " blocks held", Colour::kv_used,
-         "vllm:kv_cache_usage_perc: blocks held by running requests over the pool. Cached prefix blocks nobody "
-         "holds count as free."},
-        {"preemptions", kv::format_count(s.preemptions_total), "so far", s.preemptions_total > 0 ? Colour::failure : Colour::text,
-         "vllm:num_preemptions_total. When a running request needs a block and none is free, the scheduler "
-         "preempts the most recently admitted request: its blocks are freed and it is recomputed from scratch later."},
-    });
+    figure_row(
+        "pool_now",
+        {
+            {"running", kv::format_count(s.running), "requests in this step", Colour::decode, nullptr},
+            {"waiting", kv::format_count(s.waiting), "queued, not admitted", Colour::text,
+             "Arrived but not running: max_num_seqs, the token budget or the pool keeps them out (vLLM's \"Waiting: N reqs\")."},
+            {"KV cache usage", kv::format_percent(s.kv_cache_usage, 1),
+             kv::format_count(s.blocks_used) + " of " + kv::format_count(sim.pool_blocks) + " blocks held", Colour::kv_used,
+             "vllm:kv_cache_usage_perc: blocks held by running requests over the pool. Cached prefix blocks nobody "
+             "holds count as free."},
+            {"preemptions", kv::format_count(s.preemptions_total), "so far", s.preemptions_total > 0 ? Colour::failure : Colour::text,
+             "vllm:num_preemptions_total. When a running request needs a block and none is free, the scheduler "
+             "preempts the most recently admitted request: its blocks are freed and it is recomputed from scratch later."},
+        });
     text_muted(kv::format_count(sim.pool_blocks) + " blocks of " + kv::format_count(sim.block_size) + " tokens" +
-               (sim.blocks_per_cell > 1 ? ", one cell per " + kv::format_count(sim.blocks_per_cell) + " blocks"
-                                        : ", one cell per block"));
+               (sim.blocks_per_cell > 1 ? ", one cell per " + kv::format_count(sim.blocks_per_cell) + " blocks" : ", one cell per block"));
     const kv::PoolFrame& frame = *now.frame;
     const size_t cells = frame.owner.size();
     if (cells == 0) return;
@@ -258,8 +256,7 @@ void block_pool(const kvapp::Panel& panel, const Moment& now) {
     for (size_t i = 0; i < cells; ++i) {
         const float x = origin.x + static_cast<float>(i % static_cast<size_t>(columns)) * cell;
         const float y = origin.y + static_cast<float>(i / static_cast<size_t>(columns)) * cell;
-        draw_cell(draw, ImVec2(x, y), ImVec2(x + cell - gap, y + cell - gap), frame.owner[i],
-                  i < frame.fill.size() ? frame.fill[i] : 255);
+        draw_cell(draw, ImVec2(x, y), ImVec2(x + cell - gap, y + cell - gap), frame.owner[i], i < frame.fill.size() ? frame.fill[i] : 255);
     }
     if (hovered) {
         const ImVec2 m = ImGui::GetIO().MousePos;
@@ -330,7 +327,7 @@ void timeline(kvapp::Panel& panel, const Moment& now) {
     double last_used = 0;
     for (int c = 0; c < columns; ++c) {
         const size_t i = static_cast<size_t>(c);
-        if (running[i] >= 0) {   // a column no step starts in carries the previous values on
+        if (running[i] >= 0) {  // a column no step starts in carries the previous values on
             last_running = running[i];
             last_waiting = waiting[i];
             last_used = used[i];
@@ -394,8 +391,8 @@ void timeline(kvapp::Panel& panel, const Moment& now) {
 void latency(const kvapp::Panel& panel) {
     const kv::SimSummary& s = panel.simulation.summary;
     heading("Latency and throughput over the whole run");
-    const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
-                                  ImGuiTableFlags_NoPadOuterX;
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_NoPadOuterX;
     if (ImGui::BeginTable("latency", 5, flags)) {
         ImGui::TableSetupColumn("", 0, 1.6f);
         ImGui::TableSetupColumn("p50", 0, 1.0f);
@@ -414,30 +411,35 @@ void latency(const kvapp::Panel& panel) {
                 ImGui::TextUnformatted(p.count > 0 ? kv::format_duration(v).c_str() : "none");
             }
         };
-        row("time to first token", "vllm:time_to_first_token_seconds: arrival to first token, queueing and prefill "
-                                   "chunks included.", s.ttft_s, Colour::prefill);
-        row("inter-token latency", "vllm:inter_token_latency_seconds: the gap between a request's tokens, one decode "
-                                   "step, longer when prefill chunks ride along.", s.itl_s, Colour::decode);
+        row("time to first token",
+            "vllm:time_to_first_token_seconds: arrival to first token, queueing and prefill "
+            "chunks included.",
+            s.ttft_s, Colour::prefill);
+        row("inter-token latency",
+            "vllm:inter_token_latency_seconds: the gap between a request's tokens, one decode "
+            "step, longer when prefill chunks ride along.",
+            s.itl_s, Colour::decode);
         row("end to end", "Arrival to last token.", s.e2e_s, Colour::text);
         ImGui::EndTable();
     }
-    figure_row("run_figures", {
-        {"generation", kv::format_tokens_per_s(s.generation_tokens_per_s), "output tokens over the run", Colour::decode, nullptr},
-        {"prompt", kv::format_tokens_per_s(s.prompt_tokens_per_s), "prefill, recomputation included", Colour::prefill,
-         "Prompt tokens computed per second: a prefix cache hit is not computed, a preempted request's prompt is "
-         "computed again."},
-        {"preemptions", kv::format_count(s.preemptions), "requests recomputed",
-         s.preemptions > 0 ? Colour::failure : Colour::text,
-         "vllm:num_preemptions_total at the end of the run: each time a running request gave its blocks back "
-         "and went back to the queue, to be computed again from its first token."},
-        {"prefix hit rate", kv::format_percent(s.prefix_hit_rate, 1), "of the prompt tokens looked up", Colour::prefill,
-         "Tokens found in the prefix cache over prompt tokens queried, as the stats line's \"Prefix cache hit rate\"."},
-        {"peak KV usage", kv::format_percent(s.peak_kv_cache_usage, 1), "of the pool, held at once", Colour::kv_used, nullptr},
-        {"finished", kv::format_count(s.finished),
-         s.rejected > 0 ? kv::format_count(s.rejected) + " rejected (longer than max_model_len)"
-                        : "in " + kv::format_duration(s.duration_s),
-         s.rejected > 0 ? Colour::failure : Colour::text, nullptr},
-    });
+    figure_row(
+        "run_figures",
+        {
+            {"generation", kv::format_tokens_per_s(s.generation_tokens_per_s), "output tokens over the run", Colour::decode, nullptr},
+            {"prompt", kv::format_tokens_per_s(s.prompt_tokens_per_s), "prefill, recomputation included", Colour::prefill,
+             "Prompt tokens computed per second: a prefix cache hit is not computed, a preempted request's prompt is "
+             "computed again."},
+            {"preemptions", kv::format_count(s.preemptions), "requests recomputed", s.preemptions > 0 ? Colour::failure : Colour::text,
+             "vllm:num_preemptions_total at the end of the run: each time a running request gave its blocks back "
+             "and went back to the queue, to be computed again from its first token."},
+            {"prefix hit rate", kv::format_percent(s.prefix_hit_rate, 1), "of the prompt tokens looked up", Colour::prefill,
+             "Tokens found in the prefix cache over prompt tokens queried, as the stats line's \"Prefix cache hit rate\"."},
+            {"peak KV usage", kv::format_percent(s.peak_kv_cache_usage, 1), "of the pool, held at once", Colour::kv_used, nullptr},
+            {"finished", kv::format_count(s.finished),
+             s.rejected > 0 ? kv::format_count(s.rejected) + " rejected (longer than max_model_len)"
+                            : "in " + kv::format_duration(s.duration_s),
+             s.rejected > 0 ? Colour::failure : Colour::text, nullptr},
+        });
 }
 
 //-----------------------------------------------------------------------------
@@ -449,8 +451,7 @@ void stats_lines(const kvapp::Panel& panel, const Moment& now) {
     const kv::Simulation& sim = panel.simulation;
     heading("The engine's stats lines");
     size_t printed = 0;
-    while (printed < sim.stats_lines.size() && printed < sim.stats_line_s.size() && sim.stats_line_s[printed] <= now.now_s)
-        ++printed;
+    while (printed < sim.stats_lines.size() && printed < sim.stats_line_s.size() && sim.stats_line_s[printed] <= now.now_s) ++printed;
     constexpr size_t shown = 5;
     const size_t first = printed > shown ? printed - shown : 0;
     if (printed == 0) {

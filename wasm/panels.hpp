@@ -34,7 +34,7 @@ enum Knob : uint32_t {
     knob_max_model_len = 1u << 12,
     knob_vllm_version = 1u << 13,
     knob_enforce_eager = 1u << 14,
-    knob_all = (1u << 15) - 1,          // every scenario knob
+    knob_all = (1u << 15) - 1,  // every scenario knob
     // The serving panel's workload (kv::Workload), written through kvapp::edit_workload().
     knob_workload = 1u << 15,
     knob_rate_per_s = 1u << 16,

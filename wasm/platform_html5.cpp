@@ -42,23 +42,23 @@ struct Surface {
     FrameFn frame;
     HeightFn on_height;
 
-    bool visible = true;          // until the loader's IntersectionObserver says otherwise
-    bool missed_frames = false;   // something changed while off screen
-    SurfaceSize size;             // from the loader: CSS content box and device pixels
+    bool visible = true;         // until the loader's IntersectionObserver says otherwise
+    bool missed_frames = false;  // something changed while off screen
+    SurfaceSize size;            // from the loader: CSS content box and device pixels
     int frames_pending = 0;
-    long animation_frame = 0;     // pending requestAnimationFrame id, 0 when none
+    long animation_frame = 0;  // pending requestAnimationFrame id, 0 when none
     double last_frame_time = 0;
     float atlas_pixel_ratio = 0;
-    ImTextureID font_texture = nullptr;   // this context's upload of the shared atlas
+    ImTextureID font_texture = nullptr;  // this context's upload of the shared atlas
     float reported_height = -1;
 
-    bool pointer_captured = false;     // a button went down on the canvas and is still held
-    double capture_offset_x = 0;       // content-box origin in client coordinates, at mouse down
+    bool pointer_captured = false;  // a button went down on the canvas and is still held
+    double capture_offset_x = 0;    // content-box origin in client coordinates, at mouse down
     double capture_offset_y = 0;
     bool touch_active = false;
     double last_mousedown_time = -1e9;
-    bool nav_focus_pending = false;    // focused from the keyboard: show ImGui's nav cursor
-    bool blur_pending = false;         // focus left: close popups, hide the nav cursor
+    bool nav_focus_pending = false;  // focused from the keyboard: show ImGui's nav cursor
+    bool blur_pending = false;       // focus left: close popups, hide the nav cursor
 
     // A key or button released before any frame saw it pressed is released one frame later, so a
     // quick press (down and up within one animation frame) still counts once.
@@ -151,7 +151,7 @@ void draw(Surface& s) {
         s.font_texture = io.Fonts->TexID;
         s.atlas_pixel_ratio = ratio;
     }
-    io.Fonts->SetTexID(s.font_texture);           // the atlas is shared; its texture is this context's
+    io.Fonts->SetTexID(s.font_texture);  // the atlas is shared; its texture is this context's
     io.DisplaySize = ImVec2(static_cast<float>(css_w), static_cast<float>(css_h));
     io.DisplayFramebufferScale = ImVec2(ratio, static_cast<float>(fb_h / css_h));
     io.DeltaTime = static_cast<float>(std::clamp((start - s.last_frame_time) / 1000.0, 1e-4, 0.1));
@@ -193,9 +193,17 @@ void draw(Surface& s) {
     s.frame_count += 1;
     bool released = false;
     for (int k = 0; k < 512; ++k)
-        if (s.key_release_pending[k]) { io.KeysDown[k] = false; s.key_release_pending[k] = false; released = true; }
+        if (s.key_release_pending[k]) {
+            io.KeysDown[k] = false;
+            s.key_release_pending[k] = false;
+            released = true;
+        }
     for (int b = 0; b < 3; ++b)
-        if (s.button_release_pending[b]) { io.MouseDown[b] = false; s.button_release_pending[b] = false; released = true; }
+        if (s.button_release_pending[b]) {
+            io.MouseDown[b] = false;
+            s.button_release_pending[b] = false;
+            released = true;
+        }
     if (released) s.frames_pending = std::max(s.frames_pending, 2);
     report_height(s, content_height);
 }
@@ -233,10 +241,14 @@ void invalidate(Surface& s, int frames = frames_per_event) {
 
 int imgui_button(unsigned short dom_button) {
     switch (dom_button) {
-    case 0: return 0;   // primary
-    case 1: return 2;   // middle
-    case 2: return 1;   // secondary
-    default: return -1;
+        case 0:
+            return 0;  // primary
+        case 1:
+            return 2;  // middle
+        case 2:
+            return 1;  // secondary
+        default:
+            return -1;
     }
 }
 
@@ -258,43 +270,43 @@ EM_BOOL on_canvas_mouse(int type, const EmscriptenMouseEvent* e, void* user) {
     io.KeySuper = e->metaKey;
     const ImVec2 pos(static_cast<float>(e->targetX - s.size.content_left), static_cast<float>(e->targetY - s.size.content_top));
     switch (type) {
-    case EMSCRIPTEN_EVENT_MOUSEDOWN: {
-        const int b = imgui_button(e->button);
-        if (b < 0) return EM_FALSE;
-        io.MousePos = pos;
-        io.MouseDown[b] = true;
-        s.button_down_frame[b] = s.frame_count;
-        s.button_release_pending[b] = false;
-        s.last_mousedown_time = emscripten_get_now();
-        if (!s.pointer_captured) {
-            s.pointer_captured = true;
-            s.capture_offset_x = static_cast<double>(e->clientX - e->targetX) + s.size.content_left;
-            s.capture_offset_y = static_cast<double>(e->clientY - e->targetY) + s.size.content_top;
-            emscripten_set_mousemove_callback(EMSCRIPTEN_EVENT_TARGET_DOCUMENT, &s, EM_TRUE, on_document_mouse);
-            emscripten_set_mouseup_callback(EMSCRIPTEN_EVENT_TARGET_DOCUMENT, &s, EM_TRUE, on_document_mouse);
+        case EMSCRIPTEN_EVENT_MOUSEDOWN: {
+            const int b = imgui_button(e->button);
+            if (b < 0) return EM_FALSE;
+            io.MousePos = pos;
+            io.MouseDown[b] = true;
+            s.button_down_frame[b] = s.frame_count;
+            s.button_release_pending[b] = false;
+            s.last_mousedown_time = emscripten_get_now();
+            if (!s.pointer_captured) {
+                s.pointer_captured = true;
+                s.capture_offset_x = static_cast<double>(e->clientX - e->targetX) + s.size.content_left;
+                s.capture_offset_y = static_cast<double>(e->clientY - e->targetY) + s.size.content_top;
+                emscripten_set_mousemove_callback(EMSCRIPTEN_EVENT_TARGET_DOCUMENT, &s, EM_TRUE, on_document_mouse);
+                emscripten_set_mouseup_callback(EMSCRIPTEN_EVENT_TARGET_DOCUMENT, &s, EM_TRUE, on_document_mouse);
+            }
+            invalidate(s);
+            return EM_TRUE;  // no text selection or native drag; the loader focuses the canvas
         }
-        invalidate(s);
-        return EM_TRUE;  // no text selection or native drag; the loader focuses the canvas
-    }
-    case EMSCRIPTEN_EVENT_MOUSEMOVE:
-        if (s.pointer_captured) return EM_FALSE;  // the document listener has it
-        io.MousePos = pos;
-        invalidate(s, frames_per_move);
-        return EM_FALSE;
-    case EMSCRIPTEN_EVENT_MOUSELEAVE:
-        if (s.pointer_captured) return EM_FALSE;
-        io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-        invalidate(s, frames_per_move);
-        return EM_FALSE;
-    default: return EM_FALSE;
+        case EMSCRIPTEN_EVENT_MOUSEMOVE:
+            if (s.pointer_captured) return EM_FALSE;  // the document listener has it
+            io.MousePos = pos;
+            invalidate(s, frames_per_move);
+            return EM_FALSE;
+        case EMSCRIPTEN_EVENT_MOUSELEAVE:
+            if (s.pointer_captured) return EM_FALSE;
+            io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+            invalidate(s, frames_per_move);
+            return EM_FALSE;
+        default:
+            return EM_FALSE;
     }
 }
 
 EM_BOOL on_document_mouse(int type, const EmscriptenMouseEvent* e, void* user) {
     Surface& s = *static_cast<Surface*>(user);
     ImGuiIO& io = use(s);
-    io.MousePos = ImVec2(static_cast<float>(e->clientX - s.capture_offset_x),
-                         static_cast<float>(e->clientY - s.capture_offset_y));
+    io.MousePos = ImVec2(static_cast<float>(e->clientX - s.capture_offset_x), static_cast<float>(e->clientY - s.capture_offset_y));
     if (type == EMSCRIPTEN_EVENT_MOUSEUP) {
         const int b = imgui_button(e->button);
         if (b >= 0) {
@@ -314,36 +326,38 @@ EM_BOOL on_touch(int type, const EmscriptenTouchEvent* e, void* user) {
     Surface& s = *static_cast<Surface*>(user);
     const EmscriptenTouchPoint* touch = nullptr;
     for (int i = 0; i < e->numTouches; ++i)
-        if (e->touches[i].isChanged) { touch = &e->touches[i]; break; }
+        if (e->touches[i].isChanged) {
+            touch = &e->touches[i];
+            break;
+        }
     if (!touch) return EM_FALSE;
     ImGuiIO& io = use(s);
-    const ImVec2 pos(static_cast<float>(touch->targetX - s.size.content_left),
-                     static_cast<float>(touch->targetY - s.size.content_top));
+    const ImVec2 pos(static_cast<float>(touch->targetX - s.size.content_left), static_cast<float>(touch->targetY - s.size.content_top));
     switch (type) {
-    case EMSCRIPTEN_EVENT_TOUCHSTART: {
-        io.MousePos = pos;
-        draw(s);
-        const bool on_control = ImGui::GetCurrentContext()->HoveredId != 0;
-        if (!on_control) return EM_FALSE;
-        use(s).MouseDown[0] = true;
-        s.button_down_frame[0] = s.frame_count;
-        s.button_release_pending[0] = false;
-        s.touch_active = true;
-        invalidate(s);
-        return EM_TRUE;
-    }
-    case EMSCRIPTEN_EVENT_TOUCHMOVE:
-        if (!s.touch_active) return EM_FALSE;
-        io.MousePos = pos;
-        invalidate(s, frames_per_move);
-        return EM_TRUE;
-    default:  // end, cancel
-        if (!s.touch_active) return EM_FALSE;
-        if (s.button_down_frame[0] == s.frame_count) s.button_release_pending[0] = true;
-        else io.MouseDown[0] = false;
-        s.touch_active = false;
-        invalidate(s);
-        return EM_TRUE;
+        case EMSCRIPTEN_EVENT_TOUCHSTART: {
+            io.MousePos = pos;
+            draw(s);
+            const bool on_control = ImGui::GetCurrentContext()->HoveredId != 0;
+            if (!on_control) return EM_FALSE;
+            use(s).MouseDown[0] = true;
+            s.button_down_frame[0] = s.frame_count;
+            s.button_release_pending[0] = false;
+            s.touch_active = true;
+            invalidate(s);
+            return EM_TRUE;
+        }
+        case EMSCRIPTEN_EVENT_TOUCHMOVE:
+            if (!s.touch_active) return EM_FALSE;
+            io.MousePos = pos;
+            invalidate(s, frames_per_move);
+            return EM_TRUE;
+        default:  // end, cancel
+            if (!s.touch_active) return EM_FALSE;
+            if (s.button_down_frame[0] == s.frame_count) s.button_release_pending[0] = true;
+            else io.MouseDown[0] = false;
+            s.touch_active = false;
+            invalidate(s);
+            return EM_TRUE;
     }
 }
 
@@ -357,8 +371,7 @@ constexpr int key_enter = 13, key_escape = 27, key_space = 32;
 constexpr int key_left = 37, key_up = 38, key_right = 39, key_down = 40;
 
 bool navigation_key(unsigned long code) {
-    return code == key_enter || code == key_escape || code == key_space ||
-           (code >= key_left && code <= key_down);
+    return code == key_enter || code == key_escape || code == key_space || (code >= key_left && code <= key_down);
 }
 
 EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void* user) {
@@ -441,10 +454,10 @@ int surface_open(const std::string& selector, SurfaceSize size, FrameFn frame, H
     emscripten_webgl_init_context_attributes(&attributes);
     attributes.majorVersion = 2;
     attributes.minorVersion = 0;
-    attributes.alpha = EM_FALSE;           // opaque: the panel paints its own background
+    attributes.alpha = EM_FALSE;  // opaque: the panel paints its own background
     attributes.depth = EM_FALSE;
     attributes.stencil = EM_FALSE;
-    attributes.antialias = EM_FALSE;       // ImGui anti-aliases its own geometry
+    attributes.antialias = EM_FALSE;  // ImGui anti-aliases its own geometry
     attributes.preserveDrawingBuffer = EM_FALSE;
     const EMSCRIPTEN_WEBGL_CONTEXT_HANDLE gl = emscripten_webgl_create_context(selector.c_str(), &attributes);
     if (gl <= 0) {

@@ -36,10 +36,10 @@ struct SurfaceSize {
 // Opens a surface on the canvas matching `selector` ("#id"). Returns its id, or -1 and `error`.
 int surface_open(const std::string& selector, SurfaceSize size, FrameFn frame, HeightFn on_height, std::string* error);
 void surface_close(int surface);
-void surface_invalidate(int surface);               // something changed: draw (when on screen)
+void surface_invalidate(int surface);  // something changed: draw (when on screen)
 void surface_invalidate_all();
 void surface_set_visible(int surface, bool visible);
-void surface_resize(int surface, SurfaceSize size); // CSS size or devicePixelRatio changed
+void surface_resize(int surface, SurfaceSize size);  // CSS size or devicePixelRatio changed
 
 struct DrawStats {
     int64_t frames = 0;              // frames drawn, all surfaces
@@ -49,8 +49,9 @@ struct DrawStats {
     double last_ms = 0;
     double max_ms = 0;
     double first_frame_at_ms = -1;
-    double build_ms = 0;             // of which building the frame: ImGui, the panels, core calls
-    double render_ms = 0;            // of which GL submission (it waits when the GPU falls behind)   // performance.now() when the first frame finished
+    double build_ms = 0;  // of which building the frame: ImGui, the panels, core calls
+    double render_ms =
+        0;  // of which GL submission (it waits when the GPU falls behind)   // performance.now() when the first frame finished
 };
 const DrawStats& draw_stats();
 void reset_draw_stats();

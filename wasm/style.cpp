@@ -57,7 +57,7 @@ void apply_style(bool dark) {
     c[ImGuiCol_ScrollbarGrabHovered] = v(Colour::text_muted);
     c[ImGuiCol_ScrollbarGrabActive] = v(Colour::text);
     c[ImGuiCol_CheckMark] = v(Colour::accent);
-    c[ImGuiCol_SliderGrab] = v(Colour::accent, 0.45f);       // light enough to read the value over it
+    c[ImGuiCol_SliderGrab] = v(Colour::accent, 0.45f);  // light enough to read the value over it
     c[ImGuiCol_SliderGrabActive] = v(Colour::accent, 0.7f);
     c[ImGuiCol_Button] = v(Colour::surface);
     c[ImGuiCol_ButtonHovered] = v(Colour::surface_hover);

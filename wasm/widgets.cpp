@@ -203,7 +203,7 @@ void stacked_bar(const char* id, const std::vector<Segment>& segments, double to
     }
     if (marker > 0 && scale_total > 0) {
         const float x = origin.x + static_cast<float>(marker / scale_total) * width;
-        if (x < origin.x + width - 1)   // what lies past the marker does not fit: tint it
+        if (x < origin.x + width - 1)  // what lies past the marker does not fit: tint it
             draw->AddRectFilled(ImVec2(x, origin.y), ImVec2(origin.x + width, origin.y + height), colour(Colour::failure, 0.45f));
         draw->AddLine(ImVec2(x, origin.y - 4), ImVec2(x, origin.y + height + 4), colour(Colour::failure), 2.0f);
         if (!marker_label.empty()) {
@@ -301,7 +301,7 @@ Plot begin_plot(const char* id, float height, Axis x, Axis y, const Axis* right_
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImU32 grid = colour(Colour::border, 0.7f), label = colour(Colour::text_muted);
     draw->AddRectFilled(plot.min, plot.max, colour(Colour::surface, 0.6f), 3.0f);
-    float label_end = -FLT_MAX;   // a tick label that would overlap the previous one is left out
+    float label_end = -FLT_MAX;  // a tick label that would overlap the previous one is left out
     for (const auto& [v, text] : plot.x.ticks) {
         const float sx = plot.sx(v);
         if (sx < plot.min.x - 0.5f || sx > plot.max.x + 0.5f) continue;
@@ -409,7 +409,10 @@ std::vector<std::pair<double, std::string>> linear_ticks(double min, double max,
     const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
     double step = magnitude;
     for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * magnitude >= raw) { step = m * magnitude; break; }
+        if (m * magnitude >= raw) {
+            step = m * magnitude;
+            break;
+        }
     for (double v = std::ceil(min / step) * step; v <= max + step * 1e-6; v += step)
         ticks.emplace_back(v, format(std::fabs(v) < step * 1e-6 ? 0.0 : v));
     return ticks;
@@ -433,10 +436,18 @@ void engine_log(const kv::Result& result) {
     for (const kv::LogLine& line : kv::engine_log(result)) {
         Colour c = Colour::text;
         switch (line.kind) {
-        case kv::LogKind::info: c = Colour::text; break;        // vLLM's own lines
-        case kv::LogKind::warning: c = Colour::warning; break;
-        case kv::LogKind::failure: c = Colour::failure; break;
-        case kv::LogKind::lesson: c = Colour::accent; break;    // what the numbers mean
+            case kv::LogKind::info:
+                c = Colour::text;
+                break;  // vLLM's own lines
+            case kv::LogKind::warning:
+                c = Colour::warning;
+                break;
+            case kv::LogKind::failure:
+                c = Colour::failure;
+                break;
+            case kv::LogKind::lesson:
+                c = Colour::accent;
+                break;  // what the numbers mean
         }
         const ImVec2 line_start = ImGui::GetCursorScreenPos();
         ImGui::BeginGroup();
@@ -461,9 +472,10 @@ void engine_log(const kv::Result& result) {
 
 void keyboard_hint() {
     ImGui::Dummy(ImVec2(0, 4));
-    text_wrapped("Keyboard: Tab into the panel, arrow keys to move, Space to take a slider, "
-                 "← → to change it, Space or Esc to let go.",
-                 Colour::text_muted);
+    text_wrapped(
+        "Keyboard: Tab into the panel, arrow keys to move, Space to take a slider, "
+        "← → to change it, Space or Esc to let go.",
+        Colour::text_muted);
 }
 
 }  // namespace kvui

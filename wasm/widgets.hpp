@@ -15,14 +15,14 @@ namespace kvui {
 
 // [Text]
 void panel_title(const char* title, const std::string& subtitle);  // subtitle beside it, or under it when narrow
-void heading(const char* title);                          // a section title with a rule under it
-void help_marker(const char* text);                       // "(?)" on the same line; tooltip on hover
-void help_tooltip_on_focus(const char* text);             // the same text while keyboard focus is in the last item
+void heading(const char* title);                                   // a section title with a rule under it
+void help_marker(const char* text);                                // "(?)" on the same line; tooltip on hover
+void help_tooltip_on_focus(const char* text);                      // the same text while keyboard focus is in the last item
 void text_in(Colour colour, const std::string& text);
 void text_muted(const std::string& text);
-void text_wrapped(const std::string& text, Colour colour = Colour::text);   // breaks at spaces only
-void swatch(Colour colour);                               // a small square, inline, before a label
-std::string escape_format(const std::string& text);       // '%' doubled: safe as an ImGui format string
+void text_wrapped(const std::string& text, Colour colour = Colour::text);  // breaks at spaces only
+void swatch(Colour colour);                                                // a small square, inline, before a label
+std::string escape_format(const std::string& text);                        // '%' doubled: safe as an ImGui format string
 
 // The model's name for titles: the catalog id, or "your config.json (mixtral)" for the reader's own
 // (the core names a config.json by the field it came in).
@@ -43,13 +43,13 @@ void figure_row(const char* id, const std::vector<Figure>& figures);
 struct Segment {
     Colour colour;
     double value;
-    std::string label;     // inside the bar (e.g. "15.3 GiB")
-    std::string legend;    // the legend entry (e.g. "weights")
+    std::string label;   // inside the bar (e.g. "15.3 GiB")
+    std::string legend;  // the legend entry (e.g. "weights")
     const char* help = nullptr;
 };
 // `total` is the full width; a marker line is drawn at `marker` when it is > 0.
-void stacked_bar(const char* id, const std::vector<Segment>& segments, double total, float height,
-                 double marker = 0, const std::string& marker_label = "");
+void stacked_bar(const char* id, const std::vector<Segment>& segments, double total, float height, double marker = 0,
+                 const std::string& marker_label = "");
 void legend(const std::vector<Segment>& segments);
 
 // A thin meter from 0 to 1 with its label and value, e.g. DCGM_FI_PROF_DRAM_ACTIVE 93%.
@@ -59,11 +59,11 @@ void meter(const char* label, double fraction, const std::string& value, Colour 
 struct Axis {
     double min = 0, max = 1;
     bool log = false;
-    std::vector<std::pair<double, std::string>> ticks;   // value, formatted label
+    std::vector<std::pair<double, std::string>> ticks;  // value, formatted label
     std::string title;
 };
 struct Plot {
-    ImVec2 min, max;            // plot area in screen coordinates
+    ImVec2 min, max;  // plot area in screen coordinates
     Axis x, y;
     float sx(double v) const;
     float sy(double v) const;

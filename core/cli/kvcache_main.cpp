@@ -86,8 +86,7 @@ int validate() {
     if (auto* error = std::get_if<kv::InputError>(&outcome)) return print_error(*error);
     const auto& summary = std::get<kv::ValidationSummary>(outcome);
     std::cout << kv::validation_table(summary);
-    const bool refusals_agree =
-        summary.refusals_agreeing == summary.refusals_logged && summary.refusals_unexpected == 0;
+    const bool refusals_agree = summary.refusals_agreeing == summary.refusals_logged && summary.refusals_unexpected == 0;
     return summary.median_abs_error <= 0.03 && summary.max_abs_error <= 0.10 && refusals_agree ? 0 : 1;
 }
 
@@ -99,30 +98,32 @@ int main(int argc, char** argv) {
     bool have_scenario = false, explain_log = false, simulating = false, stats_lines = false, find_onset = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
-        if (arg == "--scenario" && i + 1 < argc) { scenario_text = argv[++i]; have_scenario = true; }
-        else if (arg == "--sweep" && i + 1 < argc) sweep = argv[++i];
+        if (arg == "--scenario" && i + 1 < argc) {
+            scenario_text = argv[++i];
+            have_scenario = true;
+        } else if (arg == "--sweep" && i + 1 < argc) sweep = argv[++i];
         else if (arg == "--validate") return validate();
         else if (arg == "--plan") {
             const bool inline_target = i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0;
             if (inline_target) return plan(argv[i + 1]);
             const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
             return plan(text.find_first_not_of(" \t\r\n") == std::string::npos ? "{}" : text);
-        }
-        else if (arg == "--explain-log") explain_log = true;
+        } else if (arg == "--explain-log") explain_log = true;
         else if (arg == "--simulate") {
             simulating = true;
             if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) workload_text = argv[++i];
-        }
-        else if (arg == "--stats-lines") stats_lines = true;
+        } else if (arg == "--stats-lines") stats_lines = true;
         else if (arg == "--find-preemption-onset") find_onset = true;
-        else if (arg == "--catalog") { std::cout << kv::catalog_to_json().dump(2) << "\n"; return 0; }
-        else return usage();
+        else if (arg == "--catalog") {
+            std::cout << kv::catalog_to_json().dump(2) << "\n";
+            return 0;
+        } else return usage();
     }
     if (explain_log) return explain(scenario_text);
-    if (simulating) return simulate(workload_text.empty() ? "{}" : workload_text, have_scenario ? scenario_text : "{}", stats_lines, find_onset);
+    if (simulating)
+        return simulate(workload_text.empty() ? "{}" : workload_text, have_scenario ? scenario_text : "{}", stats_lines, find_onset);
     if (!sweep.empty() && sweep != "batch" && sweep != "tp") return usage();
-    if (!have_scenario)
-        scenario_text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    if (!have_scenario) scenario_text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     if (scenario_text.find_first_not_of(" \t\r\n") == std::string::npos) scenario_text = "{}";
 
     auto outcome = kv::evaluate_text(scenario_text);

@@ -35,8 +35,7 @@ public:
     std::variant<Expr, std::string> parse() {
         Expr e = expression();
         skip_space();
-        if (error_.empty() && pos_ != text_.size())
-            fail("unexpected \"" + std::string(text_.substr(pos_)) + "\"");
+        if (error_.empty() && pos_ != text_.size()) fail("unexpected \"" + std::string(text_.substr(pos_)) + "\"");
         if (!error_.empty()) return error_;
         return e;
     }
@@ -119,15 +118,15 @@ private:
         while (pos_ < text_.size() && (is_ref_char(text_[pos_]))) ++pos_;
         std::string_view word = text_.substr(start, pos_ - start);
         const size_t dot = word.find('.');
-        if (dot == std::string_view::npos || dot + 1 >= word.size() || word.back() == '.' ||
-            word.find("..") != std::string_view::npos) {
+        if (dot == std::string_view::npos || dot + 1 >= word.size() || word.back() == '.' || word.find("..") != std::string_view::npos) {
             fail("\"" + std::string(word) + "\" is not a reference; write <scenario>.<field> or fact.<id>");
             return e;
         }
         e.kind = Expr::Kind::ref;
         e.ref.source = std::string(word.substr(0, dot));
         e.ref.path = std::string(word.substr(dot + 1));
-        if (!is_identifier(e.ref.source) || e.ref.source.find('-') != std::string::npos) fail("\"" + e.ref.source + "\" is not a scenario name");
+        if (!is_identifier(e.ref.source) || e.ref.source.find('-') != std::string::npos)
+            fail("\"" + e.ref.source + "\" is not a scenario name");
         return e;
     }
 };
@@ -147,29 +146,22 @@ std::vector<std::string_view> words(std::string_view s) {
 template <typename Directive>
 std::variant<Item, std::string> parse_directive(std::string_view keyword, std::string_view rest) {
     auto w = words(rest);
-    if (w.size() != 2)
-        return std::string(keyword) + " wants a panel kind and a scenario: {{" + std::string(keyword) +
-               " admission start}}";
+    if (w.size() != 2) return std::string(keyword) + " wants a panel kind and a scenario: {{" + std::string(keyword) + " admission start}}";
     if (!is_panel_kind(w[0])) {
-        std::string kinds;   // "admission, phases, batching or serving", from panel_kinds
+        std::string kinds;  // "admission, phases, batching or serving", from panel_kinds
         const size_t n = std::size(panel_kinds);
         for (size_t i = 0; i < n; ++i) kinds += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + std::string(panel_kinds[i]);
         return "\"" + std::string(w[0]) + "\" is not a panel; use " + kinds;
     }
-    if (!is_identifier(w[1]) || is_reserved_name(w[1]))
-        return "\"" + std::string(w[1]) + "\" is not a scenario name";
+    if (!is_identifier(w[1]) || is_reserved_name(w[1])) return "\"" + std::string(w[1]) + "\" is not a scenario name";
     return Item(Directive{std::string(w[0]), std::string(w[1])});
 }
 
 }  // namespace
 
-std::string SourceLocation::str() const {
-    return file + ":" + std::to_string(line) + ":" + std::to_string(column);
-}
+std::string SourceLocation::str() const { return file + ":" + std::to_string(line) + ":" + std::to_string(column); }
 
-std::string ScanError::str() const {
-    return where.str() + ": " + (snippet.empty() ? "" : snippet + ": ") + message;
-}
+std::string ScanError::str() const { return where.str() + ": " + (snippet.empty() ? "" : snippet + ": ") + message; }
 
 void Expr::collect_refs(std::vector<Ref>& out) const {
     if (kind == Kind::ref) out.push_back(ref);
@@ -204,8 +196,7 @@ std::variant<Item, std::string> parse_extension(std::string_view inner) {
     }
 
     const size_t bar = inner.rfind('|');
-    if (bar == std::string_view::npos)
-        return std::string("a figure needs a format after \"|\": {{scenario.field | format}}");
+    if (bar == std::string_view::npos) return std::string("a figure needs a format after \"|\": {{scenario.field | format}}");
     FigureBinding b;
     b.source_text = std::string(inner);
     b.format = std::string(trim(inner.substr(bar + 1)));
@@ -215,8 +206,7 @@ std::variant<Item, std::string> parse_extension(std::string_view inner) {
     b.expr = std::get<Expr>(std::move(expr));
     b.expr.collect_refs(b.refs);
     if (b.refs.empty()) return std::string("a figure must refer to at least one scenario field or fact");
-    if (b.format == "text" && b.expr.kind != Expr::Kind::ref)
-        return std::string("the text format takes a single field, not arithmetic");
+    if (b.format == "text" && b.expr.kind != Expr::Kind::ref) return std::string("the text format takes a single field, not arithmetic");
     return Item(std::move(b));
 }
 
@@ -265,8 +255,7 @@ ScanResult scan_markdown(std::string_view text, const std::string& file, size_t 
             // A concept span: [text]{.concept} with no brackets inside, all on one line.
             const size_t close = text.find(']', i + 1);
             const size_t open_again = text.find('[', i + 1);
-            if (close != std::string_view::npos && close < line_end && (open_again > close) &&
-                text.substr(close, 3) == "]{.") {
+            if (close != std::string_view::npos && close < line_end && (open_again > close) && text.substr(close, 3) == "]{.") {
                 const size_t brace = text.find('}', close + 3);
                 if (brace != std::string_view::npos && brace < line_end) {
                     const std::string_view name = text.substr(close + 3, brace - close - 3);

@@ -55,12 +55,12 @@ struct Expr {
 struct FigureBinding {
     std::string source_text;  // what the author wrote between the braces, trimmed
     Expr expr;
-    std::string format;       // a core named format, or "text"
-    std::vector<Ref> refs;    // all references, first one first
+    std::string format;     // a core named format, or "text"
+    std::vector<Ref> refs;  // all references, first one first
 };
 
 struct PanelDirective {
-    std::string kind;         // admission | phases | batching | serving
+    std::string kind;  // admission | phases | batching | serving
     std::string scenario;
 };
 
@@ -76,27 +76,27 @@ struct ScenarioMarker {
 };
 
 struct ConceptSpan {
-    std::string concept_name; // a palette concept: weights, kv-used, prefill ...
-    std::string text;         // plain text, HTML-escaped on output
+    std::string concept_name;  // a palette concept: weights, kv-used, prefill ...
+    std::string text;          // plain text, HTML-escaped on output
 };
 
 using Item = std::variant<FigureBinding, PanelDirective, EmbedDirective, ScenarioMarker, ConceptSpan>;
 
 struct ScannedItem {
-    std::string token;        // what stands in the Markdown for cmark
+    std::string token;  // what stands in the Markdown for cmark
     Item item;
     SourceLocation where;
 };
 
 struct ScanError {
     SourceLocation where;
-    std::string snippet;      // the binding as written, "{{...}}"
+    std::string snippet;  // the binding as written, "{{...}}"
     std::string message;
     std::string str() const;  // "file:line:col: {{...}}: message"
 };
 
 struct ScanResult {
-    std::string markdown;     // the input with every extension replaced by its token
+    std::string markdown;  // the input with every extension replaced by its token
     std::vector<ScannedItem> items;
     std::vector<ScanError> errors;
 };

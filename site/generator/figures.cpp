@@ -29,8 +29,7 @@ std::variant<double, std::string> fact_multiplier(const std::string& unit) {
 
 // A scenario with a workload is also run over time: its figures read `simulation.*`, and the page
 // hands the workload's fields to the serving panel along with the scenario's.
-std::variant<EvaluatedScenario, std::string> simulate_named(EvaluatedScenario& e, const kv::Result& result,
-                                                            const json& entry) {
+std::variant<EvaluatedScenario, std::string> simulate_named(EvaluatedScenario& e, const kv::Result& result, const json& entry) {
     auto workload = kv::workload_from_json(entry["workload"]);
     if (auto* error = std::get_if<kv::InputError>(&workload))
         return "its workload is rejected: " + error->message + " (" + error->field + ")";
@@ -45,8 +44,7 @@ std::variant<EvaluatedScenario, std::string> simulate_named(EvaluatedScenario& e
     return e;
 }
 
-std::variant<EvaluatedScenario, std::string> evaluate_named(const std::string& name, const json& entry,
-                                                            const json& base) {
+std::variant<EvaluatedScenario, std::string> evaluate_named(const std::string& name, const json& entry, const json& base) {
     if (!entry.is_object() || !entry.contains("set") || !entry["set"].is_object())
         return std::string("each scenario is {\"about\": \"...\", \"set\": {fields that differ from base}}");
     json full = base;
@@ -67,34 +65,36 @@ std::variant<EvaluatedScenario, std::string> evaluate_named(const std::string& n
     return e;
 }
 
-std::variant<double, std::string> evaluate_expr(const Expr& e, const LessonData& data,
-                                                std::vector<RefValue>& refs) {
+std::variant<double, std::string> evaluate_expr(const Expr& e, const LessonData& data, std::vector<RefValue>& refs) {
     switch (e.kind) {
-    case Expr::Kind::number: return e.number;
-    case Expr::Kind::ref: {
-        auto value = data.resolve(e.ref);
-        if (auto* message = std::get_if<std::string>(&value)) return *message;
-        const json& v = std::get<json>(value);
-        refs.push_back({e.ref, v});
-        if (!v.is_number())
-            return e.ref.str() + " is " + v.dump() + ", not a number; only the text format prints it";
-        return v.get<double>();
-    }
-    case Expr::Kind::binary: {
-        auto left = evaluate_expr(*e.left, data, refs);
-        if (auto* message = std::get_if<std::string>(&left)) return *message;
-        auto right = evaluate_expr(*e.right, data, refs);
-        if (auto* message = std::get_if<std::string>(&right)) return *message;
-        const double a = std::get<double>(left), b = std::get<double>(right);
-        switch (e.op) {
-        case '+': return a + b;
-        case '-': return a - b;
-        case '*': return a * b;
-        default:
-            if (b == 0) return std::string("division by zero");
-            return a / b;
+        case Expr::Kind::number:
+            return e.number;
+        case Expr::Kind::ref: {
+            auto value = data.resolve(e.ref);
+            if (auto* message = std::get_if<std::string>(&value)) return *message;
+            const json& v = std::get<json>(value);
+            refs.push_back({e.ref, v});
+            if (!v.is_number()) return e.ref.str() + " is " + v.dump() + ", not a number; only the text format prints it";
+            return v.get<double>();
         }
-    }
+        case Expr::Kind::binary: {
+            auto left = evaluate_expr(*e.left, data, refs);
+            if (auto* message = std::get_if<std::string>(&left)) return *message;
+            auto right = evaluate_expr(*e.right, data, refs);
+            if (auto* message = std::get_if<std::string>(&right)) return *message;
+            const double a = std::get<double>(left), b = std::get<double>(right);
+            switch (e.op) {
+                case '+':
+                    return a + b;
+                case '-':
+                    return a - b;
+                case '*':
+                    return a * b;
+                default:
+                    if (b == 0) return std::string("division by zero");
+                    return a / b;
+            }
+        }
     }
     return std::string("unreachable");
 }
@@ -115,25 +115,23 @@ std::variant<LessonData, std::string> LessonData::load(const json& scenarios_fil
     // The base names every field, so a change of the core's defaults cannot move the lesson's figures.
     const json defaults = kv::scenario_to_json(kv::Scenario{});
     for (const auto& [key, value] : defaults.items())
-        if (!base.contains(key))
-            return "scenarios.json: base lacks \"" + key + "\"; it must set every scenario field";
+        if (!base.contains(key)) return "scenarios.json: base lacks \"" + key + "\"; it must set every scenario field";
     for (const auto& [name, entry] : scenarios_file["scenarios"].items()) {
         if (is_reserved_name(name)) return "scenarios.json: \"" + name + "\" is a reserved word, not a scenario name";
         auto evaluated = evaluate_named(name, entry, base);
-        if (auto* message = std::get_if<std::string>(&evaluated))
-            return "scenarios.json: scenario \"" + name + "\": " + *message;
+        if (auto* message = std::get_if<std::string>(&evaluated)) return "scenarios.json: scenario \"" + name + "\": " + *message;
         data.scenarios_.emplace(name, std::get<EvaluatedScenario>(std::move(evaluated)));
     }
     if (!facts_file.is_object() || !facts_file.contains("facts") || !facts_file["facts"].is_object())
         return std::string("facts.json: wants {\"schema_version\": 1, \"facts\": {...}}");
     for (const auto& [id, entry] : facts_file["facts"].items()) {
-        if (!entry.is_object() || !entry.contains("value") || !entry["value"].is_number() ||
-            !entry.contains("source") || !entry["source"].is_string())
+        if (!entry.is_object() || !entry.contains("value") || !entry["value"].is_number() || !entry.contains("source") ||
+            !entry["source"].is_string())
             return "facts.json: fact \"" + id + "\" needs a numeric \"value\", a \"unit\" and a \"source\"";
         auto multiplier = fact_multiplier(entry.value("unit", "number"));
         if (auto* message = std::get_if<std::string>(&multiplier)) return "facts.json: fact \"" + id + "\": " + *message;
-        data.facts_[id] = Fact{entry["value"].get<double>() * std::get<double>(multiplier), entry.value("about", ""),
-                               entry["source"].get<std::string>()};
+        data.facts_[id] =
+            Fact{entry["value"].get<double>() * std::get<double>(multiplier), entry.value("about", ""), entry["source"].get<std::string>()};
     }
     return data;
 }
@@ -173,8 +171,7 @@ std::variant<json, std::string> LessonData::resolve(const Ref& ref) const {
         const size_t dot = std::min(ref.path.find('.', start), ref.path.size());
         const std::string key = ref.path.substr(start, dot - start);
         if (node->is_object()) {
-            if (!node->contains(key))
-                return "unknown field \"" + key + "\" in " + walked + " (fields: " + join_keys(*node) + ")";
+            if (!node->contains(key)) return "unknown field \"" + key + "\" in " + walked + " (fields: " + join_keys(*node) + ")";
             node = &(*node)[key];
         } else if (node->is_array()) {
             size_t index = 0;
@@ -217,13 +214,11 @@ std::variant<FigureValue, std::string> LessonData::compute(const FigureBinding& 
     out.number = std::get<double>(value);
     if (!std::isfinite(out.number)) return std::string("the value is not finite");
     // Counts, sizes and rates are never negative: a negative one is a binding written the wrong way round.
-    static const char* const unsigned_formats[] = {"count", "bytes", "bytes_exact", "kib", "mib", "gib0", "gib1", "gib2",
-                                                   "params", "tokens_per_s", "flops_per_s", "bandwidth", "duration",
-                                                   "ms0", "ms1"};
+    static const char* const unsigned_formats[] = {"count",  "bytes",        "bytes_exact", "kib",       "mib",      "gib0", "gib1", "gib2",
+                                                   "params", "tokens_per_s", "flops_per_s", "bandwidth", "duration", "ms0",  "ms1"};
     for (const char* f : unsigned_formats)
         if (binding.format == f && out.number < 0)
-            return "the value is negative (" + std::to_string(out.number) + "); a " + binding.format +
-                   " cannot be: swap the operands";
+            return "the value is negative (" + std::to_string(out.number) + "); a " + binding.format + " cannot be: swap the operands";
     auto formatted = kv::format_named(out.number, binding.format);
     if (!formatted) return "unknown format \"" + binding.format + "\" (formats: " + format_names() + ")";
     out.formatted = *formatted;

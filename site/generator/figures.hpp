@@ -20,7 +20,7 @@ struct EvaluatedScenario {
 };
 
 struct Fact {
-    double value = 0;         // in base units (bytes, tokens, a plain number)
+    double value = 0;  // in base units (bytes, tokens, a plain number)
     std::string about;
     std::string source;
 };
@@ -33,16 +33,15 @@ struct RefValue {
 
 struct FigureValue {
     bool is_text = false;
-    double number = 0;        // when !is_text
-    std::string formatted;    // what the page shows
+    double number = 0;      // when !is_text
+    std::string formatted;  // what the page shows
     std::vector<RefValue> refs;
 };
 
 class LessonData {
 public:
     // Parses both files and evaluates every scenario; the error names the file and the scenario.
-    static std::variant<LessonData, std::string> load(const nlohmann::json& scenarios_file,
-                                                      const nlohmann::json& facts_file);
+    static std::variant<LessonData, std::string> load(const nlohmann::json& scenarios_file, const nlohmann::json& facts_file);
 
     const EvaluatedScenario* find_scenario(const std::string& name) const;
     const Fact* find_fact(const std::string& id) const;

@@ -53,8 +53,7 @@ int copy_matching(const fs::path& from, const std::string& extension, const fs::
 std::set<std::string> palette_concepts(const std::string& css) {
     std::set<std::string> names;
     static const std::regex property("--kv-([a-z0-9-]+)\\s*:");
-    for (auto it = std::sregex_iterator(css.begin(), css.end(), property); it != std::sregex_iterator(); ++it)
-        names.insert((*it)[1]);
+    for (auto it = std::sregex_iterator(css.begin(), css.end(), property); it != std::sregex_iterator(); ++it) names.insert((*it)[1]);
     return names;
 }
 
@@ -73,8 +72,10 @@ std::optional<json> read_json(const fs::path& path, std::ostream& errors) {
             (void)retry;
         } catch (const json::parse_error& e) {
             for (size_t i = 0; i + 1 < e.byte && i < text->size(); ++i) {
-                if ((*text)[i] == '\n') { ++line; column = 1; }
-                else ++column;
+                if ((*text)[i] == '\n') {
+                    ++line;
+                    column = 1;
+                } else ++column;
             }
         }
         errors << path.string() << ":" << line << ":" << column << ": not valid JSON\n";
@@ -119,8 +120,7 @@ json figure_manifest(const RenderedArticle& article, const LessonData& data) {
     json unused = json::array();
     for (const auto& [name, s] : data.scenarios())
         if (!used.count(name)) unused.push_back(name);
-    return {{"figures", figures}, {"scenarios", scenarios}, {"facts", facts}, {"panels", article.panels},
-            {"unused_scenarios", unused}};
+    return {{"figures", figures}, {"scenarios", scenarios}, {"facts", facts}, {"panels", article.panels}, {"unused_scenarios", unused}};
 }
 
 int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) {
@@ -239,8 +239,8 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
     const int styles = copy_matching(paths.site / "css", ".css", paths.out / "css");
     const int fonts = copy_matching(paths.fonts, ".woff2", paths.out / "fonts");
     ok = ok && scripts > 0 && styles > 0 && fonts >= 0;
-    for (const auto& [from, to] : {std::pair{paths.wasm, "js/kvcache.js"}, std::pair{wasm_binary, "js/kvcache.wasm"},
-                                   std::pair{wasm_script, "js/kvcache.wasm.js"}})
+    for (const auto& [from, to] :
+         {std::pair{paths.wasm, "js/kvcache.js"}, std::pair{wasm_binary, "js/kvcache.wasm"}, std::pair{wasm_script, "js/kvcache.wasm.js"}})
         if (ok) ok = fs::copy_file(from, paths.out / to, fs::copy_options::overwrite_existing, ec) || !ec;
     if (!ok) {
         errors << paths.out.string() << ": cannot write the site\n";
@@ -250,9 +250,8 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
         errors << paths.manifest.string() << ": cannot write the manifest\n";
         return 1;
     }
-    log << "kvsite: " << paths.out.string() << ": " << article.figures.size() << " bound figures, "
-        << article.panels.size() << " panels, " << scripts << " scripts, " << styles << " stylesheets, " << fonts
-        << " fonts\n";
+    log << "kvsite: " << paths.out.string() << ": " << article.figures.size() << " bound figures, " << article.panels.size() << " panels, "
+        << scripts << " scripts, " << styles << " stylesheets, " << fonts << " fonts\n";
     return 0;
 }
 

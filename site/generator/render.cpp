@@ -105,33 +105,32 @@ std::string figure_html(const FigureRecord& f, const LessonData& data) {
     const Ref& first = f.binding.refs.front();
     json refs = json::array();
     for (const RefValue& r : f.value.refs) refs.push_back(r.ref.str());
-    std::string attrs = " data-fig=\"" + std::to_string(f.id) + "\"" +
-                        " data-field=\"" + escape_html(first.is_fact() ? first.str() : first.path) + "\"" +
-                        " data-format=\"" + escape_html(f.binding.format) + "\"" +
-                        " data-expr=\"" + escape_html(trim(f.binding.source_text.substr(0, f.binding.source_text.rfind('|')))) + "\"" +
-                        " data-refs=\"" + escape_html(refs.dump()) + "\"" +
-                        " data-source=\"" + escape_html(f.where.file + ":" + std::to_string(f.where.line)) + "\"";
+    std::string attrs = " data-fig=\"" + std::to_string(f.id) + "\"" + " data-field=\"" +
+                        escape_html(first.is_fact() ? first.str() : first.path) + "\"" + " data-format=\"" + escape_html(f.binding.format) +
+                        "\"" + " data-expr=\"" + escape_html(trim(f.binding.source_text.substr(0, f.binding.source_text.rfind('|')))) +
+                        "\"" + " data-refs=\"" + escape_html(refs.dump()) + "\"" + " data-source=\"" +
+                        escape_html(f.where.file + ":" + std::to_string(f.where.line)) + "\"";
     // The first scenario the figure reads is the one a click loads; the others are one more click away.
     const Ref* scenario_ref = nullptr;
     for (const Ref& r : f.binding.refs)
-        if (!r.is_fact()) { scenario_ref = &r; break; }
+        if (!r.is_fact()) {
+            scenario_ref = &r;
+            break;
+        }
     if (!scenario_ref) {
         const Fact* fact = data.find_fact(first.path);
         return "<span class=\"kv-fig kv-fig--fact\"" + attrs + " title=\"" +
-               escape_html(fact ? fact->about + " Source: " + fact->source : "") + "\">" +
-               escape_html(f.value.formatted) + "</span>";
+               escape_html(fact ? fact->about + " Source: " + fact->source : "") + "\">" + escape_html(f.value.formatted) + "</span>";
     }
     json names = json::array();
     for (const Ref& r : f.binding.refs)
         if (!r.is_fact() && std::find(names.begin(), names.end(), r.source) == names.end()) names.push_back(r.source);
     const EvaluatedScenario* s = data.find_scenario(scenario_ref->source);
-    attrs += " data-scenario-name=\"" + escape_html(scenario_ref->source) + "\"" +
-             " data-scenario=\"" + escape_html(s->scenario.dump()) + "\"" +
-             " data-scenario-names=\"" + escape_html(names.dump()) + "\"";
+    attrs += " data-scenario-name=\"" + escape_html(scenario_ref->source) + "\"" + " data-scenario=\"" + escape_html(s->scenario.dump()) +
+             "\"" + " data-scenario-names=\"" + escape_html(names.dump()) + "\"";
     if (!f.panel.empty()) attrs += " data-panel=\"" + escape_html(f.panel) + "\"";
     const std::string href = f.panel.empty() ? "" : " href=\"#panel-" + escape_html(f.panel) + "\"";
-    return "<a class=\"kv-fig\"" + href + attrs + " title=\"" + escape_html(s->about) + "\">" +
-           escape_html(f.value.formatted) + "</a>";
+    return "<a class=\"kv-fig\"" + href + attrs + " title=\"" + escape_html(s->about) + "\">" + escape_html(f.value.formatted) + "</a>";
 }
 
 // Reading sections: a `{{scenario NAME}}` marker starts one, the next marker or ## heading ends
@@ -171,7 +170,8 @@ void check_sections(const std::string& html, const std::vector<Located>& located
             close();
             marker = l.item;
             if (chapter_of(l.position).empty())
-                errors.push_back({l.item->where, "", "a scenario marker needs a panel beside it: put it after the first {{panel ...}}'s chapter starts"});
+                errors.push_back({l.item->where, "",
+                                  "a scenario marker needs a panel beside it: put it after the first {{panel ...}}'s chapter starts"});
             continue;
         }
         const auto* b = std::get_if<FigureBinding>(&l.item->item);
@@ -198,12 +198,23 @@ std::string escape_html(std::string_view text) {
     out.reserve(text.size());
     for (char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -265,11 +276,14 @@ RenderedArticle render_article(const RenderInput& input) {
             }
             figures[s.token] = FigureRecord{next_id++, s.where, *b, std::get<FigureValue>(std::move(value)), ""};
         } else if (const auto* p = std::get_if<PanelDirective>(&s.item)) {
-            if (!data.find_scenario(p->scenario)) error("panel: unknown scenario \"" + p->scenario + "\" (scenarios.json has: " + data.scenario_names() + ")");
+            if (!data.find_scenario(p->scenario))
+                error("panel: unknown scenario \"" + p->scenario + "\" (scenarios.json has: " + data.scenario_names() + ")");
         } else if (const auto* m = std::get_if<ScenarioMarker>(&s.item)) {
-            if (!data.find_scenario(m->scenario)) error("scenario: unknown scenario \"" + m->scenario + "\" (scenarios.json has: " + data.scenario_names() + ")");
+            if (!data.find_scenario(m->scenario))
+                error("scenario: unknown scenario \"" + m->scenario + "\" (scenarios.json has: " + data.scenario_names() + ")");
         } else if (const auto* e = std::get_if<EmbedDirective>(&s.item)) {
-            if (!data.find_scenario(e->scenario)) error("embed: unknown scenario \"" + e->scenario + "\" (scenarios.json has: " + data.scenario_names() + ")");
+            if (!data.find_scenario(e->scenario))
+                error("embed: unknown scenario \"" + e->scenario + "\" (scenarios.json has: " + data.scenario_names() + ")");
         } else if (const auto* c = std::get_if<ConceptSpan>(&s.item)) {
             if (!input.concepts.empty() && !input.concepts.count(c->concept_name)) {
                 std::string names;
@@ -298,7 +312,11 @@ RenderedArticle render_article(const RenderInput& input) {
     }
     // A kind's first panel is named by its kind (#panel-admission); a later one of the same kind
     // gets a number (#panel-admission-2), so a section far from the first can have its own.
-    struct Chapter { size_t start; std::string panel; size_t heading_ordinal = 0; };
+    struct Chapter {
+        size_t start;
+        std::string panel;
+        size_t heading_ordinal = 0;
+    };
     std::vector<Chapter> chapters{{0, "", 0}};
     std::map<std::string, int> kind_count;
     std::map<std::string, std::string> panel_id_of;  // by token
@@ -347,8 +365,8 @@ RenderedArticle render_article(const RenderInput& input) {
             f.panel = chapter_of(it->position);
             replacement = figure_html(f, data);
         } else if (const auto* c = std::get_if<ConceptSpan>(&s.item)) {
-            replacement = "<span class=\"kv-concept\" data-concept=\"" + escape_html(c->concept_name) + "\">" +
-                          escape_html(c->text) + "</span>";
+            replacement =
+                "<span class=\"kv-concept\" data-concept=\"" + escape_html(c->concept_name) + "\">" + escape_html(c->text) + "</span>";
         } else if (const auto* m = std::get_if<ScenarioMarker>(&s.item)) {
             // A marker is a paragraph of its own, replaced by an empty element that starts the section.
             const size_t p_open = html.rfind("<p>", it->position);
@@ -360,8 +378,8 @@ RenderedArticle render_article(const RenderInput& input) {
             }
             erase_from = p_open;
             erase_len = p_close + 4 - p_open;
-            replacement = "<div class=\"kv-section-mark\" data-section-scenario=\"" + escape_html(m->scenario) +
-                          "\" data-panel=\"" + escape_html(chapter_of(it->position)) + "\" hidden></div>";
+            replacement = "<div class=\"kv-section-mark\" data-section-scenario=\"" + escape_html(m->scenario) + "\" data-panel=\"" +
+                          escape_html(chapter_of(it->position)) + "\" hidden></div>";
         } else {
             // Panels and snippets replace their whole paragraph; the rest of it is the caption.
             const size_t p_open = html.rfind("<p>", it->position);
@@ -375,22 +393,25 @@ RenderedArticle render_article(const RenderInput& input) {
             erase_len = p_close + 4 - p_open;
             if (const auto* p = std::get_if<PanelDirective>(&s.item)) {
                 const EvaluatedScenario* sc = data.find_scenario(p->scenario);
-                replacement = fill(input.fragments.panel,
-                                   {{"ID", escape_html(panel_id_of.at(s.token))},
-                                    {"KIND", escape_html(p->kind)}, {"SCENARIO_NAME", escape_html(p->scenario)},
-                                    {"STATE", escape_html(sc->scenario.dump())}, {"CAPTION", caption}});
+                replacement = fill(input.fragments.panel, {{"ID", escape_html(panel_id_of.at(s.token))},
+                                                           {"KIND", escape_html(p->kind)},
+                                                           {"SCENARIO_NAME", escape_html(p->scenario)},
+                                                           {"STATE", escape_html(sc->scenario.dump())},
+                                                           {"CAPTION", caption}});
             } else {
                 const auto* e = std::get_if<EmbedDirective>(&s.item);
                 const EvaluatedScenario* sc = data.find_scenario(e->scenario);
                 // No height: kvembed-host.js sizes the frame to the panel (site/js/lesson.js's
                 // snippetCode writes the same text as the reader changes the panel).
                 const std::string src = "kv/embed.html?" + embed_query(e->kind, sc->scenario, defaults);
-                const std::string code = "<iframe data-kv-embed src=\"" + src + "\" title=\"KV cache panel\" "
+                const std::string code = "<iframe data-kv-embed src=\"" + src +
+                                         "\" title=\"KV cache panel\" "
                                          "style=\"width:100%;border:0\"></iframe>\n"
                                          "<script src=\"kv/js/kvembed-host.js\"></script>";
-                replacement = fill(input.fragments.snippet,
-                                   {{"KIND", escape_html(e->kind)}, {"STATE", escape_html(sc->scenario.dump())},
-                                    {"CODE", escape_html(code)}, {"CAPTION", caption}});
+                replacement = fill(input.fragments.snippet, {{"KIND", escape_html(e->kind)},
+                                                             {"STATE", escape_html(sc->scenario.dump())},
+                                                             {"CODE", escape_html(code)},
+                                                             {"CAPTION", caption}});
             }
         }
         html.replace(erase_from, erase_len, replacement);
@@ -408,8 +429,8 @@ RenderedArticle render_article(const RenderInput& input) {
             body += html.substr(previous, start - previous) + "</div>\n";
             previous = start;
         }
-        body += "<div class=\"kv-chapter\"" +
-                (chapters[c].panel.empty() ? std::string() : " data-panel=\"" + chapters[c].panel + "\"") + ">\n";
+        body +=
+            "<div class=\"kv-chapter\"" + (chapters[c].panel.empty() ? std::string() : " data-panel=\"" + chapters[c].panel + "\"") + ">\n";
     }
     body += html.substr(previous) + "</div>\n";
     if (!out.errors.empty()) return out;

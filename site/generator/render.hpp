@@ -24,13 +24,13 @@ struct FigureRecord {
     SourceLocation where;
     FigureBinding binding;
     FigureValue value;
-    std::string panel;        // the chapter's panel id, or "" when the article has none
+    std::string panel;  // the chapter's panel id, or "" when the article has none
 };
 
 struct RenderedArticle {
-    std::string title_html;   // the first level-1 heading's content
-    std::string title_text;   // the same without tags, for <title>
-    std::string body_html;    // everything else, in chapters
+    std::string title_html;  // the first level-1 heading's content
+    std::string title_text;  // the same without tags, for <title>
+    std::string body_html;   // everything else, in chapters
     std::vector<FigureRecord> figures;
     std::vector<std::string> panels;  // panel ids in order
     std::vector<ScanError> errors;
@@ -40,7 +40,7 @@ struct RenderInput {
     std::vector<std::pair<std::string, std::string>> files;  // (display name, Markdown text), in order
     const LessonData* data = nullptr;
     Fragments fragments;
-    std::set<std::string> concepts;   // allowed concept names; empty allows any
+    std::set<std::string> concepts;  // allowed concept names; empty allows any
 };
 
 RenderedArticle render_article(const RenderInput& input);

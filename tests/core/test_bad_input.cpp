@@ -7,7 +7,12 @@ using namespace kv;
 using kvtest::evaluate_error;
 
 TEST_CASE("out-of-range and wrong-type scenario fields") {
-    struct Case { const char* text; const char* field; ErrorCode code; const char* in_message; };
+    struct Case {
+        const char* text;
+        const char* field;
+        ErrorCode code;
+        const char* in_message;
+    };
     const Case cases[] = {
         {R"({"prompt_tokens": 1e30})", "prompt_tokens", ErrorCode::out_of_range, "1 to 1,048,576"},
         {R"({"prompt_tokens": 0})", "prompt_tokens", ErrorCode::out_of_range, "1 to 1,048,576"},
@@ -32,8 +37,10 @@ TEST_CASE("out-of-range and wrong-type scenario fields") {
         {R"({"entry": "batch"})", "entry", ErrorCode::unknown_value, "\"serve\""},
         {R"({"enforce_eager": 1})", "enforce_eager", ErrorCode::wrong_type, "true or false"},
         {R"({"gpu_config": {"hbm_tb_per_s": 2, "bf16_dense_tflops": 100}})", "gpu_config.memory_gib", ErrorCode::missing_field, "missing"},
-        {R"({"gpu_config": {"memory_gib": 1e30, "hbm_tb_per_s": 2, "bf16_dense_tflops": 100}})", "gpu_config.memory_gib", ErrorCode::out_of_range, "1 to 4,096"},
-        {R"({"gpu_config": {"memory_gib": 24, "hbm_tb_per_s": "fast", "bf16_dense_tflops": 100}})", "gpu_config.hbm_tb_per_s", ErrorCode::wrong_type, "number"},
+        {R"({"gpu_config": {"memory_gib": 1e30, "hbm_tb_per_s": 2, "bf16_dense_tflops": 100}})", "gpu_config.memory_gib",
+         ErrorCode::out_of_range, "1 to 4,096"},
+        {R"({"gpu_config": {"memory_gib": 24, "hbm_tb_per_s": "fast", "bf16_dense_tflops": 100}})", "gpu_config.hbm_tb_per_s",
+         ErrorCode::wrong_type, "number"},
         {R"({"max_model_len": 1})", "max_model_len", ErrorCode::out_of_range, "16 to"},
         {R"({"model": "GPT-5"})", "model", ErrorCode::unknown_value, "Qwen3-8B, Qwen3-14B, Qwen3-32B"},
         {R"({"gpu": "V100"})", "gpu", ErrorCode::unknown_value, "A100, "},
@@ -62,26 +69,39 @@ TEST_CASE("oversized, NUL-carrying and huge-key inputs are refused without echoi
     // Keys may repeat in different objects.
     CHECK(kvtest::evaluate_ok(nlohmann::json::parse(R"({"model_config": {"num_hidden_layers": 2, "hidden_size": 256,
         "intermediate_size": 512, "num_attention_heads": 4, "vocab_size": 1000, "max_position_embeddings": 4096,
-        "text_config": null, "quantization_config": null}, "max_model_len": 2048})")).params > 0);
+        "text_config": null, "quantization_config": null}, "max_model_len": 2048})"))
+              .params > 0);
 }
 
 TEST_CASE("inconsistent or incomplete config.json") {
-    const std::string base =
-        R"("hidden_size": 4096, "intermediate_size": 12288, "vocab_size": 151936, "max_position_embeddings": 40960)";
-    struct Case { std::string config; const char* field; ErrorCode code; };
+    const std::string base = R"("hidden_size": 4096, "intermediate_size": 12288, "vocab_size": 151936, "max_position_embeddings": 40960)";
+    struct Case {
+        std::string config;
+        const char* field;
+        ErrorCode code;
+    };
     const Case cases[] = {
         {R"({"num_hidden_layers": 0, "num_attention_heads": 32, )" + base + "}", "model_config.num_hidden_layers", ErrorCode::out_of_range},
-        {R"({"num_hidden_layers": 36, "num_attention_heads": 0, )" + base + "}", "model_config.num_attention_heads", ErrorCode::out_of_range},
-        {R"({"num_hidden_layers": 36, "num_attention_heads": 32, "num_key_value_heads": 0, )" + base + "}", "model_config.num_key_value_heads", ErrorCode::out_of_range},
-        {R"({"num_hidden_layers": 36, "num_attention_heads": 32, "num_key_value_heads": 7, )" + base + "}", "model_config.num_key_value_heads", ErrorCode::inconsistent_config},
-        {R"({"num_hidden_layers": 36, "num_attention_heads": 24, "num_key_value_heads": 8, "hidden_size": 4000, "intermediate_size": 1, "vocab_size": 1})", "model_config.head_dim", ErrorCode::inconsistent_config},
+        {R"({"num_hidden_layers": 36, "num_attention_heads": 0, )" + base + "}", "model_config.num_attention_heads",
+         ErrorCode::out_of_range},
+        {R"({"num_hidden_layers": 36, "num_attention_heads": 32, "num_key_value_heads": 0, )" + base + "}",
+         "model_config.num_key_value_heads", ErrorCode::out_of_range},
+        {R"({"num_hidden_layers": 36, "num_attention_heads": 32, "num_key_value_heads": 7, )" + base + "}",
+         "model_config.num_key_value_heads", ErrorCode::inconsistent_config},
+        {R"({"num_hidden_layers": 36, "num_attention_heads": 24, "num_key_value_heads": 8, "hidden_size": 4000, "intermediate_size": 1, "vocab_size": 1})",
+         "model_config.head_dim", ErrorCode::inconsistent_config},
         {R"({"num_attention_heads": 32, )" + base + "}", "model_config.num_hidden_layers", ErrorCode::missing_field},
-        {R"({"num_hidden_layers": "36", "num_attention_heads": 32, )" + base + "}", "model_config.num_hidden_layers", ErrorCode::wrong_type},
-        {R"({"num_hidden_layers": 36, "num_attention_heads": 32, "tie_word_embeddings": 1, )" + base + "}", "model_config.tie_word_embeddings", ErrorCode::wrong_type},
+        {R"({"num_hidden_layers": "36", "num_attention_heads": 32, )" + base + "}", "model_config.num_hidden_layers",
+         ErrorCode::wrong_type},
+        {R"({"num_hidden_layers": 36, "num_attention_heads": 32, "tie_word_embeddings": 1, )" + base + "}",
+         "model_config.tie_word_embeddings", ErrorCode::wrong_type},
         {R"("config")", "model_config", ErrorCode::wrong_type},
-        {R"({"text_config": {"num_hidden_layers": 36, "num_attention_heads": 32, "hidden_size": 4096, "vocab_size": 1000, "intermediate_size": -1}})", "model_config.text_config.intermediate_size", ErrorCode::out_of_range},
-        {R"({"num_hidden_layers": 36, "num_attention_heads": 32, "quantization_config": {"quant_method": "hqq"}, )" + base + "}", "model_config.quantization_config", ErrorCode::unknown_value},
-        {R"({"num_hidden_layers": 36, "num_attention_heads": 32, "num_experts": 1e9, )" + base + "}", "model_config.num_experts", ErrorCode::out_of_range},
+        {R"({"text_config": {"num_hidden_layers": 36, "num_attention_heads": 32, "hidden_size": 4096, "vocab_size": 1000, "intermediate_size": -1}})",
+         "model_config.text_config.intermediate_size", ErrorCode::out_of_range},
+        {R"({"num_hidden_layers": 36, "num_attention_heads": 32, "quantization_config": {"quant_method": "hqq"}, )" + base + "}",
+         "model_config.quantization_config", ErrorCode::unknown_value},
+        {R"({"num_hidden_layers": 36, "num_attention_heads": 32, "num_experts": 1e9, )" + base + "}", "model_config.num_experts",
+         ErrorCode::out_of_range},
     };
     for (const Case& c : cases) {
         const std::string text = R"({"model_config": )" + c.config + "}";
@@ -100,8 +120,7 @@ TEST_CASE("cross-field checks after resolution") {
         const Result r = kvtest::evaluate_ok(scenario);
         REQUIRE(r.memory.startup_error);
         CHECK(r.memory.startup_error->kind == "tensor_parallel_mismatch");
-        CHECK(r.memory.startup_error->message ==
-              "Total number of attention heads (6) must be divisible by tensor parallel size (4).");
+        CHECK(r.memory.startup_error->message == "Total number of attention heads (6) must be divisible by tensor parallel size (4).");
     }
     SECTION("a config without max_position_embeddings needs max_model_len") {
         const std::string config = R"({"model_config": {"num_hidden_layers": 2, "hidden_size": 256,

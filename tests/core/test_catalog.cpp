@@ -72,6 +72,6 @@ TEST_CASE("architecture families are read from config.json as published") {
     CHECK(find_model("gemma-3-27b-it")->num_sliding_layers == 52);
     CHECK(find_model("Llama-3.1-70B-Instruct-AWQ-INT4")->weight_format == WeightFormat::int4_grouped);
     CHECK(find_model("Llama-3.1-70B-Instruct-FP8")->weight_format == WeightFormat::fp8);
-    CHECK(find_model("Qwen2.5-7B-Instruct")->attention_bias);  // Qwen2's biases, unstated in its config
+    CHECK(find_model("Qwen2.5-7B-Instruct")->attention_bias);       // Qwen2's biases, unstated in its config
     CHECK(find_model("Qwen2.5-7B-Instruct")->sliding_window == 0);  // use_sliding_window: false
 }

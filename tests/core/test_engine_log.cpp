@@ -28,8 +28,7 @@ TEST_CASE("V1 start-up lines, in the engine's format") {
     const Result r = evaluate_ok({});
     const MemoryPlan& m = r.memory;
     CHECK(has_line(r, "INFO GPU KV cache size: " + format_count(m.kv_cache_tokens) + " tokens"));
-    CHECK(has_line(r, "INFO Maximum concurrency for 40,960 tokens per request: " +
-                          format_fixed(m.max_concurrency, 2) + "x"));
+    CHECK(has_line(r, "INFO Maximum concurrency for 40,960 tokens per request: " + format_fixed(m.max_concurrency, 2) + "x"));
     CHECK(has_line(r, "INFO Available KV cache memory: " + format_fixed(m.available_kv_bytes / GiB, 2) + " GiB"));
     CHECK(has_line(r, "INFO Model loading took " + format_fixed(m.weight_bytes / GiB, 2) + " GiB memory"));
     CHECK(has_line(r, "INFO Estimated CUDA graph memory: " + format_fixed(m.cuda_graph_bytes / GiB, 2) + " GiB total"));
@@ -42,8 +41,7 @@ TEST_CASE("V1 start-up lines, in the engine's format") {
 TEST_CASE("V0 start-up lines: blocks, not tokens") {
     const Result r = evaluate_ok({{"vllm_version", "0.6.3"}, {"max_model_len", 8192}});
     const MemoryPlan& m = r.memory;
-    CHECK(has_line(r, "INFO # GPU blocks: " + std::to_string(m.num_gpu_blocks) + ", # CPU blocks: " +
-                          std::to_string(m.cpu_swap_blocks)));
+    CHECK(has_line(r, "INFO # GPU blocks: " + std::to_string(m.num_gpu_blocks) + ", # CPU blocks: " + std::to_string(m.cpu_swap_blocks)));
     CHECK(m.cpu_swap_blocks == static_cast<int64_t>(4 * GiB / (16.0 * 147456)));
     CHECK(has_line(r, "INFO Loading model weights took " + format_fixed(m.weight_bytes / GiB, 4) + " GB"));
 }
@@ -52,13 +50,11 @@ TEST_CASE("the stats line and the lesson lines") {
     const Result r = evaluate_ok({{"prompt_tokens", 32768}});
     CHECK(has_line(r, "INFO Engine 000: Avg prompt throughput: " + format_fixed(r.steps.serving.prompt_tokens_per_s, 1) +
                           " tokens/s, Avg generation throughput: " + format_fixed(r.steps.serving.generation_tokens_per_s, 1) +
-                          " tokens/s, Running: " + std::to_string(r.running) + " reqs, Waiting: " +
-                          std::to_string(r.waiting) + " reqs, GPU KV cache usage: " +
-                          format_fixed(r.kv_cache_usage * 100, 1) + "%, Prefix cache hit rate: 0.0%"));
+                          " tokens/s, Running: " + std::to_string(r.running) + " reqs, Waiting: " + std::to_string(r.waiting) +
+                          " reqs, GPU KV cache usage: " + format_fixed(r.kv_cache_usage * 100, 1) + "%, Prefix cache hit rate: 0.0%"));
     const auto lessons = lines_of(r, LogKind::lesson);
     REQUIRE(lessons.size() >= 3);
-    CHECK(lessons[0].find("the KV pool is the limit (" + format_count(r.max_resident_sequences) + " sequences") !=
-          std::string::npos);
+    CHECK(lessons[0].find("the KV pool is the limit (" + format_count(r.max_resident_sequences) + " sequences") != std::string::npos);
     CHECK(lessons[0].find("Lowering max_num_seqs would not admit one more") != std::string::npos);
 }
 
@@ -72,8 +68,8 @@ TEST_CASE("a refusal ends the log with the engine's ValueError and says what wou
           std::string::npos);
     CHECK(lines_of(r, LogKind::info).back().rfind("INFO Available KV cache memory", 0) == 0);  // no KV cache size line
     // Out of memory while loading is torch's error, not a ValueError.
-    nlohmann::json giant = {{"num_hidden_layers", 160}, {"hidden_size", 8192}, {"intermediate_size", 28672},
-                            {"num_attention_heads", 64}, {"num_key_value_heads", 8}, {"vocab_size", 32000},
+    nlohmann::json giant = {{"num_hidden_layers", 160},       {"hidden_size", 8192},      {"intermediate_size", 28672},
+                            {"num_attention_heads", 64},      {"num_key_value_heads", 8}, {"vocab_size", 32000},
                             {"max_position_embeddings", 4096}};
     const auto oom = lines_of(evaluate_ok({{"model_config", giant}}), LogKind::failure);
     REQUIRE(oom.size() == 1);

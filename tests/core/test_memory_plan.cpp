@@ -15,9 +15,8 @@ namespace {
 
 // A small dense config.json (Llama layout) to vary one thing at a time.
 nlohmann::json small_config() {
-    return {{"model_type", "llama"}, {"num_hidden_layers", 24}, {"hidden_size", 2048}, {"intermediate_size", 8192},
-            {"num_attention_heads", 16}, {"num_key_value_heads", 4}, {"vocab_size", 32000},
-            {"max_position_embeddings", 32768}};
+    return {{"model_type", "llama"},     {"num_hidden_layers", 24},  {"hidden_size", 2048}, {"intermediate_size", 8192},
+            {"num_attention_heads", 16}, {"num_key_value_heads", 4}, {"vocab_size", 32000}, {"max_position_embeddings", 32768}};
 }
 
 }  // namespace
@@ -65,8 +64,8 @@ TEST_CASE("the activation peak follows the profile batch the engine version uses
     CHECK(v0_long.memory.profile_tokens == 32768);
     CHECK(v0_long.memory.activation_peak_bytes > 3.0 * v0.memory.activation_peak_bytes);
     // The forward pass: hidden, MLP and q/k/v widths per token.
-    const double per_token = 2.0 * (c.forward_hidden_buffers * 4096 + c.forward_mlp_buffers * 12288 +
-                                    c.forward_qkv_buffers * (4096 + 2 * 1024));
+    const double per_token =
+        2.0 * (c.forward_hidden_buffers * 4096 + c.forward_mlp_buffers * 12288 + c.forward_qkv_buffers * (4096 + 2 * 1024));
     CHECK(v0_long.memory.activation_peak_bytes == Approx(32768 * per_token));
 }
 
@@ -130,7 +129,8 @@ TEST_CASE("the other refusals, each with the engine's reason") {
     CHECK(kind_of({{"model_config", giant}}) == "weights_do_not_fit");
     const Result refused = evaluate_ok({{"model", "Qwen3-32B"}, {"gpu_memory_utilization", 0.72}, {"max_model_len", 4352}});
     CHECK(refused.min_utilization_that_fits > 0.72);
-    CHECK(evaluate_ok({{"model", "Qwen3-32B"}, {"max_model_len", 4352},
+    CHECK(evaluate_ok({{"model", "Qwen3-32B"},
+                       {"max_model_len", 4352},
                        {"gpu_memory_utilization", std::ceil(refused.min_utilization_that_fits * 100) / 100}})
               .status == Status::ok);
 }

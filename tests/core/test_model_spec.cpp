@@ -37,8 +37,8 @@ TEST_CASE("KV bytes per token use kv heads, not query heads") {
 }
 
 TEST_CASE("config.json: head_dim falls back to hidden_size / num_attention_heads") {
-    nlohmann::json config = {{"num_hidden_layers", 32}, {"hidden_size", 4096}, {"intermediate_size", 14336},
-                             {"num_attention_heads", 32}, {"num_key_value_heads", 8}, {"vocab_size", 128256},
+    nlohmann::json config = {{"num_hidden_layers", 32},          {"hidden_size", 4096},      {"intermediate_size", 14336},
+                             {"num_attention_heads", 32},        {"num_key_value_heads", 8}, {"vocab_size", 128256},
                              {"max_position_embeddings", 131072}};
     auto parsed = model_from_config(config, "model_config");
     REQUIRE(std::holds_alternative<ModelSpec>(parsed));
@@ -55,8 +55,8 @@ TEST_CASE("config.json: an explicit head_dim wins over the quotient (Qwen3-32B: 
 }
 
 TEST_CASE("config.json without num_key_value_heads is multi-head attention") {
-    nlohmann::json config = {{"num_hidden_layers", 2}, {"hidden_size", 256}, {"intermediate_size", 512},
-                             {"num_attention_heads", 4}, {"vocab_size", 1000}};
+    nlohmann::json config = {
+        {"num_hidden_layers", 2}, {"hidden_size", 256}, {"intermediate_size", 512}, {"num_attention_heads", 4}, {"vocab_size", 1000}};
     auto parsed = model_from_config(config, "model_config");
     REQUIRE(std::holds_alternative<ModelSpec>(parsed));
     CHECK(std::get<ModelSpec>(parsed).num_key_value_heads == 4);
@@ -72,8 +72,8 @@ TEST_CASE("the catalog holds every model and GPU the lesson names") {
 }
 
 TEST_CASE("config.json: an unknown key one edit from a known one is flagged, the derivation stated") {
-    nlohmann::json config = {{"num_hidden_layers", 36}, {"hidden_size", 4096}, {"intermediate_size", 12288},
-                             {"num_attention_heads", 32}, {"num_key_value_head", 8}, {"vocab_size", 151936},
+    nlohmann::json config = {{"num_hidden_layers", 36},          {"hidden_size", 4096},     {"intermediate_size", 12288},
+                             {"num_attention_heads", 32},        {"num_key_value_head", 8}, {"vocab_size", 151936},
                              {"max_position_embeddings", 40960}, {"rms_norm_eps", 1e-6}};
     const Result r = kvtest::evaluate_ok({{"model_config", config}});
     REQUIRE(r.model.suspicious_keys.size() == 1);
@@ -81,7 +81,8 @@ TEST_CASE("config.json: an unknown key one edit from a known one is flagged, the
     CHECK(r.model.suspicious_keys[0].second == "num_key_value_heads");
     CHECK(r.model.num_key_value_heads == 32);  // read as multi-head attention, and said so
     bool said = false;
-    for (const auto& [field, how] : r.model.derived) said = said || (field == "num_key_value_heads" && how.find("multi-head") != std::string::npos);
+    for (const auto& [field, how] : r.model.derived)
+        said = said || (field == "num_key_value_heads" && how.find("multi-head") != std::string::npos);
     CHECK(said);
     bool warned = false;
     for (const LogLine& line : engine_log(r)) warned = warned || line.text.find("\"num_key_value_head\" is unknown") != std::string::npos;

@@ -119,8 +119,8 @@ TEST_CASE("plan: the example target fits on one H100 with FP8 and leaves tensor 
 
 TEST_CASE("plan: an impossible target says so and reports the closest configuration") {
     // 4,096 users at 128k tokens on one L4.
-    const PlanResult result = plan_ok(
-        R"({"model": "Llama-3.1-8B", "gpu": "L4", "gpu_count": 1, "users": 4096, "prompt_tokens": 126976, "output_tokens": 1024})");
+    const PlanResult result =
+        plan_ok(R"({"model": "Llama-3.1-8B", "gpu": "L4", "gpu_count": 1, "users": 4096, "prompt_tokens": 126976, "output_tokens": 1024})");
     CHECK(!result.met);
     CHECK(result.candidates.empty());
     CHECK(result.configurations_met == 0);
@@ -129,8 +129,8 @@ TEST_CASE("plan: an impossible target says so and reports the closest configurat
     const PlanCandidate& c = *result.closest;
     CHECK(!c.meets);
     CHECK(!c.misses.empty());
-    CHECK(!c.startup_error);          // the closest one starts ...
-    CHECK(c.running >= 1);            // ... and runs what it can
+    CHECK(!c.startup_error);  // the closest one starts ...
+    CHECK(c.running >= 1);    // ... and runs what it can
     CHECK(c.running < c.users_per_replica);
     CHECK(c.users_per_replica == 4096);
     CHECK(contains(c.command_line, "--max-num-seqs 4096"));
@@ -149,7 +149,12 @@ TEST_CASE("plan: an impossible target says so and reports the closest configurat
 }
 
 TEST_CASE("plan: bad targets are InputErrors that name the field") {
-    struct Case { const char* text; const char* field; ErrorCode code; const char* in_message; };
+    struct Case {
+        const char* text;
+        const char* field;
+        ErrorCode code;
+        const char* in_message;
+    };
     const Case cases[] = {
         {R"({"users": 0})", "users", ErrorCode::out_of_range, "1 to 262,144"},
         {R"({"gpu_count": 1e30})", "gpu_count", ErrorCode::out_of_range, "1 to 64"},
@@ -200,8 +205,8 @@ TEST_CASE("plan: the command line carries exactly the flags that differ from the
     s.weight_dtype = DType::fp8;
     s.max_num_seqs = 300;
     const std::string command = serve_command(s, model, 2);
-    for (const char* flag : {"--tensor-parallel-size 4", "--data-parallel-size 2", "--gpu-memory-utilization 0.95",
-                             "--max-model-len 2048", "--kv-cache-dtype fp8", "--quantization fp8", "--max-num-seqs 300"}) {
+    for (const char* flag : {"--tensor-parallel-size 4", "--data-parallel-size 2", "--gpu-memory-utilization 0.95", "--max-model-len 2048",
+                             "--kv-cache-dtype fp8", "--quantization fp8", "--max-num-seqs 300"}) {
         INFO(command << " lacks " << flag);
         CHECK(contains(command, flag));
     }
@@ -210,12 +215,12 @@ TEST_CASE("plan: the command line carries exactly the flags that differ from the
 
     // The search writes every lever it sets: a target that needs them all (300 users, above the
     // L40S's default 256 sequences, a 70B model on two of them with a shorter max_model_len).
-    const PlanResult result = plan_ok(
-        R"({"model": "Llama-3.1-70B", "gpu": "L40S", "gpu_count": 2, "users": 300, "prompt_tokens": 1024, "output_tokens": 256})");
+    const PlanResult result =
+        plan_ok(R"({"model": "Llama-3.1-70B", "gpu": "L40S", "gpu_count": 2, "users": 300, "prompt_tokens": 1024, "output_tokens": 256})");
     REQUIRE(result.closest);
     const std::string& closest = result.closest->command_line;
-    for (const char* flag : {"--tensor-parallel-size 2", "--gpu-memory-utilization 0.95", "--max-model-len 2048",
-                             "--kv-cache-dtype fp8", "--quantization fp8", "--max-num-seqs 300"}) {
+    for (const char* flag : {"--tensor-parallel-size 2", "--gpu-memory-utilization 0.95", "--max-model-len 2048", "--kv-cache-dtype fp8",
+                             "--quantization fp8", "--max-num-seqs 300"}) {
         INFO(closest << " lacks " << flag);
         CHECK(contains(closest, flag));
     }

@@ -110,11 +110,13 @@ TEST_CASE("properties hold over 3,000 random scenarios") {
             // Serving pays for prefill: prompt throughput is generation x prompt/output, and
             // neither exceeds what the GPU does with one kind of work alone.
             const ServingSteady& v = r.steps.serving;
-            CHECK(v.prompt_tokens_per_s == Approx(v.generation_tokens_per_s * static_cast<double>(s.prompt_tokens) /
-                                                  static_cast<double>(s.output_tokens)).epsilon(0.01));
+            CHECK(v.prompt_tokens_per_s ==
+                  Approx(v.generation_tokens_per_s * static_cast<double>(s.prompt_tokens) / static_cast<double>(s.output_tokens))
+                      .epsilon(0.01));
             CHECK(v.generation_tokens_per_s <= v.decode_only_tokens_per_s * (1 + 1e-9));
             CHECK(v.prompt_tokens_per_s <= v.prefill_only_tokens_per_s * (1 + 1e-9));
-            CHECK(v.decode_tokens_per_step + v.prefill_tokens_per_step <= static_cast<double>(*r.scenario.max_num_batched_tokens) * (1 + 1e-9));
+            CHECK(v.decode_tokens_per_step + v.prefill_tokens_per_step <=
+                  static_cast<double>(*r.scenario.max_num_batched_tokens) * (1 + 1e-9));
             CHECK(v.ttft_s >= v.queue_s);
         }
 
@@ -161,9 +163,12 @@ TEST_CASE("extreme accepted inputs neither overflow nor produce NaN") {
     CHECK(r.running > 2048);
     CHECK(r.steps.chunk_budget_tokens == 0);
 
-    nlohmann::json huge = {{"num_hidden_layers", ConfigLimits::max_layers}, {"hidden_size", ConfigLimits::max_hidden},
+    nlohmann::json huge = {{"num_hidden_layers", ConfigLimits::max_layers},
+                           {"hidden_size", ConfigLimits::max_hidden},
                            {"intermediate_size", ConfigLimits::max_intermediate},
-                           {"num_attention_heads", 1024}, {"head_dim", 2048}, {"vocab_size", ConfigLimits::max_vocab},
+                           {"num_attention_heads", 1024},
+                           {"head_dim", 2048},
+                           {"vocab_size", ConfigLimits::max_vocab},
                            {"max_position_embeddings", ConfigLimits::max_positions}};
     const Result giant = kvtest::evaluate_ok({{"model_config", huge}});
     CHECK(giant.status == Status::engine_refused);

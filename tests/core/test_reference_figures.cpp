@@ -56,8 +56,7 @@ TEST_CASE("the brief's figures, reproduced by the model") {
         if (figure.contains("brief") && figure["brief"].is_string()) {
             const double brief = leading_number(figure["brief"].get<std::string>());
             const double now = leading_number(shown);
-            if (std::isfinite(brief) && brief != 0 && std::fabs(now / brief - 1) > 0.05)
-                CHECK(figure.contains("why"));
+            if (std::isfinite(brief) && brief != 0 && std::fabs(now / brief - 1) > 0.05) CHECK(figure.contains("why"));
         }
     }
 }

@@ -51,10 +51,10 @@ TEST_CASE("the lesson's starting point at 256 requests pays for its prompts") {
 }
 
 TEST_CASE("a long run that keeps the batch full agrees with the steady state within 5%") {
-    for (const auto& [prompt, output, seqs] : {std::tuple{4096, 256, 32}, std::tuple{512, 512, 64},
-                                                std::tuple{1000, 100, 16}, std::tuple{2000, 1000, 128}}) {
-        const Result r = evaluate_ok({{"prompt_tokens", prompt}, {"output_tokens", output},
-                                      {"max_num_seqs", seqs}, {"concurrent_requests", seqs}});
+    for (const auto& [prompt, output, seqs] :
+         {std::tuple{4096, 256, 32}, std::tuple{512, 512, 64}, std::tuple{1000, 100, 16}, std::tuple{2000, 1000, 128}}) {
+        const Result r =
+            evaluate_ok({{"prompt_tokens", prompt}, {"output_tokens", output}, {"max_num_seqs", seqs}, {"concurrent_requests", seqs}});
         INFO("prompt " << prompt << ", output " << output << ", max_num_seqs " << seqs);
         REQUIRE(r.running == seqs);  // the batch, not the pool, is the limit
         Workload w;
@@ -65,8 +65,7 @@ TEST_CASE("a long run that keeps the batch full agrees with the steady state wit
         w.rate_per_s = 1.2 * r.steps.serving.generation_tokens_per_s / output;
         const Simulation sim = run(r, w);
         CHECK(sim.summary.preemptions == 0);
-        CHECK(middle_generation_tokens_per_s(sim) ==
-              Approx(r.steps.serving.generation_tokens_per_s).epsilon(0.05));
+        CHECK(middle_generation_tokens_per_s(sim) == Approx(r.steps.serving.generation_tokens_per_s).epsilon(0.05));
     }
 }
 
@@ -212,8 +211,8 @@ TEST_CASE("histogram quantiles interpolate within vLLM's buckets as Prometheus d
     h.upper_bounds = {0.1, 0.2, 0.4};
     h.cumulative = {10, 30, 40};
     h.count = 40;
-    CHECK(h.quantile(0.25) == Approx(0.1));          // rank 10: the top of the first bucket
-    CHECK(h.quantile(0.5) == Approx(0.15));          // rank 20: halfway through the second
+    CHECK(h.quantile(0.25) == Approx(0.1));  // rank 10: the top of the first bucket
+    CHECK(h.quantile(0.5) == Approx(0.15));  // rank 20: halfway through the second
     CHECK(h.quantile(1.0) == Approx(0.4));
 }
 

@@ -15,8 +15,8 @@ TEST_CASE("batch sweep: every point is a full evaluation, up to the pool limit")
     CHECK(sweep.pool_limit == base.max_resident_sequences);
     CHECK(sweep.points.front().batch == 1);
     CHECK(sweep.points.back().batch == base.max_resident_sequences);
-    const Result at8 = evaluate_ok({{"prompt_tokens", 32768}, {"kv_cache_dtype", "fp8"}, {"weight_dtype", "fp8"},
-                                    {"concurrent_requests", 8}});
+    const Result at8 =
+        evaluate_ok({{"prompt_tokens", 32768}, {"kv_cache_dtype", "fp8"}, {"weight_dtype", "fp8"}, {"concurrent_requests", 8}});
     CHECK(sweep.points[7].step_s == Approx(at8.steps.decode.total_s));
     CHECK(sweep.points[7].tokens_per_s == Approx(at8.steps.decode_tokens_per_s));
     // Cache read equals weight read where batch x bytes per sequence = weight bytes.
@@ -39,8 +39,8 @@ TEST_CASE("tensor-parallel sweep marks sizes that do not divide the heads") {
     REQUIRE(points.size() == 4);
     for (const auto& p : points) CHECK(p.valid);
     CHECK(points[3].result.memory.layout.kv_heads_per_rank == 1);
-    nlohmann::json six_heads = {{"num_hidden_layers", 2}, {"hidden_size", 384}, {"intermediate_size", 1024},
-                                {"num_attention_heads", 6}, {"num_key_value_heads", 2}, {"vocab_size", 1000},
+    nlohmann::json six_heads = {{"num_hidden_layers", 2},         {"hidden_size", 384},       {"intermediate_size", 1024},
+                                {"num_attention_heads", 6},       {"num_key_value_heads", 2}, {"vocab_size", 1000},
                                 {"max_position_embeddings", 4096}};
     const auto odd = sweep_tensor_parallel(evaluate_ok({{"model_config", six_heads}}));
     CHECK(odd[1].valid);

@@ -4,8 +4,8 @@
 #include "fuzz_common.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    const auto config = nlohmann::json::parse(reinterpret_cast<const char*>(data),
-                                              reinterpret_cast<const char*>(data) + size, nullptr, false);
+    const auto config =
+        nlohmann::json::parse(reinterpret_cast<const char*>(data), reinterpret_cast<const char*>(data) + size, nullptr, false);
     if (config.is_discarded()) return 0;
     auto model = kv::model_from_config(config, "model_config");
     if (!std::holds_alternative<kv::ModelSpec>(model)) return 0;

@@ -86,8 +86,9 @@ TEST_CASE("malformed figures say what is wrong") {
 }
 
 TEST_CASE("scanning replaces extensions by tokens and keeps the rest byte for byte") {
-    const std::string md = "# Title\n\nThe pool holds {{start.max_resident_sequences | count}} sequences,\n"
-                           "[the weights]{.weights} take {{start.weight_bytes | gib1}}; a [link](x) stays.\n";
+    const std::string md =
+        "# Title\n\nThe pool holds {{start.max_resident_sequences | count}} sequences,\n"
+        "[the weights]{.weights} take {{start.weight_bytes | gib1}}; a [link](x) stays.\n";
     ScanResult r = scan_markdown(md, "lesson.md", 10);
     REQUIRE(r.errors.empty());
     REQUIRE(r.items.size() == 3);

@@ -18,16 +18,20 @@ json base_scenario() {
 }
 
 LessonData lesson() {
-    json scenarios = {{"schema_version", 1}, {"base", base_scenario()},
-                      {"scenarios", {
-                          {"start", {{"about", "the defaults"}, {"set", json::object()}}},
-                          {"long", {{"about", "32k prompts"}, {"set", {{"prompt_tokens", 32768}}}}},
-                          {"big", {{"about", "Qwen3-32B at 0.72"}, {"set", {{"model", "Qwen3-32B"}, {"prompt_tokens", 32768},
-                                                                             {"gpu_memory_utilization", 0.72}}}}},
-                      }}};
+    json scenarios = {{"schema_version", 1},
+                      {"base", base_scenario()},
+                      {"scenarios",
+                       {
+                           {"start", {{"about", "the defaults"}, {"set", json::object()}}},
+                           {"long", {{"about", "32k prompts"}, {"set", {{"prompt_tokens", 32768}}}}},
+                           {"big",
+                            {{"about", "Qwen3-32B at 0.72"},
+                             {"set", {{"model", "Qwen3-32B"}, {"prompt_tokens", 32768}, {"gpu_memory_utilization", 0.72}}}}},
+                       }}};
     json facts = {{"schema_version", 1},
-                  {"facts", {{"h100_cuda_total", {{"value", 79.2}, {"unit", "GiB"}, {"source", "issue 4"}}},
-                             {"block", {{"value", 16}, {"unit", "tokens"}, {"source", "vLLM"}}}}}};
+                  {"facts",
+                   {{"h100_cuda_total", {{"value", 79.2}, {"unit", "GiB"}, {"source", "issue 4"}}},
+                    {"block", {{"value", 16}, {"unit", "tokens"}, {"source", "vLLM"}}}}}};
     auto loaded = LessonData::load(scenarios, facts);
     REQUIRE(std::holds_alternative<LessonData>(loaded));
     return std::get<LessonData>(std::move(loaded));
@@ -88,13 +92,11 @@ TEST_CASE("facts carry their unit into base units") {
 
 TEST_CASE("every failure names what is unknown and what would be known") {
     const LessonData data = lesson();
-    CHECK_THAT(error_of(data, "nowhere.ttft_s | ms0"), Catch::Contains("unknown scenario \"nowhere\"") &&
-                                                       Catch::Contains("big, long, start"));
-    CHECK_THAT(error_of(data, "start.ttft | ms0"), Catch::Contains("unknown field \"ttft\"") &&
-                                                   Catch::Contains("ttft_s"));
+    CHECK_THAT(error_of(data, "nowhere.ttft_s | ms0"),
+               Catch::Contains("unknown scenario \"nowhere\"") && Catch::Contains("big, long, start"));
+    CHECK_THAT(error_of(data, "start.ttft | ms0"), Catch::Contains("unknown field \"ttft\"") && Catch::Contains("ttft_s"));
     CHECK_THAT(error_of(data, "start.decode.nope | ms0"), Catch::Contains("in start.decode"));
-    CHECK_THAT(error_of(data, "start.ttft_s | ms5"), Catch::Contains("unknown format \"ms5\"") &&
-                                                     Catch::Contains("duration"));
+    CHECK_THAT(error_of(data, "start.ttft_s | ms5"), Catch::Contains("unknown format \"ms5\"") && Catch::Contains("duration"));
     CHECK_THAT(error_of(data, "fact.nope | count"), Catch::Contains("unknown fact"));
     CHECK_THAT(error_of(data, "start.prefill_bound | count"), Catch::Contains("not a number"));
     CHECK_THAT(error_of(data, "start.ttft_s | text"), Catch::Contains("numeric format"));

@@ -16,8 +16,9 @@ const LessonData& lesson() {
     static const LessonData data = [] {
         json base = kv::scenario_to_json(kv::Scenario{});
         json scenarios = {{"base", base},
-                          {"scenarios", {{"start", {{"about", "the defaults"}, {"set", json::object()}}},
-                                         {"rag", {{"about", "32k in, 64 out"}, {"set", {{"prompt_tokens", 32768}, {"output_tokens", 64}}}}}}}};
+                          {"scenarios",
+                           {{"start", {{"about", "the defaults"}, {"set", json::object()}}},
+                            {"rag", {{"about", "32k in, 64 out"}, {"set", {{"prompt_tokens", 32768}, {"output_tokens", 64}}}}}}}};
         json facts = {{"facts", {{"blocks", {{"value", 16}, {"unit", "tokens"}, {"source", "vLLM"}}}}}};
         return std::get<LessonData>(LessonData::load(scenarios, facts));
     }();
@@ -53,8 +54,7 @@ TEST_CASE("figures are baked with their binding as data attributes") {
     CHECK(a.title_text == "The KV cache");
     REQUIRE(a.figures.size() == 5);
     // The core's own number (its tests pin the value); the generator only formats it.
-    const std::string sequences =
-        kv::format_count(std::get<kv::Result>(kv::evaluate(kv::Scenario{})).max_resident_sequences);
+    const std::string sequences = kv::format_count(std::get<kv::Result>(kv::evaluate(kv::Scenario{})).max_resident_sequences);
     CHECK(a.figures[0].value.formatted == sequences);
     CHECK(a.figures[0].where.line == 5);
     const std::string& html = a.body_html;
@@ -82,7 +82,8 @@ TEST_CASE("each panel opens a chapter at its section's heading and owns the chap
     REQUIRE(second != std::string::npos);
     CHECK(html.find("<h2 id=\"two-phases\">") > second);
     CHECK(html.find("<h2 id=\"memory-order\">") < second);
-    CHECK_THAT(html, Catch::Contains("<figure id=\"panel-admission\" data-state=\"{&quot;block_size&quot;:null,&quot;concurrent_requests&quot;"));
+    CHECK_THAT(html,
+               Catch::Contains("<figure id=\"panel-admission\" data-state=\"{&quot;block_size&quot;:null,&quot;concurrent_requests&quot;"));
     CHECK_THAT(html, Catch::Contains("<strong>Memory.</strong> The first panel.</figure>"));
     // The snippet's iframe carries only what differs from the defaults.
     CHECK_THAT(html, Catch::Contains("embed.html?panel=phases&amp;output_tokens=64&amp;prompt_tokens=32768"));
@@ -111,21 +112,26 @@ TEST_CASE("with section scenarios, each section names one its figures quote, and
     // A second panel of a kind gets a numbered id, and its chapter's figures drive it.
     REQUIRE(a.panels == std::vector<std::string>{"admission", "admission-2"});
     CHECK(a.figures[3].panel == "admission-2");
-    CHECK_THAT(a.body_html, Catch::Contains("<div class=\"kv-section-mark\" data-section-scenario=\"rag\" data-panel=\"admission\" hidden></div>"));
-    CHECK_THAT(a.body_html, Catch::Contains("<div class=\"kv-section-mark\" data-section-scenario=\"rag\" data-panel=\"admission-2\" hidden></div>"));
+    CHECK_THAT(a.body_html,
+               Catch::Contains("<div class=\"kv-section-mark\" data-section-scenario=\"rag\" data-panel=\"admission\" hidden></div>"));
+    CHECK_THAT(a.body_html,
+               Catch::Contains("<div class=\"kv-section-mark\" data-section-scenario=\"rag\" data-panel=\"admission-2\" hidden></div>"));
     CHECK(a.body_html.find("{{scenario") == std::string::npos);
 
     // A section that names no scenario, or one its figures never quote, or a scenario that does not exist.
-    RenderedArticle missing = render_article(input({{"x.md", "# T\n\n{{panel admission start}}\n\n## A\n\nTTFT {{rag.ttft_s | duration}}.\n"}}));
+    RenderedArticle missing =
+        render_article(input({{"x.md", "# T\n\n{{panel admission start}}\n\n## A\n\nTTFT {{rag.ttft_s | duration}}.\n"}}));
     REQUIRE(missing.errors.size() == 1);
     CHECK_THAT(missing.errors[0].str(), Catch::StartsWith("x.md:7:6: {{rag.ttft_s | duration}}: this section names no scenario"));
-    RenderedArticle unquoted = render_article(input({{"x.md", "# T\n\n{{panel admission start}}\n\n## A\n\n{{scenario start}}\n\nTTFT {{rag.ttft_s | duration}}.\n"}}));
+    RenderedArticle unquoted = render_article(
+        input({{"x.md", "# T\n\n{{panel admission start}}\n\n## A\n\n{{scenario start}}\n\nTTFT {{rag.ttft_s | duration}}.\n"}}));
     REQUIRE(unquoted.errors.size() == 1);
     CHECK_THAT(unquoted.errors[0].str(), Catch::Contains("the section quotes no figure of \"start\" (it quotes rag)"));
     RenderedArticle unknown = render_article(input({{"x.md", "# T\n\n{{panel admission start}}\n\n{{scenario nowhere}}\n"}}));
     REQUIRE(unknown.errors.size() == 1);
     CHECK_THAT(unknown.errors[0].message, Catch::Contains("unknown scenario \"nowhere\""));
-    RenderedArticle inline_marker = render_article(input({{"x.md", "# T\n\n{{panel admission start}}\n\nText {{scenario start}} {{start.ttft_s | ms0}}\n"}}));
+    RenderedArticle inline_marker =
+        render_article(input({{"x.md", "# T\n\n{{panel admission start}}\n\nText {{scenario start}} {{start.ttft_s | ms0}}\n"}}));
     REQUIRE_FALSE(inline_marker.errors.empty());
     CHECK_THAT(inline_marker.errors.back().message, Catch::Contains("alone in a paragraph"));
 }
