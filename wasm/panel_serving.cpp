@@ -459,23 +459,9 @@ void stats_lines(const kvapp::Panel& panel, const Moment& now) {
         return;
     }
     if (first > 0) text_muted(kv::format_count(static_cast<int64_t>(first)) + " earlier lines");
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    const float pad = 10.0f;
-    const ImVec2 start = ImGui::GetCursorScreenPos();
-    const float width = ImGui::GetContentRegionAvail().x;
-    draw->ChannelsSplit(2);
-    draw->ChannelsSetCurrent(1);
-    ImGui::PushFont(font(Font::mono));
-    ImGui::Dummy(ImVec2(0, pad - ImGui::GetStyle().ItemSpacing.y));
-    ImGui::Indent(pad);
+    const LogBox box = log_box_begin();
     for (size_t i = first; i < printed; ++i) text_wrapped(sim.stats_lines[i]);
-    ImGui::Unindent(pad);
-    ImGui::Dummy(ImVec2(0, pad - ImGui::GetStyle().ItemSpacing.y));
-    ImGui::PopFont();
-    const float end_y = ImGui::GetItemRectMax().y;
-    draw->ChannelsSetCurrent(0);
-    draw->AddRectFilled(start, ImVec2(start.x + width, end_y), colour(Colour::surface), 4.0f);
-    draw->ChannelsMerge();
+    log_box_end(box);
 }
 
 }  // namespace

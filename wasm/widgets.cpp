@@ -422,16 +422,31 @@ std::vector<std::pair<double, std::string>> linear_ticks(double min, double max,
 // [SECTION] Engine log
 //-----------------------------------------------------------------------------
 
-void engine_log(const kv::Result& result) {
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    const float pad = 10.0f;
-    const ImVec2 start = ImGui::GetCursorScreenPos();
-    const float width = ImGui::GetContentRegionAvail().x;
-    draw->ChannelsSplit(2);
-    draw->ChannelsSetCurrent(1);
+LogBox log_box_begin() {
+    LogBox box{ImGui::GetWindowDrawList(), ImGui::GetCursorScreenPos(), ImGui::GetContentRegionAvail().x, 10.0f};
+    box.draw->ChannelsSplit(2);  // the text on top, its background drawn under it once its height is known
+    box.draw->ChannelsSetCurrent(1);
     ImGui::PushFont(font(Font::mono));
-    ImGui::Dummy(ImVec2(0, pad - ImGui::GetStyle().ItemSpacing.y));
-    ImGui::Indent(pad);
+    ImGui::Dummy(ImVec2(0, box.pad - ImGui::GetStyle().ItemSpacing.y));
+    ImGui::Indent(box.pad);
+    return box;
+}
+
+void log_box_end(const LogBox& box) {
+    ImGui::Unindent(box.pad);
+    ImGui::Dummy(ImVec2(0, box.pad - ImGui::GetStyle().ItemSpacing.y));
+    ImGui::PopFont();
+    const float end_y = ImGui::GetItemRectMax().y;
+    box.draw->ChannelsSetCurrent(0);
+    box.draw->AddRectFilled(box.start, ImVec2(box.start.x + box.width, end_y), colour(Colour::surface), 4.0f);
+    box.draw->ChannelsMerge();
+}
+
+void engine_log(const kv::Result& result) {
+    const LogBox box = log_box_begin();
+    ImDrawList* draw = box.draw;
+    const float pad = box.pad, width = box.width;
+    const ImVec2 start = box.start;
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 5.0f));
     for (const kv::LogLine& line : kv::engine_log(result)) {
         Colour c = Colour::text;
@@ -461,13 +476,7 @@ void engine_log(const kv::Result& result) {
         }
     }
     ImGui::PopStyleVar();
-    ImGui::Unindent(pad);
-    ImGui::Dummy(ImVec2(0, pad - ImGui::GetStyle().ItemSpacing.y));
-    ImGui::PopFont();
-    const float end_y = ImGui::GetItemRectMax().y;
-    draw->ChannelsSetCurrent(0);
-    draw->AddRectFilled(start, ImVec2(start.x + width, end_y), colour(Colour::surface), 4.0f);
-    draw->ChannelsMerge();
+    log_box_end(box);
 }
 
 void keyboard_hint() {

@@ -87,6 +87,17 @@ std::vector<std::pair<double, std::string>> linear_ticks(double min, double max,
 // colours, with a bar in the margin), in the mono font.
 void engine_log(const kv::Result& result);
 
+// A box of monospaced lines on the surface colour (the engine log, the stats lines): draw the lines
+// between log_box_begin() and log_box_end().
+struct LogBox {
+    ImDrawList* draw;
+    ImVec2 start;
+    float width;
+    float pad;
+};
+LogBox log_box_begin();
+void log_box_end(const LogBox& box);
+
 // [Footer] How to drive the panel from the keyboard.
 void keyboard_hint();
 
