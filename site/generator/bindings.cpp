@@ -41,9 +41,16 @@ public:
     }
 
 private:
+    // A figure is a short expression: bounding its depth and length keeps the recursive parser,
+    // the evaluation and the tree's destruction off the end of the stack (fuzz_bindings found one).
+    static constexpr int max_depth = 16;
+    static constexpr int max_operators = 32;
+
     std::string_view text_;
     size_t pos_ = 0;
     std::string error_;
+    int depth_ = 0;
+    int operators_ = 0;
 
     void fail(std::string message) {
         if (error_.empty()) error_ = std::move(message);
@@ -54,6 +61,12 @@ private:
     bool peek(char c) {
         skip_space();
         return pos_ < text_.size() && text_[pos_] == c;
+    }
+
+    bool count_operator() {
+        if (++operators_ <= max_operators) return true;
+        fail("more than 32 operators in one figure; compute it in fewer steps");
+        return false;
     }
 
     static Expr binary(char op, Expr left, Expr right) {
@@ -67,7 +80,7 @@ private:
 
     Expr expression() {
         Expr left = term();
-        while (error_.empty() && (peek('+') || peek('-'))) {
+        while (error_.empty() && (peek('+') || peek('-')) && count_operator()) {
             char op = text_[pos_++];
             left = binary(op, std::move(left), term());
         }
@@ -76,7 +89,7 @@ private:
 
     Expr term() {
         Expr left = factor();
-        while (error_.empty() && (peek('*') || peek('/'))) {
+        while (error_.empty() && (peek('*') || peek('/')) && count_operator()) {
             char op = text_[pos_++];
             left = binary(op, std::move(left), factor());
         }
@@ -92,8 +105,14 @@ private:
         }
         const char c = text_[pos_];
         if (c == '(') {
+            if (depth_ == max_depth) {
+                fail("parentheses nested more than 16 deep");
+                return e;
+            }
             ++pos_;
+            ++depth_;
             e = expression();
+            --depth_;
             if (!peek(')')) fail("missing \")\"");
             else ++pos_;
             return e;

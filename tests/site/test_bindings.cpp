@@ -109,3 +109,15 @@ TEST_CASE("scan errors carry file, line and column") {
     CHECK_THAT(r.errors[1].message, Catch::Contains("not closed"));
     CHECK(r.errors[1].where.line == 2);
 }
+
+TEST_CASE("a figure is bounded: parentheses at most 16 deep, at most 32 operators") {
+    // fuzz_bindings found thousands of nested parentheses overflowing the parser's stack.
+    const std::string deep = std::string(5000, '(') + "a.b" + std::string(5000, ')') + " | count";
+    CHECK_THAT(error_of(deep), Catch::Contains("nested more than 16 deep"));
+    std::string chain = "a.b";
+    for (int i = 0; i < 40; ++i) chain += " + a.b";
+    CHECK_THAT(error_of(chain + " | count"), Catch::Contains("more than 32 operators"));
+    std::string fine = std::string(16, '(') + "a.b" + std::string(16, ')');
+    for (int i = 0; i < 31; ++i) fine += " + a.b";
+    CHECK(figure(fine + " | count").refs.size() == 32);
+}
