@@ -389,15 +389,21 @@ private:
         ++preemptions_;
     }
 
+    // One token for a request past its prompt that has already produced one; anything else is a
+    // prompt chunk or the recomputation of a preempted request.
+    static bool is_decode(const Scheduled& s) {
+        const Live& l = *s.request;
+        return s.tokens == 1 && l.generated > 0 && l.computed >= l.prompt;
+    }
+
     void add_to_load(StepLoad& load, const Scheduled& s) const {
         const Live& l = *s.request;
-        const bool decode = l.generated > 0 && l.computed + s.tokens == l.tokens() && s.tokens == 1 && l.computed >= l.prompt;
         const auto tokens = static_cast<double>(s.tokens);
-        if (decode) {
+        if (is_decode(s)) {
             load.decode_tokens += 1;
             load.decode_context_tokens += static_cast<double>(l.computed + 1);
             load.decode_kv_bytes += static_cast<double>(l.blocks.size()) * block_set_bytes_;
-        } else {  // a prompt chunk, or the recomputation of a preempted request
+        } else {
             load.prefill_tokens += tokens;
             load.prefill_context_pairs += tokens * (static_cast<double>(l.computed) + tokens / 2.0);
             load.prefill_kv_read_tokens += static_cast<double>(l.computed);
@@ -407,8 +413,7 @@ private:
     void finish_step(const std::vector<Scheduled>& batch, double now) {
         for (const Scheduled& s : batch) {
             Live& l = *s.request;
-            const bool prefill = !(l.generated > 0 && s.tokens == 1 && l.computed >= l.prompt);
-            if (prefill) interval_prompt_tokens_ += s.tokens, total_prompt_tokens_ += s.tokens;
+            if (!is_decode(s)) interval_prompt_tokens_ += s.tokens, total_prompt_tokens_ += s.tokens;
             l.computed += s.tokens;
             offer_prefix_blocks(l);
             if (l.computed < l.tokens()) continue;  // a chunk: no token yet

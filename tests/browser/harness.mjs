@@ -38,6 +38,16 @@ export async function serve(mounts, headers = {}) {
   return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((r) => server.close(r)) };
 }
 
+// The panel test pages (tests/browser/pages) beside the built module and the site's scripts and CSS.
+export function servePanelPages() {
+  return serve({
+    '/': path.join(root, 'tests/browser/pages'),
+    '/build/': path.join(root, 'build/wasm'),
+    '/site/js/': path.join(root, 'site/js'),
+    '/site/css/': path.join(root, 'site/css'),
+  });
+}
+
 // playwright-core starts Chromium on a new, empty profile of its own (it refuses a
 // --user-data-dir of ours), which is what the flags below assume.
 export async function launchBrowser() {

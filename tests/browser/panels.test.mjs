@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { serve, launchBrowser, watchErrors, saveArtifact, root } from './harness.mjs';
+import { serve, servePanelPages, launchBrowser, watchErrors, saveArtifact, root } from './harness.mjs';
 
 // The native CLI's result for a scenario: the figures the panels must agree with (the core's own
 // tests pin the numbers themselves).
@@ -113,12 +113,7 @@ async function shoot(p, name, file) {
 
 before(async () => {
   assert.ok(fs.existsSync(moduleFile), 'build/wasm/kvcache.js: build the wasm preset first');
-  server = await serve({
-    '/': path.join(root, 'tests/browser/pages'),
-    '/build/': path.join(root, 'build/wasm'),
-    '/site/js/': path.join(root, 'site/js'),
-    '/site/css/': path.join(root, 'site/css'),
-  });
+  server = await servePanelPages();
   browser = await launchBrowser();
   ({ page, errors } = await openPage());
   metrics.first_frame_ms = (await stats()).first_frame_at_ms;

@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launchBrowser, watchErrors, saveArtifact, root } from './harness.mjs';
+import { servePanelPages, launchBrowser, watchErrors, saveArtifact, root } from './harness.mjs';
 
 const moduleFile = path.join(root, 'build/wasm/kvcache.js');
 const metrics = {};
@@ -98,12 +98,7 @@ async function press(key, p = page) {
 
 before(async () => {
   assert.ok(fs.existsSync(moduleFile), 'build/wasm/kvcache.js: build the wasm preset first');
-  server = await serve({
-    '/': path.join(root, 'tests/browser/pages'),
-    '/build/': path.join(root, 'build/wasm'),
-    '/site/js/': path.join(root, 'site/js'),
-    '/site/css/': path.join(root, 'site/css'),
-  });
+  server = await servePanelPages();
   browser = await launchBrowser();
   ({ page, errors } = await openPage());
 });
