@@ -1,0 +1,51 @@
+// Two budgets the lesson keeps (issue 14): at most 120 bound figures, so the numbers carry the
+// argument instead of burying it, and a page that weighs, gzipped as a host serves it, no more than
+// 30 KiB above what it weighed before the pictures, exercises, glossary and accessible controls came.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const site = path.join(root, 'build/site');
+
+// Measured by this file's pageFiles() on the build of commit daf78d6 (the lesson before issue 14's
+// work): index.html, its stylesheets and scripts, kvcache.wasm and the fonts the stylesheets name.
+const BEFORE_ISSUE_14_GZIP_BYTES = 558_532;
+const ALLOWED_GROWTH_BYTES = 30 * 1024;
+const MAX_FIGURES = 120;
+
+// What a reader's browser fetches for index.html over http (the base64 fallback for file:// is not
+// fetched there): the stylesheets and scripts it names, the module's .wasm, and the fonts.
+function pageFiles() {
+  const html = fs.readFileSync(path.join(site, 'index.html'), 'utf8');
+  const files = new Set(['index.html', 'js/kvcache.wasm']);
+  for (const m of html.matchAll(/<(?:link[^>]*rel="(?:stylesheet|preload)"[^>]*href|script[^>]*src)="([^"]+)"/g)) files.add(m[1]);
+  for (const file of [...files].filter((f) => f.endsWith('.css'))) {
+    const css = fs.readFileSync(path.join(site, file), 'utf8');
+    for (const m of css.matchAll(/url\(["']?([^"')]+)["']?\)/g)) if (!m[1].startsWith('data:')) files.add(path.posix.join(path.posix.dirname(file), m[1]));
+  }
+  return [...files];
+}
+
+const gzipBytes = (file) => zlib.gzipSync(fs.readFileSync(path.join(site, file)), { level: 9 }).length;
+
+test('the lesson binds at most 120 figures, and says how many it binds', () => {
+  const html = fs.readFileSync(path.join(site, 'index.html'), 'utf8');
+  const stated = Number(/data-figure-count="(\d+)"/.exec(html)[1]);
+  const anchors = html.match(/class="kv-fig[ "]/g).length;  // an anchor, or a span inside a code block
+  assert.equal(anchors, stated);
+  assert.ok(stated <= MAX_FIGURES, `${stated} bound figures; the lesson allows ${MAX_FIGURES}`);
+});
+
+test('the page weighs at most 30 KiB (gzip) more than before issue 14', () => {
+  const files = pageFiles();
+  for (const f of files) assert.ok(fs.existsSync(path.join(site, f)), `index.html names ${f}, which the build did not write`);
+  const total = files.reduce((sum, f) => sum + gzipBytes(f), 0);
+  const table = files.map((f) => `${String(gzipBytes(f)).padStart(8)}  ${f}`).join('\n');
+  assert.ok(total <= BEFORE_ISSUE_14_GZIP_BYTES + ALLOWED_GROWTH_BYTES,
+    `${total} bytes gzip, ${total - BEFORE_ISSUE_14_GZIP_BYTES} above ${BEFORE_ISSUE_14_GZIP_BYTES}:\n${table}`);
+  console.log(`page weight ${total} bytes gzip (${((total - BEFORE_ISSUE_14_GZIP_BYTES) / 1024).toFixed(1)} KiB over the budget's base)\n${table}`);
+});
