@@ -1,0 +1,60 @@
+// Each panel sits beside the text that uses it (issue 14, point 1): a reader never scrolls to
+// another section to follow an instruction. For every chapter of the lesson (its text and the panel
+// beside it), every knob the prose names, by its on-panel label in quotes, is one that panel draws
+// (handle.knobs(), which the module derives from the table the canvas draws from), and every bound
+// figure of the chapter belongs to that panel (a click loads it there).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serve, launchBrowser, watchErrors, root } from './harness.mjs';
+
+let server, browser;
+before(async () => {
+  server = await serve({ '/': path.join(root, 'build/site') });
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('every knob a chapter names is drawn by the panel beside it', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = watchErrors(page);
+  await page.goto(`${server.url}/index.html`);
+  // Mount every panel: bring each into view in turn.
+  const ids = await page.$$eval('figure.kv-panel', (figures) => figures.map((f) => f.getAttribute('data-panel')));
+  for (const id of ids) {
+    await page.$eval(`#panel-${id}`, (f) => f.scrollIntoView());
+    await page.waitForFunction((i) => window.KvLesson.panels[i], id, { timeout: 60000 });
+  }
+  const chapters = await page.evaluate(() => {
+    const knobsOf = (id) => window.KvLesson.panels[id].knobs().map((k) => ({ field: k.field, label: k.label }));
+    return Array.from(document.querySelectorAll('.kv-chapter[data-panel]')).map((chapter) => {
+      const panel = chapter.getAttribute('data-panel');
+      const prose = Array.from(chapter.children).filter((el) => !el.matches('figure.kv-panel'));
+      const text = prose.map((el) => el.textContent).join('\n');
+      return {
+        panel,
+        heading: (chapter.querySelector('h2') || {}).textContent || '(the introduction)',
+        knobs: knobsOf(panel),
+        quoted: Array.from(text.matchAll(/[“"]([^”"\n]{1,60})[”"]/g), (m) => m[1].trim()),
+        figurePanels: prose.flatMap((el) => Array.from(el.querySelectorAll('.kv-fig'), (f) => f.getAttribute('data-panel'))),
+      };
+    });
+  });
+  const allLabels = new Set(chapters.flatMap((c) => c.knobs.map((k) => k.label.toLowerCase())));
+  assert.ok(allLabels.has('prompt tokens') && allLabels.has('force multi-head attention'), 'the panels name their knobs');
+  let named = 0;
+  for (const c of chapters) {
+    const here = new Set(c.knobs.map((k) => k.label.toLowerCase()));
+    for (const q of c.quoted.map((s) => s.toLowerCase()).filter((s) => allLabels.has(s))) {
+      named++;
+      assert.ok(here.has(q), `"${c.heading}" names the knob "${q}", which the panel beside it (${c.panel}) does not draw`);
+    }
+    for (const p of c.figurePanels) assert.equal(p, c.panel, `a figure in "${c.heading}" loads into panel ${p}, not the one beside it`);
+  }
+  assert.ok(named >= 5, `the prose names ${named} knobs by their labels; a lesson that asks the reader to move knobs names them`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
