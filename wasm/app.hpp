@@ -8,6 +8,7 @@
 // screen; a reader who prefers reduced motion gets no autoplay (play and step still work).
 #pragma once
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -52,6 +53,7 @@ struct Panel {
     // Where each knob was drawn last frame, in CSS pixels of the canvas, by scenario field name:
     // not lesson data, only for tests and tools that drive the controls (KvPanels' layout()).
     std::map<std::string, std::array<float, 4>> knob_rects;
+    uint32_t knobs_drawn = 0;  // the kvui::Knob mask the last frame drew (knobs.cpp): the page's twin controls
 };
 
 // Messages out: (panel id, "change" | "height", JSON payload).

@@ -8,6 +8,7 @@
 // Panel verbs: panelMount, panelUnmount, panelGetState, panelSetState, panelResult,
 //              panelLayout, panelSetVisible, panelResize, panelPlayback, panelPlay, setTheme,
 //              setReducedMotion, setEventHook, drawStats, resetDrawStats, palette.
+// Twin verbs:  panelKnobs, panelKeyResults (the panel's knobs and key results for native controls).
 // site/js/kvpanels.js wraps the panel verbs in the page's API (KvPanels.mount and handles).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -22,6 +23,7 @@
 #include "json_io.hpp"
 #include "log_explain.hpp"
 #include "palette.hpp"
+#include "panels.hpp"
 #include "plan.hpp"
 #include "simulate.hpp"
 #include "simulate_json.hpp"
@@ -240,6 +242,23 @@ std::string palette() {
     return out.dump();
 }
 
+//-----------------------------------------------------------------------------
+// The accessible twin (site/js/kvtwin.js)
+//-----------------------------------------------------------------------------
+
+// [{field, label, help, drawn, control, options | stops | min/max/step/format, optional}]: every
+// knob of the panel's kind and whether its canvas draws it, for native controls sharing its state.
+std::string panel_knobs(int id) {
+    const kvapp::Panel* panel = kvapp::find_panel(id);
+    return panel ? kvui::knob_specs(*panel).dump() : unknown_panel(id);
+}
+
+// [{label, key, format, text}]: the panel's key results, formatted by core/format.hpp.
+std::string panel_key_results(int id) {
+    const kvapp::Panel* panel = kvapp::find_panel(id);
+    return panel ? kvui::key_results(*panel).dump() : unknown_panel(id);
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(kvcache) {
@@ -268,4 +287,7 @@ EMSCRIPTEN_BINDINGS(kvcache) {
     emscripten::function("drawStats", &draw_stats);
     emscripten::function("resetDrawStats", &reset_draw_stats);
     emscripten::function("palette", &palette);
+
+    emscripten::function("panelKnobs", &panel_knobs);
+    emscripten::function("panelKeyResults", &panel_key_results);
 }

@@ -14,6 +14,7 @@
 // [SECTION] Model and GPU pickers (the whole catalog)
 // [SECTION] The knob grid
 // [SECTION] Banners: rejected input, the engine's refusal, a request too long
+// [SECTION] The page's twin: the knobs as data, the key results as text
 #include <imgui.h>
 
 #include <algorithm>
@@ -490,6 +491,7 @@ void control(kvapp::Panel& panel, Knob knob) {
 }  // namespace
 
 void knobs(kvapp::Panel& panel, uint32_t which) {
+    panel.knobs_drawn = which;
     std::vector<const KnobRow*> shown;
     for (const KnobRow& row : rows)
         if (which & row.knob) shown.push_back(&row);
@@ -627,6 +629,162 @@ bool failure_banner(const kv::Result& result) {
     const float bottom = ImGui::GetItemRectMax().y;
     ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(start.x, start.y), ImVec2(start.x + 4, bottom), colour(Colour::failure));
     return true;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] The page's twin: the knobs as data, the key results as text
+//-----------------------------------------------------------------------------
+// site/js/kvtwin.js draws each panel's knobs again as native form controls (for keyboards and
+// screen readers) from knob_specs(), read from the same rows and stops as the canvas, and shows
+// key_results() in a live strip beside them.
+
+namespace {
+
+nlohmann::json stop_list(const std::vector<int64_t>& stops, const char* suffix = "") {
+    nlohmann::json out = nlohmann::json::array();
+    for (int64_t v : stops) out.push_back({{"value", v}, {"text", kv::format_count(v) + suffix}});
+    return out;
+}
+
+nlohmann::json choices(std::initializer_list<std::pair<nlohmann::json, std::string>> list) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& [value, label] : list) out.push_back({{"value", value}, {"label", label}});
+    return out;
+}
+
+// The control a native twin needs for one knob: "choice" (options), "stops" (values with their
+// text), "range" (min, max, step, format: a format.hpp name) or "checkbox".
+nlohmann::json control_spec(Knob knob) {
+    using nlohmann::json;
+    const auto stepped = [](const std::vector<int64_t>& stops, bool optional = false, const char* suffix = "") {
+        return json{{"control", "stops"}, {"stops", stop_list(stops, suffix)}, {"optional", optional}};
+    };
+    switch (knob) {
+        case knob_model: {
+            json options = json::array();
+            for (const kv::ModelSpec& m : kv::builtin_catalog().models) options.push_back({{"value", m.name}, {"label", model_summary(m, m.name)}});
+            return {{"control", "choice"}, {"options", options}};
+        }
+        case knob_gpu: {
+            json options = json::array();
+            for (const kv::GpuSpec& g : kv::builtin_catalog().gpus) options.push_back({{"value", g.name}, {"label", gpu_summary(g)}});
+            return {{"control", "choice"}, {"options", options}};
+        }
+        case knob_prompt_tokens: return stepped(prompt_stops);
+        case knob_output_tokens: return stepped(output_stops);
+        case knob_concurrent_requests: return stepped(concurrent_stops);
+        case knob_max_num_seqs: return stepped(num_seqs_stops, true);
+        case knob_max_num_batched_tokens: return stepped(batched_tokens_stops, true);
+        case knob_max_model_len: return stepped(model_len_stops, true);
+        case knob_requests: return stepped(request_stops);
+        case knob_shared_prefix_tokens: return stepped(prefix_stops, false, " tokens");
+        case knob_gpu_memory_utilization:
+            return {{"control", "range"}, {"min", L::min_utilization}, {"max", L::max_utilization}, {"step", 0.01}, {"format", "fixed2"}};
+        case knob_seed: return {{"control", "range"}, {"min", 1}, {"max", 99}, {"step", 1}, {"format", "count"}};
+        case knob_kv_cache_dtype:
+        case knob_weight_dtype:
+            return {{"control", "choice"}, {"options", choices({{kv::dtype_name(kv::DType::bf16), "BF16"}, {kv::dtype_name(kv::DType::fp8), "FP8"}})}};
+        case knob_tensor_parallel_size: {
+            json options = json::array();
+            for (int64_t tp : {1, 2, 4, 8}) options.push_back({{"value", tp}, {"label", kv::format_count(tp)}});
+            return {{"control", "choice"}, {"options", options}};
+        }
+        case knob_vllm_version: {
+            json options = json::array();
+            for (const VersionChoice& v : versions) options.push_back({{"value", v.version}, {"label", std::string(v.version) + ": " + v.note}});
+            return {{"control", "choice"}, {"options", options}};
+        }
+        case knob_workload: {
+            json options = json::array();
+            for (const char* name : workload_names) options.push_back({{"value", name}, {"label", name}});
+            return {{"control", "choice"}, {"options", options}};
+        }
+        case knob_rate_per_s: {
+            json stops = json::array();
+            for (double r : rate_stops)
+                stops.push_back({{"value", r}, {"text", r == 0 ? std::string("burst (all at once)") : kv::format_significant(r, 3) + " requests/s"}});
+            return {{"control", "stops"}, {"stops", stops}, {"optional", false}};
+        }
+        default:  // force_mha, enforce_eager, prefix_caching
+            return {{"control", "checkbox"}};
+    }
+}
+
+struct KeyResult {
+    const char* label;
+    const char* key;     // the field of panelResult's JSON it formats ("" when it is words)
+    const char* format;  // its format.hpp name
+    double value;
+    std::string text;
+};
+
+std::string bound_words(kv::Bound b) { return b == kv::Bound::none ? "no work" : std::string(kv::bound_name(b)) + "-bound"; }
+
+KeyResult key(const char* label, const char* field, const char* format, double value) {
+    return {label, field, format, value, kv::format_named(value, format).value_or("")};
+}
+
+}  // namespace
+
+nlohmann::json knob_specs(const kvapp::Panel& panel) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const KnobRow& row : rows) {
+        const bool workload = (row.knob & knob_all_workload) != 0;
+        if (workload && panel.kind != kvapp::PanelKind::serving) continue;
+        nlohmann::json spec = control_spec(row.knob);
+        spec["field"] = row.field;
+        spec["label"] = row.label;
+        spec["help"] = row.help;
+        spec["drawn"] = (panel.knobs_drawn & row.knob) != 0;
+        out.push_back(spec);
+    }
+    return out;
+}
+
+nlohmann::json key_results(const kvapp::Panel& panel) {
+    const kv::Result& r = panel.result;
+    std::vector<KeyResult> keys;
+    const char* failure = r.status == kv::Status::engine_refused ? "the engine refuses to start"
+                          : r.status != kv::Status::ok           ? "the server rejects this request"
+                                                                 : nullptr;
+    if (failure) {
+        keys.push_back({"result", "", "", 0, failure});
+    } else {
+        switch (panel.kind) {
+            case kvapp::PanelKind::admission:
+                keys = {key("running", "running", "count", static_cast<double>(r.running)),
+                        key("the pool holds", "max_resident_sequences", "count", static_cast<double>(r.max_resident_sequences)),
+                        key("tokens/s", "decode_tokens_per_s", "tokens_per_s", r.steps.decode_tokens_per_s),
+                        key("per-stream latency", "itl_s", "duration", r.steps.itl_s)};
+                break;
+            case kvapp::PanelKind::phases:
+                keys = {key("prefill (TTFT)", "ttft_s", "duration", r.steps.prefill.total_s),
+                        {"prefill is", "prefill_bound", "", 0, bound_words(r.steps.prefill.bound)},
+                        key("decode step", "decode_step_s", "duration", r.steps.decode.total_s),
+                        {"decode is", "decode_bound", "", 0, bound_words(r.steps.decode.bound)}};
+                break;
+            case kvapp::PanelKind::batching:
+                keys = {key("batch", "running", "count", static_cast<double>(r.running)),
+                        key("tokens/s", "decode_tokens_per_s", "tokens_per_s", r.steps.decode_tokens_per_s),
+                        key("per-stream latency", "itl_s", "duration", r.steps.itl_s)};
+                break;
+            case kvapp::PanelKind::serving: {
+                if (panel.simulation_error) {
+                    keys.push_back({"result", "", "", 0, "the run did not start: " + panel.simulation_error->message});
+                    break;
+                }
+                const kv::SimSummary& s = panel.simulation.summary;
+                keys = {key("median TTFT", "simulation.ttft_s.p50", "duration", s.ttft_s.p50),
+                        key("median ITL", "simulation.itl_s.p50", "duration", s.itl_s.p50),
+                        key("throughput", "simulation.generation_tokens_per_s", "tokens_per_s", s.generation_tokens_per_s),
+                        key("preemptions", "simulation.preemptions", "count", static_cast<double>(s.preemptions))};
+                break;
+            }
+        }
+    }
+    nlohmann::json out = nlohmann::json::array();
+    for (const KeyResult& k : keys) out.push_back({{"label", k.label}, {"key", k.key}, {"format", k.format}, {"text", k.text}});
+    return out;
 }
 
 }  // namespace kvui

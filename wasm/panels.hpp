@@ -55,4 +55,9 @@ void knobs(kvapp::Panel& panel, uint32_t which);
 bool rejected_input_banner(const kvapp::Panel& panel);
 bool failure_banner(const kv::Result& result);
 
+// The page's twin (site/js/kvtwin.js): the knobs of the panel's kind, each with what a native
+// form control needs and whether the last frame drew it, and the panel's key results as text formatted by core/format.hpp.
+nlohmann::json knob_specs(const kvapp::Panel& panel);
+nlohmann::json key_results(const kvapp::Panel& panel);
+
 }  // namespace kvui

@@ -26,6 +26,11 @@
 //   handle.result()                       -> result object
 //   handle.rejected                       -> the error of a refused initial state, or null
 //   handle.layout()                       -> {field: [x, y, w, h]} of each knob, content-box CSS px (tests)
+//   handle.knobs()                        -> [{field, label, help, drawn, control, options | stops |
+//                                            min/max/step/format, optional}]: the knobs of the panel
+//                                            (wasm/knobs.cpp's rows), whether its canvas draws each
+//   handle.keyResults()                   -> [{label, key, format, text}]: the panel's key results,
+//                                            formatted by the core (site/js/kvtwin.js shows them)
 //   handle.playback()                     -> {playing, frame, frames, time_s, reduced_motion} (serving panel)
 //   handle.play(on, frame)                -> plays or pauses the serving panel's run (from `frame` if given)
 //   handle.unmount()
@@ -228,7 +233,7 @@ var KvPanels = (function () {
       };
       watchRatio();
 
-      return {
+      var handle = {
         id: id,
         canvas: canvas,
         rejected: reply.rejected,
@@ -241,6 +246,9 @@ var KvPanels = (function () {
         result: function () { return parse(kv.panelResult(id)); },
         // Where each knob is drawn ({field: [x, y, width, height]} in canvas CSS pixels), for tests.
         layout: function () { return parse(kv.panelLayout(id)); },
+        // The panel's knobs as data for native controls, and its key results as text (kvtwin.js).
+        knobs: function () { return parse(kv.panelKnobs(id)); },
+        keyResults: function () { return parse(kv.panelKeyResults(id)); },
         // The serving panel's playback: {playing, frame, frames, time_s, reduced_motion}.
         playback: function () { return parse(kv.panelPlayback(id)); },
         play: function (on, frame) { kv.panelPlay(id, on !== false, typeof frame === 'number' ? Math.max(0, Math.floor(frame)) : -1); },
@@ -257,6 +265,8 @@ var KvPanels = (function () {
           kv.panelUnmount(id);
         },
       };
+      if (window.KvTwin) KvTwin.attach(handle);   // the canvas's accessible twin and key-results strip
+      return handle;
     });
   }
 

@@ -1,0 +1,195 @@
+// KvTwin: each panel's accessible twin, for readers who cannot use the canvas (a keyboard alone, a
+// screen reader). KvPanels.mount() calls KvTwin.attach(handle) for every panel; beside the canvas it
+// adds
+//   - a strip of the panel's key results (handle.keyResults(), formatted by the core), which sticks
+//     to the top of the window while its panel is on screen; its text for screen readers
+//     (aria-live) is written once the state has settled, so a drag does not chatter;
+//   - a disclosure, "Controls as a form", with a native labelled control for each knob the canvas
+//     draws (handle.knobs(): the same rows and stops as wasm/knobs.cpp), sharing the panel's state
+//     both ways: a control calls setState, a change on the canvas updates the controls;
+//   - a badge for each field the page set that no knob here draws (a figure in the text forcing
+//     multi-head attention into the two-phases panel), with a button that puts the default back.
+// Nothing here formats a number or knows a field: the module says both.
+var KvTwin = (function () {
+  'use strict';
+
+  var SETTLE_MS = 400;   // a state unchanged this long is announced
+  var twins = 0;
+
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  var same = function (a, b) { return JSON.stringify(a) === JSON.stringify(b); };
+
+  // The index of the last stop at or below `value` (a value set from the page may lie between).
+  function stopIndex(stops, value) {
+    var index = 0;
+    stops.forEach(function (s, i) { if (s.value <= value) index = i; });
+    return index;
+  }
+
+  function valueText(knob, value) {
+    if (knob.control === 'stops') {
+      var stop = knob.stops[stopIndex(knob.stops, value)];
+      return stop.value === value ? stop.text : KvPanels.format(value, 'sig3');
+    }
+    if (knob.control === 'range') return KvPanels.format(value, knob.format);
+    if (knob.control === 'checkbox') return value ? 'on' : 'off';
+    var option = knob.options.filter(function (o) { return same(o.value, value); })[0];
+    return option ? option.label : String(value);
+  }
+
+  // One knob's row: label, control, its value as text, its help as the description.
+  function knobRow(knob, base, set) {
+    var id = base + '-' + knob.field;
+    var row = el('div', { class: 'kv-twin__knob' });
+    var help = el('p', { class: 'kv-twin__help', id: id + '-help' }, knob.help);
+    var label = el('label', { for: id }, knob.label);
+    var control, output = el('output', { for: id, class: 'kv-twin__value' });
+    var current = null;   // the value shown; the engine's when an optional field is unset
+    if (knob.control === 'choice') {
+      control = el('select', { id: id });
+      knob.options.forEach(function (o, i) { control.appendChild(el('option', { value: String(i) }, o.label)); });
+      control.addEventListener('change', function () { set(knob.field, knob.options[Number(control.value)].value); });
+    } else if (knob.control === 'checkbox') {
+      control = el('input', { id: id, type: 'checkbox' });
+      control.addEventListener('change', function () { set(knob.field, control.checked); });
+    } else {
+      var stops = knob.control === 'stops';
+      control = el('input', stops ? { id: id, type: 'range', min: 0, max: knob.stops.length - 1, step: 1 }
+                                  : { id: id, type: 'range', min: knob.min, max: knob.max, step: knob.step });
+      control.addEventListener('input', function () {
+        var v = stops ? knob.stops[Number(control.value)].value : Number(control.value);
+        if (!same(v, current)) set(knob.field, v);
+      });
+    }
+    control.setAttribute('aria-describedby', help.id);
+    row.appendChild(label);
+    row.appendChild(control);
+    if (knob.control !== 'choice') row.appendChild(output);   // a select shows its own value
+    var reset = null;
+    if (knob.optional) {
+      reset = el('button', { type: 'button', class: 'kv-twin__default' }, 'default');
+      reset.setAttribute('aria-label', knob.label + ': the engine\'s default');
+      reset.addEventListener('click', function () { set(knob.field, null); });
+      row.appendChild(reset);
+    }
+    row.appendChild(help);
+    // Shows `value` (null: unset, the engine resolved `resolved`).
+    row.show = function (value, resolved) {
+      var unset = value === null || value === undefined;
+      current = unset ? resolved : value;
+      var text = valueText(knob, current) + (unset && knob.optional ? ' (default)' : '');
+      if (knob.control === 'checkbox') control.checked = !!current;
+      else if (knob.control === 'choice') {
+        var i = knob.options.map(function (o) { return JSON.stringify(o.value); }).indexOf(JSON.stringify(current));
+        if (i < 0) {   // a value the list lacks (a config.json, another version): shown as it is
+          control.querySelectorAll('[data-other]').forEach(function (o) { o.remove(); });
+          var other = el('option', { value: '', 'data-other': '' }, text);
+          control.insertBefore(other, control.firstChild);
+        }
+        control.value = i < 0 ? '' : String(i);
+      } else {
+        control.value = String(knob.control === 'stops' ? stopIndex(knob.stops, current) : current);
+        control.setAttribute('aria-valuetext', text);
+      }
+      output.textContent = text;
+      if (reset) reset.disabled = unset;
+    };
+    return row;
+  }
+
+  function attach(handle) {
+    var canvas = handle.canvas;
+    var frame = canvas.closest('.kv-panel__frame') || canvas;
+    var base = 'kv-twin-' + (++twins);
+    var knobs = [], rows = {}, drawn = '';
+
+    var strip = el('div', { class: 'kv-twin__strip', role: 'group', 'aria-label': 'Key results' });
+    var shown = el('dl', { class: 'kv-twin__results', 'aria-hidden': 'true' });
+    var live = el('p', { class: 'kv-twin__live', 'aria-live': 'polite' });
+    var badges = el('div', { class: 'kv-twin__badges' });
+    strip.appendChild(shown);
+    strip.appendChild(live);
+    strip.appendChild(badges);
+
+    var details = el('details', { class: 'kv-twin' });
+    details.appendChild(el('summary', {}, 'Controls as a form'));
+    var message = el('p', { class: 'kv-twin__message', role: 'alert' });
+    var form = el('div', { class: 'kv-twin__knobs' });
+    details.appendChild(message);
+    details.appendChild(form);
+
+    if (!canvas.hasAttribute('aria-label'))
+      canvas.setAttribute('aria-label', 'Interactive panel drawn on a canvas; its controls are also under "Controls as a form" above, its key results beside them');
+
+    function set(field, value) {
+      var partial = {};
+      partial[field] = value;
+      var reply = handle.setState(partial);
+      message.textContent = reply.error ? 'Not applied: ' + reply.error.message : '';
+      if (reply.error) update();   // the controls go back to the state that stands
+    }
+
+    function build() {
+      form.textContent = '';
+      rows = {};
+      knobs.forEach(function (k) { if (k.drawn) form.appendChild(rows[k.field] = knobRow(k, base, set)); });
+    }
+
+    var settle = null;
+    function announce() {
+      settle = null;
+      live.textContent = handle.keyResults().map(function (r) { return r.label + ': ' + r.text; }).join('; ');
+    }
+
+    // Fields the page set that no knob here shows, each with a way back to the default.
+    function showBadges(state, defaults) {
+      badges.textContent = '';
+      knobs.forEach(function (k) {
+        if (k.drawn || !(k.field in defaults) || same(state[k.field], defaults[k.field])) return;
+        var badge = el('p', { class: 'kv-twin__badge' });
+        badge.appendChild(el('span', {}, k.label + ': ' + valueText(k, state[k.field]) + ' (set by the text; not a knob here) '));
+        var undo = el('button', { type: 'button' }, 'Undo');
+        undo.setAttribute('aria-label', 'Undo ' + k.label + ': back to ' + valueText(k, defaults[k.field]));
+        undo.addEventListener('click', function () { set(k.field, defaults[k.field]); });
+        badge.appendChild(undo);
+        badges.appendChild(badge);
+      });
+    }
+
+    function update() {
+      knobs = handle.knobs();
+      var now = knobs.filter(function (k) { return k.drawn; }).map(function (k) { return k.field; }).join();
+      if (now !== drawn) { drawn = now; build(); }
+      var state = handle.getState();
+      var resolved = handle.result().scenario || {};
+      Object.keys(rows).forEach(function (f) { rows[f].show(state[f], resolved[f]); });
+      shown.textContent = '';
+      handle.keyResults().forEach(function (r) {
+        var pair = el('div');
+        pair.appendChild(el('dt', {}, r.label));
+        pair.appendChild(el('dd', { 'data-key': r.key }, r.text));
+        shown.appendChild(pair);
+      });
+      showBadges(state, KvPanels.catalog().defaults);
+      clearTimeout(settle);
+      settle = setTimeout(announce, SETTLE_MS);
+    }
+
+    // Filled before it is shown: a live region announces changes, not its first content.
+    update();
+    clearTimeout(settle);
+    announce();
+    frame.parentNode.insertBefore(strip, frame);
+    frame.parentNode.insertBefore(details, frame);
+    handle.onChange(function () { message.textContent = ''; update(); });
+    return { strip: strip, details: details };
+  }
+
+  return { attach: attach, SETTLE_MS: SETTLE_MS };
+})();
