@@ -26,6 +26,11 @@
 //   handle.result()                       -> result object
 //   handle.rejected                       -> the error of a refused initial state, or null
 //   handle.layout()                       -> {field: [x, y, w, h]} of each knob, content-box CSS px (tests)
+//   handle.highlight(concept | null)      -> {ok: true} | {error}: emphasises a palette concept's parts
+//                                            ('weights', 'kv-used', 'decode'...), the others dimmed
+//   handle.concepts()                     -> {highlight, hovered, rects: {concept: [[x, y, w, h], ...]}}
+//   handle.onHover(cb)                    -> unsubscribe; cb(concept | null) when the pointer enters or
+//                                            leaves a concept's part of the canvas
 //   handle.playback()                     -> {playing, frame, frames, time_s, reduced_motion} (serving panel)
 //   handle.play(on, frame)                -> plays or pauses the serving panel's run (from `frame` if given)
 //   handle.unmount()
@@ -68,13 +73,20 @@ var KvPanels = (function () {
     if (canvas.style.height !== px) canvas.style.height = px;
   }
 
-  // The module's one hook: (id, 'change' | 'height', payload). Deferred to a microtask so a
+  // The module's one hook: (id, 'change' | 'height' | 'hover', payload). Deferred to a microtask so a
   // subscriber that calls setState never re-enters a frame being drawn.
   function onModuleEvent(id, event, payload) {
     var panel = panels[id];
     if (event === 'height') {
       if (panel) applyHeight(panel.canvas, Number(payload));
       else pendingHeights[id] = Number(payload);
+      return;
+    }
+    if (event === 'hover' && panel && panel.hoverListeners.length) {
+      queueMicrotask(function () {
+        var concept = parse(payload);
+        panel.hoverListeners.slice().forEach(function (cb) { cb(concept); });
+      });
       return;
     }
     if (event === 'change' && panel && panel.listeners.length) {
@@ -85,6 +97,14 @@ var KvPanels = (function () {
         panel.listeners.slice().forEach(function (cb) { cb(state, result); });
       });
     }
+  }
+
+  function subscribe(list, cb) {
+    list.push(cb);
+    return function () {
+      var i = list.indexOf(cb);
+      if (i >= 0) list.splice(i, 1);
+    };
   }
 
   function currentTheme() { return darkQuery && darkQuery.matches ? 'dark' : 'light'; }
@@ -179,7 +199,7 @@ var KvPanels = (function () {
         throw err;
       }
       var id = reply.id;
-      var panel = { canvas: canvas, listeners: [], cleanup: [] };
+      var panel = { canvas: canvas, listeners: [], hoverListeners: [], cleanup: [] };
       panels[id] = panel;
       if (pendingHeights[id] !== undefined) {
         applyHeight(canvas, pendingHeights[id]);
@@ -241,16 +261,13 @@ var KvPanels = (function () {
         result: function () { return parse(kv.panelResult(id)); },
         // Where each knob is drawn ({field: [x, y, width, height]} in canvas CSS pixels), for tests.
         layout: function () { return parse(kv.panelLayout(id)); },
+        highlight: function (concept) { return parse(kv.panelHighlight(id, concept ? String(concept) : '')); },
+        concepts: function () { return parse(kv.panelConcepts(id)); },
+        onHover: function (cb) { return subscribe(panel.hoverListeners, cb); },
         // The serving panel's playback: {playing, frame, frames, time_s, reduced_motion}.
         playback: function () { return parse(kv.panelPlayback(id)); },
         play: function (on, frame) { kv.panelPlay(id, on !== false, typeof frame === 'number' ? Math.max(0, Math.floor(frame)) : -1); },
-        onChange: function (cb) {
-          panel.listeners.push(cb);
-          return function () {
-            var i = panel.listeners.indexOf(cb);
-            if (i >= 0) panel.listeners.splice(i, 1);
-          };
-        },
+        onChange: function (cb) { return subscribe(panel.listeners, cb); },
         unmount: function () {
           panel.cleanup.forEach(function (f) { f(); });
           delete panels[id];
