@@ -41,6 +41,7 @@ float frame(int id) {
                                    ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBringToFrontOnFocus;
     ImGui::Begin("##panel", nullptr, flags);
     if (panel) {
+        kvui::begin_concepts(panel->highlight, panel->concept_rects);
         switch (panel->kind) {
             case PanelKind::admission:
                 kvui::panel_admission(*panel);
@@ -54,6 +55,13 @@ float frame(int id) {
             case PanelKind::serving:
                 kvui::panel_serving(*panel);
                 break;
+        }
+        panel->concept_rects = kvui::end_concepts();
+        // Told only when it changes, so moving within one part of the panel says nothing.
+        const std::string hovered = kvui::concept_at(panel->concept_rects, ImGui::GetIO().MousePos);
+        if (hovered != panel->hovered_concept) {
+            panel->hovered_concept = hovered;
+            emit(id, "hover", hovered.empty() ? "null" : nlohmann::json(hovered).dump());
         }
     }
     const float height = ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y + ImGui::GetStyle().WindowPadding.y;
@@ -236,6 +244,15 @@ void set_reduced_motion(bool reduce) {
     app().reduced_motion = reduce;
     if (!reduce) return;
     for (auto& [id, panel] : app().panels) play(panel, false);  // a reader who just asked for less motion
+}
+
+std::optional<kv::InputError> set_highlight(Panel& panel, const std::string& concept_name) {
+    if (!concept_name.empty() && !kvui::concept_from_name(concept_name))
+        return input_error("concept", kv::ErrorCode::unknown_value, "\"" + concept_name + "\" is not one of the palette's concepts");
+    if (panel.highlight == concept_name) return std::nullopt;
+    panel.highlight = concept_name;
+    kvui::surface_invalidate(panel.surface);
+    return std::nullopt;
 }
 
 void set_visible(Panel& panel, bool visible) {

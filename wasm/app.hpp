@@ -54,9 +54,15 @@ struct Panel {
     // not lesson data, only for tests and tools that drive the controls (KvPanels' layout()).
     std::map<std::string, std::array<float, 4>> knob_rects;
     uint32_t knobs_drawn = 0;  // the kvui::Knob mask the last frame drew (knobs.cpp): the page's twin controls
+    // Linked reading: the concept the page asks the panel to emphasise ("" for none), where each
+    // concept was drawn last frame, and the one under the pointer (reported as a "hover" event).
+    std::string highlight;
+    std::map<std::string, std::vector<std::array<float, 4>>> concept_rects;
+    std::string hovered_concept;
 };
 
-// Messages out: (panel id, "change" | "height", JSON payload).
+// Messages out: (panel id, "change" | "height" | "hover", JSON payload); "hover" carries the concept
+// under the pointer as a JSON string, or null when it leaves it.
 using EventSink = std::function<void(int, const std::string&, const std::string&)>;
 
 struct AppState {
@@ -99,6 +105,9 @@ void edit_workload(Panel& panel, Edit change) {
 void set_theme(bool dark);
 void set_reduced_motion(bool reduce);
 void set_visible(Panel& panel, bool visible);
+// Emphasises a concept's parts of the panel (a palette concept name, "" for none); redraws only on
+// a change. An unknown name is refused and changes nothing.
+std::optional<kv::InputError> set_highlight(Panel& panel, const std::string& concept_name);
 
 // [Playback] of the serving panel's recorded run.
 void play(Panel& panel, bool on);

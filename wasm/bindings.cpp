@@ -1,12 +1,12 @@
 // The JS/WASM boundary, all of it: a short list of verbs that take and return JSON text (or plain
 // numbers and booleans), so nothing JS holds needs delete(). Errors come back as
 // {"error": {"field", "code", "message"}}. One change hook goes out: setEventHook(fn) and the
-// module calls fn(panelId, "change" | "height", payloadJson).
+// module calls fn(panelId, "change" | "height" | "hover", payloadJson).
 //
 // Core verbs: evaluate, sweepBatch, sweepTensorParallel, catalog, formatValue, explainLog, planFlags,
 //             simulate.
 // Panel verbs: panelMount, panelUnmount, panelGetState, panelSetState, panelResult,
-//              panelLayout, panelSetVisible, panelResize, panelPlayback, panelPlay, setTheme,
+//              panelLayout, panelHighlight, panelConcepts, panelSetVisible, panelResize, panelPlayback, panelPlay, setTheme,
 //              setReducedMotion, setEventHook, drawStats, resetDrawStats, palette.
 // Twin verbs:  panelKnobs, panelKeyResults (the panel's knobs and key results for native controls).
 // site/js/kvpanels.js wraps the panel verbs in the page's API (KvPanels.mount and handles).
@@ -186,6 +186,24 @@ std::string panel_layout(int id) {
     return out.dump();
 }
 
+// [Linked reading] panelHighlight(id, concept): emphasises a palette concept's parts ("" for none);
+// {"ok": true} or the error. panelConcepts(id): {"highlight", "hovered", "rects": {concept:
+// [[x, y, width, height], ...]}} as last drawn, in canvas CSS pixels.
+std::string panel_highlight(int id, const std::string& concept_name) {
+    kvapp::Panel* panel = kvapp::find_panel(id);
+    if (!panel) return unknown_panel(id);
+    if (auto error = kvapp::set_highlight(*panel, concept_name)) return kv::error_to_json(*error).dump();
+    return json{{"ok", true}}.dump();
+}
+
+std::string panel_concepts(int id) {
+    const kvapp::Panel* panel = kvapp::find_panel(id);
+    if (!panel) return unknown_panel(id);
+    const auto or_null = [](const std::string& name) { return name.empty() ? json(nullptr) : json(name); };
+    return json{{"highlight", or_null(panel->highlight)}, {"hovered", or_null(panel->hovered_concept)}, {"rects", panel->concept_rects}}
+        .dump();
+}
+
 void panel_set_visible(int id, bool visible) {
     if (kvapp::Panel* panel = kvapp::find_panel(id)) kvapp::set_visible(*panel, visible);
 }
@@ -277,6 +295,8 @@ EMSCRIPTEN_BINDINGS(kvcache) {
     emscripten::function("panelSetState", &panel_set_state);
     emscripten::function("panelResult", &panel_result);
     emscripten::function("panelLayout", &panel_layout);
+    emscripten::function("panelHighlight", &panel_highlight);  // linked reading
+    emscripten::function("panelConcepts", &panel_concepts);
     emscripten::function("panelSetVisible", &panel_set_visible);
     emscripten::function("panelResize", &panel_resize);
     emscripten::function("panelPlayback", &panel_playback);

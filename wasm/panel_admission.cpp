@@ -1,6 +1,6 @@
 // Panel 1, admission and memory: the engine's admission decision and its per-step memory traffic.
 // Lesson sections: "The KV Cache" (the opening panel), "Why the batch stops growing where it does",
-// "What GQA buys, and where it stops helping". Every figure is a field of kv::Result, printed by
+// "What GQA buys, and where it stops helping", and the real system (engine log, DCGM readout). Every figure is a field of kv::Result, printed by
 // core/format.hpp. Sizes are per GPU (per tensor- and pipeline-parallel rank), out of the memory
 // CUDA reports (kv::MemoryPlan::visible_bytes), not the marketed size.
 //
@@ -11,7 +11,7 @@
 // [SECTION] Admission: resident sequences and the binding limit
 // [SECTION] Decode step: bytes, time, throughput, ITL
 // [SECTION] Engine log
-// [SECTION] Panel
+// [SECTION] Panel (with the simulated DCGM readout, panel_phases.cpp)
 #include <imgui.h>
 
 #include <algorithm>
@@ -251,6 +251,7 @@ void panel_admission(kvapp::Panel& panel) {
     if (r.status == kv::Status::ok) {
         admission(r);
         decode_step(r);
+        dcgm_readout(r);  // beside the real-system section, which reads it
     } else if (r.status == kv::Status::request_too_long) {
         heading("Admission");
         failure_banner(r);

@@ -8,8 +8,8 @@
 // [SECTION] Title
 // [SECTION] TTFT and ITL, compute time against memory time
 // [SECTION] Roofline
-// [SECTION] Simulated DCGM readout
 // [SECTION] Chunked prefill
+// [SECTION] Simulated DCGM readout (dcgm_readout, shared with the admission panel)
 // [SECTION] Panel
 #include <imgui.h>
 
@@ -50,12 +50,14 @@ void time_bar(const char* label, double seconds, double scale, Colour c) {
     draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + width, y + h), colour(Colour::surface), 3.0f);
     const float filled = scale > 0 ? static_cast<float>(std::clamp(seconds / scale, 0.0, 1.0)) * width : 0.0f;
     if (filled > 0.5f) draw->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + filled, y + h), colour(c), 3.0f);
+    concept_region(c, ImVec2(p.x, y), ImVec2(p.x + width, y + h));
     ImGui::Dummy(ImVec2(width, ImGui::GetTextLineHeight()));
     ImGui::SameLine(0, 8);
     ImGui::TextUnformatted(kv::format_duration(seconds).c_str());
 }
 
 void phase_block(const char* name, const char* what, const kv::PhaseTiming& p, Colour phase_colour, const char* help) {
+    ImGui::BeginGroup();
     swatch(phase_colour);
     ImGui::PushFont(font(Font::strong));
     ImGui::TextUnformatted(name);
@@ -64,6 +66,8 @@ void phase_block(const char* name, const char* what, const kv::PhaseTiming& p, C
     ImGui::PushFont(font(Font::figure));
     text_in(phase_colour, kv::format_duration(p.total_s));
     ImGui::PopFont();
+    ImGui::EndGroup();
+    concept_region(phase_colour, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     ImGui::SameLine(0, 10);
     ImGui::AlignTextToFramePadding();
     text_in(p.bound == kv::Bound::compute ? Colour::compute : Colour::memory, bound_words(p.bound));
@@ -156,27 +160,6 @@ void roofline(const kv::Result& r) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Simulated DCGM readout
-// Lesson: content/lesson/09-real-system.md (the DCGM fields during steady-state decode).
-//-----------------------------------------------------------------------------
-
-void dcgm(const kv::Result& r) {
-    heading("What DCGM would show during decode (simulated)");
-    const int columns = ImGui::GetContentRegionAvail().x >= 600 ? 3 : 1;
-    if (!ImGui::BeginTable("dcgm", columns, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_NoPadOuterX)) return;
-    ImGui::TableNextColumn();
-    meter("DRAM_ACTIVE", r.steps.dram_active, kv::format_percent(r.steps.dram_active, 0), Colour::memory,
-          "DCGM_FI_PROF_DRAM_ACTIVE: the fraction of time the HBM interface is moving data.");
-    ImGui::TableNextColumn();
-    meter("PIPE_TENSOR_ACTIVE", r.steps.tensor_active, kv::format_percent(r.steps.tensor_active, 1), Colour::compute,
-          "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE: the fraction of time the tensor cores are busy.");
-    ImGui::TableNextColumn();
-    meter("nvidia-smi utilization", r.steps.gpu_utilization, kv::format_percent(r.steps.gpu_utilization, 0), Colour::text_muted,
-          "nvidia-smi's utilization.gpu only says a kernel was resident; it reads near 100% whatever the kernel waits on.");
-    ImGui::EndTable();
-}
-
-//-----------------------------------------------------------------------------
 // [SECTION] Chunked prefill
 // Lesson: content/lesson/04-chunked-prefill.md, "Chunked prefill and speculative decoding".
 //-----------------------------------------------------------------------------
@@ -239,6 +222,34 @@ void chunked_prefill(const kv::Result& r) {
 }  // namespace
 
 //-----------------------------------------------------------------------------
+// [SECTION] Simulated DCGM readout
+// Lesson: content/lesson/09-real-system.md (the DCGM fields during steady-state decode). Shared with
+// the admission panel, which sits beside that section (panels.hpp).
+//-----------------------------------------------------------------------------
+
+void dcgm_readout(const kv::Result& r) {
+    heading("What DCGM would show during decode (simulated)");
+    const int columns = ImGui::GetContentRegionAvail().x >= 600 ? 3 : 1;
+    if (!ImGui::BeginTable("dcgm", columns, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_NoPadOuterX)) return;
+    ImGui::TableNextColumn();
+    ImGui::BeginGroup();
+    meter("DRAM_ACTIVE", r.steps.dram_active, kv::format_percent(r.steps.dram_active, 0), Colour::memory,
+          "DCGM_FI_PROF_DRAM_ACTIVE: the fraction of time the HBM interface is moving data.");
+    ImGui::EndGroup();
+    concept_region(Colour::memory, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    ImGui::TableNextColumn();
+    ImGui::BeginGroup();
+    meter("PIPE_TENSOR_ACTIVE", r.steps.tensor_active, kv::format_percent(r.steps.tensor_active, 1), Colour::compute,
+          "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE: the fraction of time the tensor cores are busy.");
+    ImGui::EndGroup();
+    concept_region(Colour::compute, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    ImGui::TableNextColumn();
+    meter("nvidia-smi utilization", r.steps.gpu_utilization, kv::format_percent(r.steps.gpu_utilization, 0), Colour::text_muted,
+          "nvidia-smi's utilization.gpu only says a kernel was resident; it reads near 100% whatever the kernel waits on.");
+    ImGui::EndTable();
+}
+
+//-----------------------------------------------------------------------------
 // [SECTION] Panel
 //-----------------------------------------------------------------------------
 
@@ -254,7 +265,7 @@ void panel_phases(kvapp::Panel& panel) {
     }
     phases(r);
     roofline(r);
-    dcgm(r);
+    dcgm_readout(r);
     chunked_prefill(r);
     keyboard_hint();
 }

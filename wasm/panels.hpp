@@ -17,6 +17,10 @@ void panel_phases(kvapp::Panel& panel);
 void panel_batching(kvapp::Panel& panel);
 void panel_serving(kvapp::Panel& panel);
 
+// What DCGM would show during decode (simulated): drawn by the phases panel and by the admission
+// panel beside the real-system section (panel_phases.cpp).
+void dcgm_readout(const kv::Result& result);
+
 // Which knobs a panel shows.
 enum Knob : uint32_t {
     knob_model = 1u << 0,

@@ -1,9 +1,15 @@
 #include "style.hpp"
 
+#include <utility>
+
 namespace kvui {
 namespace {
 
 bool dark_theme = false;
+
+// The frame being drawn's linked-reading state (begin_concepts .. end_concepts).
+std::string highlighted;
+ConceptRects drawn;
 
 ImVec4 to_vec(uint32_t rgb_value, float alpha) {
     return ImVec4(static_cast<float>((rgb_value >> 16) & 0xFF) / 255.0f, static_cast<float>((rgb_value >> 8) & 0xFF) / 255.0f,
@@ -91,6 +97,46 @@ void apply_style(bool dark) {
     c[ImGuiCol_NavWindowingHighlight] = v(Colour::accent);
     c[ImGuiCol_NavWindowingDimBg] = v(Colour::text, 0.2f);
     c[ImGuiCol_ModalWindowDimBg] = v(Colour::text, 0.2f);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Linked reading
+//-----------------------------------------------------------------------------
+
+std::optional<Colour> concept_from_name(const std::string& name) {
+    for (int i = 0; i <= static_cast<int>(Colour::communication); ++i)
+        if (name == palette[i].name) return static_cast<Colour>(i);
+    return std::nullopt;
+}
+
+void begin_concepts(const std::string& highlight, const ConceptRects& last_frame) {
+    highlighted = last_frame.contains(highlight) ? highlight : "";
+    drawn.clear();
+}
+
+ConceptRects end_concepts() {
+    highlighted.clear();
+    return std::exchange(drawn, {});
+}
+
+void concept_region(Colour c, ImVec2 min, ImVec2 max) {
+    if (c > Colour::communication || max.x <= min.x || max.y <= min.y) return;
+    const char* name = palette[static_cast<int>(c)].name;
+    drawn[name].push_back({min.x, min.y, max.x - min.x, max.y - min.y});
+    if (highlighted.empty()) return;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    if (highlighted == name) {
+        draw->AddRect(ImVec2(min.x - 3, min.y - 3), ImVec2(max.x + 3, max.y + 3), colour(Colour::text), 4.0f, 0, 2.5f);
+    } else {
+        draw->AddRectFilled(min, max, colour(Colour::background, 0.65f));  // dimmed, still legible
+    }
+}
+
+std::string concept_at(const ConceptRects& rects, ImVec2 point) {
+    for (const auto& [name, list] : rects)
+        for (const auto& r : list)
+            if (point.x >= r[0] && point.x < r[0] + r[2] && point.y >= r[1] && point.y < r[1] + r[3]) return name;
+    return "";
 }
 
 }  // namespace kvui

@@ -153,12 +153,15 @@ void figure_row(const char* id, const std::vector<Figure>& figures) {
     if (!ImGui::BeginTable(id, columns, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_NoPadOuterX)) return;
     for (const Figure& f : figures) {
         ImGui::TableNextColumn();
+        ImGui::BeginGroup();
         text_muted(f.caption);
         if (f.help) help_marker(f.help);
         ImGui::PushFont(font(Font::figure));
         text_in(f.colour, f.value);
         ImGui::PopFont();
         if (!f.note.empty()) text_wrapped(f.note, Colour::text_muted);
+        ImGui::EndGroup();
+        concept_region(f.colour, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());  // linked reading (style.hpp)
     }
     ImGui::EndTable();
 }
@@ -191,6 +194,7 @@ void stacked_bar(const char* id, const std::vector<Segment>& segments, double to
         if (!s.label.empty() && text_size.x + 10 < x1 - x0)
             draw->AddText(ImVec2((x0 + x1 - text_size.x) * 0.5f, origin.y + (height - text_size.y) * 0.5f), text_on(s.colour),
                           s.label.c_str());
+        concept_region(s.colour, a, b);
         if (hovered && ImGui::GetIO().MousePos.x >= x0 && ImGui::GetIO().MousePos.x < x1) {
             ImGui::BeginTooltip();
             ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);

@@ -31,6 +31,11 @@
 //                                            (wasm/knobs.cpp's rows), whether its canvas draws each
 //   handle.keyResults()                   -> [{label, key, format, text}]: the panel's key results,
 //                                            formatted by the core (site/js/kvtwin.js shows them)
+//   handle.highlight(concept | null)      -> {ok: true} | {error}: emphasises a palette concept's parts
+//                                            ('weights', 'kv-used', 'decode'...), the others dimmed
+//   handle.concepts()                     -> {highlight, hovered, rects: {concept: [[x, y, w, h], ...]}}
+//   handle.onHover(cb)                    -> unsubscribe; cb(concept | null) when the pointer enters or
+//                                            leaves a concept's part of the canvas
 //   handle.playback()                     -> {playing, frame, frames, time_s, reduced_motion} (serving panel)
 //   handle.play(on, frame)                -> plays or pauses the serving panel's run (from `frame` if given)
 //   handle.unmount()
@@ -73,13 +78,20 @@ var KvPanels = (function () {
     if (canvas.style.height !== px) canvas.style.height = px;
   }
 
-  // The module's one hook: (id, 'change' | 'height', payload). Deferred to a microtask so a
+  // The module's one hook: (id, 'change' | 'height' | 'hover', payload). Deferred to a microtask so a
   // subscriber that calls setState never re-enters a frame being drawn.
   function onModuleEvent(id, event, payload) {
     var panel = panels[id];
     if (event === 'height') {
       if (panel) applyHeight(panel.canvas, Number(payload));
       else pendingHeights[id] = Number(payload);
+      return;
+    }
+    if (event === 'hover' && panel && panel.hoverListeners.length) {
+      queueMicrotask(function () {
+        var concept = parse(payload);
+        panel.hoverListeners.slice().forEach(function (cb) { cb(concept); });
+      });
       return;
     }
     if (event === 'change' && panel && panel.listeners.length) {
@@ -90,6 +102,14 @@ var KvPanels = (function () {
         panel.listeners.slice().forEach(function (cb) { cb(state, result); });
       });
     }
+  }
+
+  function subscribe(list, cb) {
+    list.push(cb);
+    return function () {
+      var i = list.indexOf(cb);
+      if (i >= 0) list.splice(i, 1);
+    };
   }
 
   function currentTheme() { return darkQuery && darkQuery.matches ? 'dark' : 'light'; }
@@ -184,7 +204,7 @@ var KvPanels = (function () {
         throw err;
       }
       var id = reply.id;
-      var panel = { canvas: canvas, listeners: [], cleanup: [] };
+      var panel = { canvas: canvas, listeners: [], hoverListeners: [], cleanup: [] };
       panels[id] = panel;
       if (pendingHeights[id] !== undefined) {
         applyHeight(canvas, pendingHeights[id]);
@@ -249,16 +269,13 @@ var KvPanels = (function () {
         // The panel's knobs as data for native controls, and its key results as text (kvtwin.js).
         knobs: function () { return parse(kv.panelKnobs(id)); },
         keyResults: function () { return parse(kv.panelKeyResults(id)); },
+        highlight: function (concept) { return parse(kv.panelHighlight(id, concept ? String(concept) : '')); },
+        concepts: function () { return parse(kv.panelConcepts(id)); },
+        onHover: function (cb) { return subscribe(panel.hoverListeners, cb); },
         // The serving panel's playback: {playing, frame, frames, time_s, reduced_motion}.
         playback: function () { return parse(kv.panelPlayback(id)); },
         play: function (on, frame) { kv.panelPlay(id, on !== false, typeof frame === 'number' ? Math.max(0, Math.floor(frame)) : -1); },
-        onChange: function (cb) {
-          panel.listeners.push(cb);
-          return function () {
-            var i = panel.listeners.indexOf(cb);
-            if (i >= 0) panel.listeners.splice(i, 1);
-          };
-        },
+        onChange: function (cb) { return subscribe(panel.listeners, cb); },
         unmount: function () {
           panel.cleanup.forEach(function (f) { f(); });
           delete panels[id];

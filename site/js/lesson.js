@@ -126,6 +126,7 @@
     panel.promise = KvPanels.mount(panel.canvas, { panel: panel.kind, state: textState(panel), moduleUrl: moduleUrl })
       .then(function (handle) {
         panel.handle = lesson.panels[panel.id] = handle;
+        if (window.KvLink) KvLink.attach(panel.figure, handle);   // linked reading (kvlink.js)
         // The reader chose another model or GPU while this panel was loading.
         if (JSON.stringify(own) !== ownAtMount) handle.setState(Object.assign({ model_config: null, gpu_config: null }, own));
         panel.figure.classList.remove('is-loading');

@@ -1,0 +1,166 @@
+// Linked reading and layout stability on the lesson site (build/site) in headless Chromium:
+// a concept word hovered or focused by keyboard sets its panel's highlight (read back through
+// handle.concepts()); the pointer over a concept's part of the canvas marks the matching words;
+// nothing is drawn while nothing changes; the admission panel draws the simulated DCGM readout that
+// the real-system section reads; and loading and mounting the first panels shifts the layout by
+// less than 0.1 (cumulative layout shift) at 1280×800 and 390×844.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serve, launchBrowser, watchErrors, root } from './harness.mjs';
+
+let server, browser;
+
+before(async () => {
+  server = await serve({ '/': path.join(root, 'build/site') });
+  browser = await launchBrowser();
+});
+after(async () => { await browser?.close(); await server?.close(); });
+
+const mounted = (page, id) => page.waitForFunction((k) => window.KvLesson && window.KvLesson.panels[k], id, { timeout: 60000 });
+const concepts = (page, id) => page.evaluate((k) => window.KvLesson.panels[k].concepts(), id);
+const frames = (page) => page.evaluate(() => window.KvPanels.drawStats().frames);
+
+// The first word naming `concept` that the admission panel at the top serves.
+const WORD = '.kv-chapter:first-of-type .kv-concept[data-concept="weights"]';
+
+async function lesson(viewport = { width: 1280, height: 800 }) {
+  const page = await browser.newPage({ viewport });
+  const errors = watchErrors(page);
+  await page.goto(`${server.url}/`);
+  await mounted(page, 'admission');
+  await page.waitForTimeout(200);
+  return { page, errors };
+}
+
+test('hovering a concept word highlights that concept in the panel beside it, and leaving clears it', async () => {
+  const { page, errors } = await lesson();
+  try {
+    assert.equal((await concepts(page, 'admission')).highlight, null);
+    await page.evaluate(() => window.KvPanels.resetDrawStats());
+    await page.hover(WORD);
+    await page.waitForFunction(() => window.KvLesson.panels.admission.concepts().highlight === 'weights');
+    await page.waitForTimeout(100);
+    assert.ok(await frames(page) >= 1, 'the panel redrew with the highlight');
+    // The bar's weights segment is drawn where the panel says; the other concepts are there too.
+    const { rects } = await concepts(page, 'admission');
+    assert.ok(rects.weights.length >= 1 && rects['kv-used'].length >= 1, JSON.stringify(Object.keys(rects)));
+    await page.mouse.move(2, 2);
+    await page.waitForFunction(() => window.KvLesson.panels.admission.concepts().highlight === null);
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('focusing a concept word from the keyboard highlights it; the word says what it does', async () => {
+  const { page } = await lesson();
+  try {
+    const described = await page.$eval(WORD, (w) => ({
+      tabIndex: w.tabIndex,
+      description: document.getElementById(w.getAttribute('aria-describedby')).textContent,
+    }));
+    assert.equal(described.tabIndex, 0);
+    assert.match(described.description, /panel beside the text/);
+    // Tab from the page's start until a concept word has the focus.
+    let concept = null;
+    for (let i = 0; i < 80 && !concept; i++) {
+      await page.keyboard.press('Tab');
+      concept = await page.evaluate(() => document.activeElement.getAttribute('data-concept'));
+    }
+    assert.ok(concept, 'a concept word is reachable with Tab');
+    await page.waitForFunction((c) => window.KvLesson.panels.admission.concepts().highlight === c, concept);
+    await page.keyboard.press('Tab');
+    const next = await page.evaluate(() => document.activeElement.getAttribute('data-concept'));
+    await page.waitForFunction((c) => window.KvLesson.panels.admission.concepts().highlight === c, next);
+  } finally {
+    await page.close();
+  }
+});
+
+test('the pointer over a concept on the canvas marks the words that name it', async () => {
+  const { page } = await lesson();
+  try {
+    await page.evaluate(() => window.KvLesson.panels.admission.canvas.scrollIntoView({ block: 'start' }));
+    await page.waitForTimeout(200);
+    const at = await page.evaluate(() => {
+      const h = window.KvLesson.panels.admission;
+      const r = h.canvas.getBoundingClientRect();
+      const [x, y, w, hh] = h.concepts().rects['kv-used'][0];
+      return { x: r.left + x + w / 2, y: r.top + y + hh / 2 };
+    });
+    await page.mouse.move(at.x, at.y);
+    await page.waitForFunction(() => window.KvLesson.panels.admission.concepts().hovered === 'kv-used');
+    await page.waitForFunction(() => document.querySelectorAll('.kv-concept.is-linked').length > 0);
+    const marked = await page.$$eval('.kv-concept.is-linked', (ws) => ws.map((w) => w.getAttribute('data-concept')));
+    assert.ok(marked.every((c) => c === 'kv-used'), marked.join());
+    await page.mouse.move(at.x, 1);   // off the canvas, above it
+    await page.waitForFunction(() => document.querySelectorAll('.kv-concept.is-linked').length === 0);
+  } finally {
+    await page.close();
+  }
+});
+
+test('highlights draw only on change, refuse unknown concepts, and leave the panel idle', async () => {
+  const { page } = await lesson();
+  try {
+    const h = (c) => page.evaluate((x) => window.KvLesson.panels.admission.highlight(x), c);
+    assert.deepEqual(await h('kv-free'), { ok: true });
+    await page.waitForTimeout(500);   // the frames that draw it
+    await page.evaluate(() => window.KvPanels.resetDrawStats());
+    assert.deepEqual(await h('kv-free'), { ok: true });   // the same highlight again
+    await page.waitForTimeout(300);
+    assert.equal(await frames(page), 0, 'the same highlight redraws nothing; an idle panel draws nothing');
+    const refused = await h('kv_free');
+    assert.equal(refused.error.field, 'concept');
+    assert.equal((await concepts(page, 'admission')).highlight, 'kv-free');
+    await h(null);
+    await page.waitForTimeout(150);
+    assert.equal((await concepts(page, 'admission')).highlight, null);
+  } finally {
+    await page.close();
+  }
+});
+
+test('the admission panel draws the simulated DCGM readout the real-system section reads', async () => {
+  const { page } = await lesson();
+  try {
+    // Only the DCGM readout draws compute (PIPE_TENSOR_ACTIVE) in the admission panel.
+    const { rects } = await concepts(page, 'admission');
+    assert.ok(rects.compute && rects.compute.length === 1, JSON.stringify(rects.compute));
+    assert.ok(rects.memory.length >= 2, 'DRAM_ACTIVE beside the bytes moved per step');
+  } finally {
+    await page.close();
+  }
+});
+
+// The layout shift of loading the page and mounting the first panel, as Lighthouse counts it:
+// shifts without recent input, summed (a bound on its worst 5 s session window).
+for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  test(`loading and mounting the first panels shifts the layout by less than 0.1 at ${viewport.width}×${viewport.height}`, async () => {
+    const page = await browser.newPage({ viewport });
+    try {
+      await page.addInitScript(() => {
+        window.__cls = 0;
+        window.__shifts = [];
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) {
+            if (e.hadRecentInput) continue;
+            window.__cls += e.value;
+            window.__shifts.push({ value: e.value, sources: (e.sources || []).map((s) => s.node && (s.node.className || s.node.nodeName)) });
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      await page.goto(`${server.url}/`);
+      await page.waitForLoadState('load');
+      // On a phone the first panel is below the fold: the reader scrolls to it and it mounts there.
+      await page.evaluate(() => document.querySelector('figure.kv-panel').scrollIntoView({ block: 'center' }));
+      await mounted(page, 'admission');
+      await page.waitForTimeout(1000);
+      const { cls, shifts } = await page.evaluate(() => ({ cls: window.__cls, shifts: window.__shifts }));
+      assert.ok(cls < 0.1, `CLS ${cls.toFixed(3)}: ${JSON.stringify(shifts)}`);
+    } finally {
+      await page.close();
+    }
+  });
+}
