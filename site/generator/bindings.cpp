@@ -26,6 +26,13 @@ bool is_identifier(std::string_view s) {
     return true;
 }
 
+bool is_anchor_id(std::string_view s) {
+    if (s.empty() || s.front() == '-' || s.back() == '-') return false;
+    for (char c : s)
+        if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-')) return false;
+    return true;
+}
+
 // Recursive descent over: expr := term (('+'|'-') term)*; term := factor (('*'|'/') factor)*;
 // factor := number | ref | '(' expr ')'; ref := ident ('.' (ident | digits))+.
 class ExprParser {
@@ -270,21 +277,45 @@ ScanResult scan_markdown(std::string_view text, const std::string& file, size_t 
             i = close + 2;
             continue;
         }
+        if (c == ']' && text.substr(i, 3) == "](#") {
+            // A link inside the page; those to a term or a reference are checked against the anchors.
+            const size_t end = text.find(')', i + 3);
+            if (end != std::string_view::npos && end < line_end) {
+                const std::string_view target = text.substr(i + 3, end - i - 3);
+                if (target.rfind("term-", 0) == 0 || target.rfind("ref-", 0) == 0) out.links.push_back({where_at(i), std::string(target)});
+            }
+        }
         if (c == '[') {
-            // A concept span: [text]{.concept} with no brackets inside, all on one line.
+            // A span: [text]{.concept}, [text]{dfn=ID} or [text]{ref=ID}, no brackets inside, all on one line.
             const size_t close = text.find(']', i + 1);
             const size_t open_again = text.find('[', i + 1);
-            if (close != std::string_view::npos && close < line_end && (open_again > close) && text.substr(close, 3) == "]{.") {
-                const size_t brace = text.find('}', close + 3);
-                if (brace != std::string_view::npos && brace < line_end) {
-                    const std::string_view name = text.substr(close + 3, brace - close - 3);
-                    const std::string_view inner = text.substr(i + 1, close - i - 1);
+            if (close != std::string_view::npos && close < line_end && (open_again > close) && text.substr(close, 2) == "]{") {
+                const size_t brace = text.find('}', close + 2);
+                const std::string_view attr = brace < line_end ? text.substr(close + 2, brace - close - 2) : std::string_view();
+                const std::string_view inner = text.substr(i + 1, close - i - 1);
+                if (!attr.empty() && attr[0] == '.') {
+                    const std::string_view name = attr.substr(1);
                     if (!is_identifier(name) || trim(inner).empty()) {
                         out.errors.push_back({where_at(i), std::string(text.substr(i, brace + 1 - i)),
                                               "a concept span is [text]{.concept} with a non-empty text"});
                     } else {
                         std::string token = token_for(index++);
                         out.items.push_back({token, ConceptSpan{std::string(name), std::string(inner)}, where_at(i)});
+                        out.markdown += token;
+                    }
+                    i = brace + 1;
+                    continue;
+                }
+                if (attr.rfind("dfn=", 0) == 0 || attr.rfind("ref=", 0) == 0) {
+                    const std::string_view id = attr.substr(4);
+                    if (!is_anchor_id(id) || trim(inner).empty()) {
+                        out.errors.push_back({where_at(i), std::string(text.substr(i, brace + 1 - i)),
+                                              "an anchor is [text]{dfn=ID} or [text]{ref=ID}: a non-empty text and an ID of lower-case "
+                                              "letters, digits and hyphens"});
+                    } else {
+                        std::string token = token_for(index++);
+                        const Anchor::Kind kind = attr[0] == 'd' ? Anchor::Kind::term : Anchor::Kind::ref;
+                        out.items.push_back({token, Anchor{kind, std::string(id), std::string(inner)}, where_at(i)});
                         out.markdown += token;
                     }
                     i = brace + 1;

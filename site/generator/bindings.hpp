@@ -12,6 +12,10 @@
 //                                                   up to the next marker or heading: the panel
 //                                                   beside them moves to it as they are read
 //   [the weights]{.weights}                         prose in the colour of a figure's concept
+//   [KV heads]{dfn=kv-heads}                        a term's defining use, <dfn id="term-kv-heads">;
+//                                                   the glossary links to it as (#term-kv-heads)
+//   [Shazeer (2019) ...]{ref=mqa}                   a reference entry, id "ref-mqa"; the text cites
+//                                                   it as (#ref-mqa)
 //
 // Expressions: + - * / and parentheses over numbers and references `<scenario>.<path>`, where the
 // path walks the result JSON (`decode.flops`, `model.head_dim`, `log.2`). `fact`, `panel` and
@@ -80,7 +84,24 @@ struct ConceptSpan {
     std::string text;          // plain text, HTML-escaped on output
 };
 
-using Item = std::variant<FigureBinding, PanelDirective, EmbedDirective, ScenarioMarker, ConceptSpan>;
+// A link target in the text: a glossary term's definition or a reference entry. IDs are lower-case
+// letters, digits and hyphens; each is defined once and every (#term-ID) or (#ref-ID) link must
+// name one that is.
+struct Anchor {
+    enum class Kind { term, ref };
+    Kind kind = Kind::term;
+    std::string id;
+    std::string text;  // plain text, HTML-escaped on output
+    std::string html_id() const { return (kind == Kind::term ? "term-" : "ref-") + id; }
+};
+
+// A Markdown link to an anchor, `](#term-ID)` or `](#ref-ID)`, checked once every file is scanned.
+struct AnchorLink {
+    SourceLocation where;
+    std::string target;  // "term-ID" or "ref-ID"
+};
+
+using Item = std::variant<FigureBinding, PanelDirective, EmbedDirective, ScenarioMarker, ConceptSpan, Anchor>;
 
 struct ScannedItem {
     std::string token;  // what stands in the Markdown for cmark
@@ -98,6 +119,7 @@ struct ScanError {
 struct ScanResult {
     std::string markdown;  // the input with every extension replaced by its token
     std::vector<ScannedItem> items;
+    std::vector<AnchorLink> links;
     std::vector<ScanError> errors;
 };
 

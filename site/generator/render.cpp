@@ -254,17 +254,20 @@ RenderedArticle render_article(const RenderInput& input) {
     // 1. Scan every file; tokens are numbered across files so one document can be rendered.
     std::string markdown;
     std::vector<ScannedItem> items;
+    std::vector<AnchorLink> links;
     for (const auto& [name, text] : input.files) {
         ScanResult scanned = scan_markdown(text, name, items.size());
         for (ScanError& e : scanned.errors) out.errors.push_back(std::move(e));
         for (ScannedItem& item : scanned.items) items.push_back(std::move(item));
+        for (AnchorLink& link : scanned.links) links.push_back(std::move(link));
         markdown += scanned.markdown;
         markdown += "\n\n";
     }
 
     // 2. Compute every figure and check every directive before rendering anything.
     const json defaults = kv::scenario_to_json(kv::Scenario{});
-    std::map<std::string, FigureRecord> figures;  // by token
+    std::map<std::string, FigureRecord> figures;    // by token
+    std::map<std::string, SourceLocation> anchors;  // by html id
     int next_id = 1;
     for (const ScannedItem& s : items) {
         auto error = [&](std::string message) { out.errors.push_back({s.where, "", std::move(message)}); };
@@ -290,8 +293,15 @@ RenderedArticle render_article(const RenderInput& input) {
                 for (const std::string& n : input.concepts) names += (names.empty() ? "" : ", ") + n;
                 error("unknown concept \"" + c->concept_name + "\" (palette.css defines: " + names + ")");
             }
+        } else if (const auto* a = std::get_if<Anchor>(&s.item)) {
+            if (auto [it, added] = anchors.emplace(a->html_id(), s.where); !added)
+                error("\"" + a->html_id() + "\" is already defined at " + it->second.str() + "; define each term or reference once");
         }
     }
+    for (const AnchorLink& link : links)
+        if (!anchors.count(link.target))
+            out.errors.push_back({link.where, "(#" + link.target + ")",
+                                  "no anchor has this id: mark the term's first use [text]{dfn=ID} or the reference [text]{ref=ID}"});
     if (!out.errors.empty()) return out;
 
     // 3. Render, then cut into chapters at the heading before each panel after the first.
@@ -367,6 +377,10 @@ RenderedArticle render_article(const RenderInput& input) {
         } else if (const auto* c = std::get_if<ConceptSpan>(&s.item)) {
             replacement =
                 "<span class=\"kv-concept\" data-concept=\"" + escape_html(c->concept_name) + "\">" + escape_html(c->text) + "</span>";
+        } else if (const auto* a = std::get_if<Anchor>(&s.item)) {
+            const bool term = a->kind == Anchor::Kind::term;
+            replacement = std::string(term ? "<dfn" : "<span") + " id=\"" + escape_html(a->html_id()) + "\" class=\"" +
+                          (term ? "kv-dfn" : "kv-ref") + "\">" + escape_html(a->text) + (term ? "</dfn>" : "</span>");
         } else if (const auto* m = std::get_if<ScenarioMarker>(&s.item)) {
             // A marker is a paragraph of its own, replaced by an empty element that starts the section.
             const size_t p_open = html.rfind("<p>", it->position);

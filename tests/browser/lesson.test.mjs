@@ -161,7 +161,8 @@ test('every baked figure equals the native CLI for its binding, formatted by the
   const kv = await require(path.join(site, 'js/kvcache.js'))({ wasmBinary: fs.readFileSync(path.join(site, 'js/kvcache.wasm')) });
 
   assert.equal(figures.length, declared);
-  assert.ok(figures.length >= 150, `only ${figures.length} figures`);
+  // Numbers carry the argument; the panels carry the rest (issue 14: at most 120 in all).
+  assert.ok(figures.length >= 80 && figures.length <= 120, `${figures.length} figures`);
   metrics.bound_figures = figures.length;
   const lookup = (ref) => {
     const [source, ...pathParts] = ref.split('.');
@@ -203,13 +204,14 @@ test('no figure is typed into the prose by hand', async () => {
   const { page } = await open(`${server.url}/`);
   const text = await page.evaluate(() => {
     const article = document.querySelector('main').cloneNode(true);
-    article.querySelectorAll('.kv-fig, .kv-snippet, figure.kv-panel .kv-panel__status, figure.kv-panel .kv-panel__head, pre, .kv-custom__message')
+    // A reference entry's venue, year and address are its citation, not figures.
+    article.querySelectorAll('.kv-fig, .kv-snippet, figure.kv-panel .kv-panel__status, figure.kv-panel .kv-panel__head, pre, .kv-custom__message, li:has(> .kv-ref)')
       .forEach((el) => el.remove());
     return article.textContent;
   });
   await page.close();
-  // Names that contain digits but are not figures: models, GPUs, dtypes, metric names, years.
-  const names = /Qwen3-(8|14|32)B|[AH][12]00|FP8|BF16|DCGM_\w+|config\.json|k_proj|v_proj|kvembed-host\.js|\b20(19|25)\b/g;
+  // Names that contain digits but are not figures: models, GPUs, dtypes, metric names, the years of citations.
+  const names = /Qwen3-(8|14|32)B|[AH][12]00|FP8|BF16|DCGM_\w+|config\.json|k_proj|v_proj|kvembed-host\.js|\b(19|20)\d\d\b/g;
   const leftover = text.replace(names, '').match(/[^\s]*\d[^\s]*/g);
   assert.deepEqual(leftover, null, `digits outside bindings: ${leftover}`);
 });
@@ -840,7 +842,7 @@ test('each section, read, puts the panel beside it in its scenario, and every fi
   }
   metrics.section_figures_compared = compared;
   metrics.sections = sections.length;
-  assert.ok(compared >= 80, `only ${compared} figures compared`);
+  assert.ok(compared >= 45, `only ${compared} figures compared`);
   assert.ok(notes >= 10, `only ${notes} sections said what changed`);
   // A panel kind this build's module does not have yet (serving) keeps its chapter readable.
   for (const kind of absent) assert.equal(kind, 'serving');
@@ -953,7 +955,7 @@ test('idle frames stay at 0 while the reader scrolls inside a section', async ()
 test('the site works from a sub-path', async () => {
   const { page, errors, requests } = await open(`${server.url}/course/kv/`);
   await mounted(page, 'admission');
-  assert.ok((await page.locator('.kv-fig').count()) >= 150);
+  assert.ok((await page.locator('.kv-fig').count()) >= 80);
   for (const url of requests) assert.ok(url.startsWith(`${server.url}/course/kv/`), `left the sub-path: ${url}`);
   const href = await page.getAttribute('#panel-admission [data-embed-link]', 'href');
   await page.goto(new URL(href, page.url()).href);

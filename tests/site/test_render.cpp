@@ -136,6 +136,31 @@ TEST_CASE("with section scenarios, each section names one its figures quote, and
     CHECK_THAT(inline_marker.errors.back().message, Catch::Contains("alone in a paragraph"));
 }
 
+TEST_CASE("terms and references are anchors the glossary and citations link to, each defined once") {
+    const std::string md =
+        "# T\n\nA [KV head]{dfn=kv-head} stores keys ([Shazeer, 2019](#ref-mqa)).\n\n"
+        "## Glossary\n\n- [KV head](#term-kv-head): a head of keys and values.\n\n"
+        "## References\n\n- [Shazeer, Fast Transformer Decoding]{ref=mqa}\n";
+    RenderedArticle a = render_article(input({{"x.md", md}}));
+    REQUIRE(a.errors.empty());
+    CHECK_THAT(a.body_html, Catch::Contains("<dfn id=\"term-kv-head\" class=\"kv-dfn\">KV head</dfn> stores keys"));
+    CHECK_THAT(a.body_html, Catch::Contains("<a href=\"#term-kv-head\">KV head</a>"));
+    CHECK_THAT(a.body_html, Catch::Contains("<span id=\"ref-mqa\" class=\"kv-ref\">Shazeer, Fast Transformer Decoding</span>"));
+
+    // Defined twice, across files: the second is named with where the first stands.
+    RenderedArticle twice = render_article(input({{"a.md", md}, {"b.md", "Again a [KV head]{dfn=kv-head}.\n"}}));
+    REQUIRE(twice.errors.size() == 1);
+    CHECK_THAT(twice.errors[0].str(), Catch::StartsWith("b.md:1:9: \"term-kv-head\" is already defined at a.md:3:3"));
+
+    // A bad id, and links to anchors nobody defined.
+    RenderedArticle bad =
+        render_article(input({{"x.md", "# T\n\nA [KV head]{dfn=KV_Head}, a [row](#term-nowhere), [a paper](#ref-none).\n"}}));
+    REQUIRE(bad.errors.size() == 3);
+    CHECK_THAT(bad.errors[0].str(), Catch::StartsWith("x.md:3:3: [KV head]{dfn=KV_Head}: an anchor is [text]{dfn=ID}"));
+    CHECK_THAT(bad.errors[1].str(), Catch::StartsWith("x.md:3:33: (#term-nowhere): no anchor has this id"));
+    CHECK_THAT(bad.errors[2].str(), Catch::StartsWith("x.md:3:59: (#ref-none): no anchor has this id"));
+}
+
 TEST_CASE("directives must stand at the start of their paragraph") {
     RenderedArticle a = render_article(input({{"x.md", "# T\n\ntext {{panel admission start}}\n"}}));
     REQUIRE(a.errors.size() == 1);
