@@ -176,4 +176,15 @@ double decode_step_with_chunk_s(const Result& r, int64_t chunk_tokens, const Cal
     return time_step(r, load, c).total_s;
 }
 
+DecodeIntensities decode_intensities(const Result& r, int64_t batch, int64_t context_tokens, const Calibration& c) {
+    // The same step with no context reads only the weights; the rest of the full step is the cache's.
+    const PhaseTiming weights_only = time_step(r, decode_load(r, static_cast<double>(batch), 0), c);
+    const PhaseTiming full = time_step(r, decode_load(r, static_cast<double>(batch), context_tokens), c);
+    DecodeIntensities out;
+    out.weight_flops_per_byte = weights_only.arithmetic_intensity;
+    const double kv_bytes = full.bytes - weights_only.bytes;
+    out.kv_flops_per_byte = kv_bytes > 0 ? (full.flops - weights_only.flops) / kv_bytes : 0.0;
+    return out;
+}
+
 }  // namespace kv

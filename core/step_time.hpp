@@ -114,6 +114,16 @@ StepTimes time_steps(const Result& result, const Calibration& calibration);
 // Decode step time with `chunk_tokens` prefill tokens folded into the same forward pass.
 double decode_step_with_chunk_s(const Result& result, int64_t chunk_tokens, const Calibration& calibration = {});
 
+// A decode step's two reads, each over the FLOPs it feeds (for the lesson's picture of them): the
+// weights feed every sequence's matmuls, so their intensity grows with the batch; a sequence's
+// cache feeds only its own attention, so that intensity stays at the query heads per KV head
+// (times 2 bytes over the cache's element size), whatever the batch.
+struct DecodeIntensities {
+    double weight_flops_per_byte = 0;
+    double kv_flops_per_byte = 0;
+};
+DecodeIntensities decode_intensities(const Result& result, int64_t batch, int64_t context_tokens, const Calibration& calibration = {});
+
 // Matmul rate the weights run at: FP8 weights use the FP8 tensor rate where the GPU has one.
 double achieved_flops_per_s(const GpuSpec& gpu, DType weight_dtype, const Calibration& calibration);
 

@@ -201,7 +201,7 @@ bool is_panel_kind(std::string_view kind) {
     return false;
 }
 
-bool is_reserved_name(std::string_view name) { return name == "fact" || name == "panel" || name == "embed"; }
+bool is_reserved_name(std::string_view name) { return name == "fact" || name == "panel" || name == "embed" || name == "picture"; }
 
 std::variant<Expr, std::string> parse_expression(std::string_view text) { return ExprParser(text).parse(); }
 
@@ -214,6 +214,13 @@ std::variant<Item, std::string> parse_extension(std::string_view inner) {
         return parse_directive<PanelDirective>("panel", inner.substr(first_word_end));
     if (first == "embed" && first_word_end != std::string_view::npos)
         return parse_directive<EmbedDirective>("embed", inner.substr(first_word_end));
+    if (first == "picture") {
+        // The name is checked against pictures.hpp's list when the article is rendered.
+        auto w = words(first_word_end == std::string_view::npos ? std::string_view() : inner.substr(first_word_end));
+        if (w.size() != 2) return std::string("picture wants a picture name and a scenario: {{picture roofline start}}");
+        if (!is_identifier(w[1]) || is_reserved_name(w[1])) return "\"" + std::string(w[1]) + "\" is not a scenario name";
+        return Item(PictureDirective{std::string(w[0]), std::string(w[1])});
+    }
     if (first == "scenario") {
         auto w = words(first_word_end == std::string_view::npos ? std::string_view() : inner.substr(first_word_end));
         if (w.size() != 1) return std::string("scenario wants one scenario name: {{scenario start}}");

@@ -8,6 +8,8 @@
 //   {{panel admission start}}                       a panel, mounted in that scenario; the rest of
 //                                                   its paragraph becomes the caption
 //   {{embed phases rag}}                            a copyable iframe snippet for the embed page
+//   {{picture roofline rag}}                        an SVG picture baked from a scenario (pictures.hpp);
+//                                                   the rest of its paragraph becomes the caption
 //   {{scenario rag}}                                the scenario the following paragraphs describe,
 //                                                   up to the next marker or heading: the panel
 //                                                   beside them moves to it as they are read
@@ -18,8 +20,8 @@
 //                                                   it as (#ref-mqa)
 //
 // Expressions: + - * / and parentheses over numbers and references `<scenario>.<path>`, where the
-// path walks the result JSON (`decode.flops`, `model.head_dim`, `log.2`). `fact`, `panel` and
-// `embed` are reserved and cannot name scenarios. A binding does not span lines.
+// path walks the result JSON (`decode.flops`, `model.head_dim`, `log.2`). `fact`, `panel`,
+// `embed` and `picture` are reserved and cannot name scenarios. A binding does not span lines.
 #pragma once
 #include <memory>
 #include <optional>
@@ -73,6 +75,12 @@ struct EmbedDirective {
     std::string scenario;
 };
 
+// A picture of a mechanism, drawn at build time from a scenario's numbers (pictures.hpp).
+struct PictureDirective {
+    std::string name;
+    std::string scenario;
+};
+
 // Starts a reading section: the paragraphs up to the next marker or ## heading describe this
 // scenario, and the chapter's panel shows it while they are read.
 struct ScenarioMarker {
@@ -101,7 +109,7 @@ struct AnchorLink {
     std::string target;  // "term-ID" or "ref-ID"
 };
 
-using Item = std::variant<FigureBinding, PanelDirective, EmbedDirective, ScenarioMarker, ConceptSpan, Anchor>;
+using Item = std::variant<FigureBinding, PanelDirective, EmbedDirective, PictureDirective, ScenarioMarker, ConceptSpan, Anchor>;
 
 struct ScannedItem {
     std::string token;  // what stands in the Markdown for cmark

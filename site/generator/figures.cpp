@@ -61,6 +61,7 @@ std::variant<EvaluatedScenario, std::string> evaluate_named(const std::string& n
     e.scenario = kv::scenario_to_json(std::get<kv::Scenario>(scenario));
     const kv::Result& result = std::get<kv::Result>(outcome);
     e.result = kv::result_to_json(result);
+    e.evaluated = result;
     if (entry.contains("workload")) return simulate_named(e, result, entry);
     return e;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "evaluate.hpp"
 
 namespace site {
 
@@ -17,6 +18,7 @@ struct EvaluatedScenario {
     std::string about;
     nlohmann::json scenario;  // the full scenario, every field (kv::scenario_to_json)
     nlohmann::json result;    // kv::result_to_json
+    kv::Result evaluated;     // the same result, for the pictures (pictures.hpp)
 };
 
 struct Fact {

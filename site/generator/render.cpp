@@ -1,6 +1,7 @@
 #include "render.hpp"
 
 #include "json_io.hpp"
+#include "pictures.hpp"
 
 #include <cmark.h>
 
@@ -266,8 +267,10 @@ RenderedArticle render_article(const RenderInput& input) {
 
     // 2. Compute every figure and check every directive before rendering anything.
     const json defaults = kv::scenario_to_json(kv::Scenario{});
-    std::map<std::string, FigureRecord> figures;    // by token
-    std::map<std::string, SourceLocation> anchors;  // by html id
+    std::map<std::string, FigureRecord> figures;                      // by token
+    std::map<std::string, SourceLocation> anchors;                    // by html id
+    std::map<std::string, std::pair<std::string, Picture>> pictures;  // by token: (element id, picture)
+    std::map<std::string, int> picture_count;
     int next_id = 1;
     for (const ScannedItem& s : items) {
         auto error = [&](std::string message) { out.errors.push_back({s.where, "", std::move(message)}); };
@@ -281,6 +284,17 @@ RenderedArticle render_article(const RenderInput& input) {
         } else if (const auto* p = std::get_if<PanelDirective>(&s.item)) {
             if (!data.find_scenario(p->scenario))
                 error("panel: unknown scenario \"" + p->scenario + "\" (scenarios.json has: " + data.scenario_names() + ")");
+        } else if (const auto* pic = std::get_if<PictureDirective>(&s.item)) {
+            const EvaluatedScenario* sc = data.find_scenario(pic->scenario);
+            if (!sc) {
+                error("picture: unknown scenario \"" + pic->scenario + "\" (scenarios.json has: " + data.scenario_names() + ")");
+                continue;
+            }
+            const int n = ++picture_count[pic->name];
+            const std::string id = "picture-" + pic->name + (n == 1 ? "" : "-" + std::to_string(n));
+            auto drawn = draw_picture(pic->name, sc->evaluated, id);
+            if (auto* message = std::get_if<std::string>(&drawn)) error("picture " + pic->name + " " + pic->scenario + ": " + *message);
+            else pictures[s.token] = {id, std::get<Picture>(std::move(drawn))};
         } else if (const auto* m = std::get_if<ScenarioMarker>(&s.item)) {
             if (!data.find_scenario(m->scenario))
                 error("scenario: unknown scenario \"" + m->scenario + "\" (scenarios.json has: " + data.scenario_names() + ")");
@@ -412,6 +426,9 @@ RenderedArticle render_article(const RenderInput& input) {
                                                            {"SCENARIO_NAME", escape_html(p->scenario)},
                                                            {"STATE", escape_html(sc->scenario.dump())},
                                                            {"CAPTION", caption}});
+            } else if (std::holds_alternative<PictureDirective>(s.item)) {
+                const auto& [id, picture] = pictures.at(s.token);
+                replacement = picture_figure_html(picture, id, caption);
             } else {
                 const auto* e = std::get_if<EmbedDirective>(&s.item);
                 const EvaluatedScenario* sc = data.find_scenario(e->scenario);

@@ -82,3 +82,15 @@ TEST_CASE("tensor parallelism: sublinear because of the all-reduces") {
     const double per_call = 2.0 * 3 / 4 * message / 450e9 + 8e-6;
     CHECK(tp4.steps.decode.communication_s == Approx(2 * 36 * per_call));
 }
+
+TEST_CASE("a decode step's weight read gains intensity with the batch, its cache read stays at the group size") {
+    const Result r = evaluate_ok({});  // Qwen3-8B: 32 query heads on 8 KV heads, BF16 cache
+    const DecodeIntensities one = decode_intensities(r, 1, 4352);
+    const DecodeIntensities many = decode_intensities(r, 64, 4352);
+    CHECK(one.weight_flops_per_byte == Approx(2.0 * 8190735360.0 / r.memory.weight_bytes));
+    CHECK(many.weight_flops_per_byte == Approx(64 * one.weight_flops_per_byte));
+    CHECK(one.kv_flops_per_byte == Approx(4.0));
+    CHECK(many.kv_flops_per_byte == Approx(4.0));
+    const Result fp8 = evaluate_ok({{"kv_cache_dtype", "fp8"}});
+    CHECK(decode_intensities(fp8, 8, 4352).kv_flops_per_byte == Approx(8.0));
+}
