@@ -12,6 +12,11 @@
 //                                                   up to the next marker or heading: the panel
 //                                                   beside them moves to it as they are read
 //   [the weights]{.weights}                         prose in the colour of a figure's concept
+//   {{exercise gqa-mha mha}}                        a predict-then-check exercise on a scenario:
+//   Question (Markdown, figures allowed).           the question, then its answer (a figure that
+//   {{answer mha.max_resident_sequences | count}}   reads the exercise's scenario), then a worked
+//   Worked explanation (Markdown).                  explanation shown on request; an id's first
+//   {{end exercise}}                                word (gqa) names its set for embed.html
 //
 // Expressions: + - * / and parentheses over numbers and references `<scenario>.<path>`, where the
 // path walks the result JSON (`decode.flops`, `model.head_dim`, `log.2`). `fact`, `panel` and
@@ -80,7 +85,18 @@ struct ConceptSpan {
     std::string text;          // plain text, HTML-escaped on output
 };
 
-using Item = std::variant<FigureBinding, PanelDirective, EmbedDirective, ScenarioMarker, ConceptSpan>;
+// A predict-then-check exercise: {{exercise ID SCENARIO}}, {{answer FIGURE}}, {{end exercise}}.
+struct ExerciseStart {
+    std::string id;  // letters, digits and '-'; unique in the lesson
+    std::string scenario;
+};
+struct ExerciseAnswer {
+    FigureBinding figure;  // a number (not `text`) the core computes
+};
+struct ExerciseEnd {};
+
+using Item =
+    std::variant<FigureBinding, PanelDirective, EmbedDirective, ScenarioMarker, ConceptSpan, ExerciseStart, ExerciseAnswer, ExerciseEnd>;
 
 struct ScannedItem {
     std::string token;  // what stands in the Markdown for cmark
