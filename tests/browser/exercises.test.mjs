@@ -42,6 +42,11 @@ test('a prediction typed and checked with the keyboard is judged against the cor
   await page.waitForSelector('.kv-exercise--ready');
   const ids = await page.$$eval('.kv-exercise', (all) => all.map((s) => s.getAttribute('data-exercise')));
   assert.ok(ids.length >= 8, `one exercise or more for each main chapter (found ${ids.length})`);
+  // site/README.md lists the sets embed.html?exercises= takes: the ids' first words.
+  const sets = [...new Set(ids.map((id) => id.split('-')[0]))];
+  const readme = fs.readFileSync(path.join(root, 'site/README.md'), 'utf8');
+  const listed = readme.match(/the sets are\s+([^.]*)\./)[1].match(/`[a-z0-9]+`/g).map((s) => s.slice(1, -1));
+  assert.deepEqual(listed.sort(), sets.sort());
   const figure = await answerOf(page, 'bytes-32b');
   assert.equal(figure.binding, 'big_model_8k.kv_bytes_per_token | kib');
   const kib = figure.value / 1024;   // the core's value in the unit the label names
