@@ -282,7 +282,7 @@ std::string exercise_answer(const FigureRecord& f, const LessonData& data) {
            "\" novalidate>\n<label>Your prediction" + (unit.empty() ? std::string() : " (" + escape_html(unit) + ")") +
            " <input type=\"text\" inputmode=\"decimal\" autocomplete=\"off\" spellcheck=\"false\"></label>\n"
            "<button type=\"submit\">Check</button>\n<p class=\"kv-exercise__verdict\" role=\"status\" aria-live=\"polite\"></p>\n</form>\n"
-           "<details class=\"kv-exercise__answer\">\n<summary>Show the answer</summary>\n<p class=\"kv-exercise__value\">The model's answer: " +
+           "<details class=\"kv-exercise__answer\">\n<summary>Show the answer</summary>\n<p class=\"kv-exercise__value\">The model&rsquo;s answer: " +
            figure_html(f, data) + "</p>\n";
 }
 

@@ -20,9 +20,9 @@
   function verdict(guessText, answer, answerText) {
     var guess = readNumber(guessText);
     if (!isFinite(guess)) return { right: null, message: 'Type a number first, then press Check.' };
-    var yours = 'Your ' + guessText.trim();
+    var yours = 'your ' + guessText.trim();
     var error = answer === 0 ? Math.abs(guess) : Math.abs(guess - answer) / Math.abs(answer);
-    if (error <= RIGHT) return { right: true, message: 'Right: ' + yours + ' is within 10% of the model\'s ' + answerText + '.' };
+    if (error <= RIGHT) return { right: true, message: 'Right: ' + yours + ' is within 10% of the model\u2019s ' + answerText + '.' };
     var side = guess > answer ? 'high' : 'low';
     var far = guess > 2 * answer || guess < answer / 2;
     var how = error <= CLOSE ? 'close, but more than 10% ' + side

@@ -56,7 +56,7 @@ test('a prediction typed and checked with the keyboard is judged against the cor
   const live = await page.$eval('#exercise-bytes-32b .kv-exercise__verdict', (p) => p.getAttribute('aria-live'));
   assert.equal(live, 'polite');
   const right = await predict(page, 'bytes-32b', String(Math.round(kib * 1.05)));
-  assert.match(right, /^Right: .* within 10% of the model's /);
+  assert.match(right, /^Right: .* within 10% of the model’s /);
   assert.ok(right.endsWith(`${figure.text}.`), right);
   assert.equal(await page.$eval('#exercise-bytes-32b details', (d) => d.open), true, 'a checked prediction opens the answer');
 
@@ -93,7 +93,7 @@ test('without JavaScript each exercise is its question and a disclosure with the
   assert.equal(on.formShown, 'visible');
   assert.equal(on.box, off.box, 'showing the form moves nothing');
   const figure = manifest.figures.find((f) => f.binding === 'fp8_pool_bound.running | count');
-  assert.equal(off.answer, `The model's answer: ${figure.text}`);
+  assert.equal(off.answer, `The model’s answer: ${figure.text}`);
 });
 
 test('embed.html?exercises=gqa shows that set under the panel, answers it, and a figure drives the panel', async () => {
