@@ -3,6 +3,7 @@
 #include <cctype>
 #include <charconv>
 #include <iterator>
+#include <optional>
 
 namespace site {
 namespace {
@@ -183,6 +184,46 @@ std::variant<Item, std::string> parse_directive(std::string_view keyword, std::s
     return Item(Directive{std::string(w[0]), std::string(w[1])});
 }
 
+// A figure: an expression, "|", a format name.
+std::variant<Item, std::string> parse_figure(std::string_view inner) {
+    const size_t bar = inner.rfind('|');
+    if (bar == std::string_view::npos) return std::string("a figure needs a format after \"|\": {{scenario.field | format}}");
+    FigureBinding b;
+    b.source_text = std::string(inner);
+    b.format = std::string(trim(inner.substr(bar + 1)));
+    if (!is_identifier(b.format)) return "\"" + b.format + "\" is not a format name";
+    auto expr = parse_expression(inner.substr(0, bar));
+    if (auto* message = std::get_if<std::string>(&expr)) return *message;
+    b.expr = std::get<Expr>(std::move(expr));
+    b.expr.collect_refs(b.refs);
+    if (b.refs.empty()) return std::string("a figure must refer to at least one scenario field or fact");
+    if (b.format == "text" && b.expr.kind != Expr::Kind::ref) return std::string("the text format takes a single field, not arithmetic");
+    return Item(std::move(b));
+}
+
+// {{exercise ID SCENARIO}}, {{answer FIGURE}} and {{end exercise}}; nullopt when `first` is none of them.
+std::optional<std::variant<Item, std::string>> parse_exercise(std::string_view first, std::string_view rest) {
+    if (first == "exercise") {
+        auto w = words(rest);
+        if (w.size() != 2) return std::string("exercise wants an id and a scenario: {{exercise gqa-mha mha}}");
+        if (!is_identifier(w[0])) return "\"" + std::string(w[0]) + "\" is not an exercise id; use letters, digits and '-'";
+        if (!is_identifier(w[1]) || is_reserved_name(w[1])) return "\"" + std::string(w[1]) + "\" is not a scenario name";
+        return Item(ExerciseStart{std::string(w[0]), std::string(w[1])});
+    }
+    if (first == "answer") {
+        auto figure = parse_figure(trim(rest));
+        if (auto* message = std::get_if<std::string>(&figure)) return "answer: " + *message;
+        auto* b = std::get_if<FigureBinding>(&std::get<Item>(figure));
+        if (b->format == "text") return std::string("an answer is a number the reader can predict, not text");
+        return Item(ExerciseAnswer{std::move(*b)});
+    }
+    if (first == "end") {
+        if (words(rest).size() != 1 || trim(rest) != "exercise") return std::string("write {{end exercise}}");
+        return Item(ExerciseEnd{});
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::string SourceLocation::str() const { return file + ":" + std::to_string(line) + ":" + std::to_string(column); }
@@ -221,6 +262,8 @@ std::variant<Item, std::string> parse_extension(std::string_view inner) {
         if (!is_identifier(w[1]) || is_reserved_name(w[1])) return "\"" + std::string(w[1]) + "\" is not a scenario name";
         return Item(PictureDirective{std::string(w[0]), std::string(w[1])});
     }
+    if (auto exercise = parse_exercise(first, first_word_end == std::string_view::npos ? std::string_view() : inner.substr(first_word_end)))
+        return *exercise;
     if (first == "scenario") {
         auto w = words(first_word_end == std::string_view::npos ? std::string_view() : inner.substr(first_word_end));
         if (w.size() != 1) return std::string("scenario wants one scenario name: {{scenario start}}");
@@ -228,19 +271,7 @@ std::variant<Item, std::string> parse_extension(std::string_view inner) {
         return Item(ScenarioMarker{std::string(w[0])});
     }
 
-    const size_t bar = inner.rfind('|');
-    if (bar == std::string_view::npos) return std::string("a figure needs a format after \"|\": {{scenario.field | format}}");
-    FigureBinding b;
-    b.source_text = std::string(inner);
-    b.format = std::string(trim(inner.substr(bar + 1)));
-    if (!is_identifier(b.format)) return "\"" + b.format + "\" is not a format name";
-    auto expr = parse_expression(inner.substr(0, bar));
-    if (auto* message = std::get_if<std::string>(&expr)) return *message;
-    b.expr = std::get<Expr>(std::move(expr));
-    b.expr.collect_refs(b.refs);
-    if (b.refs.empty()) return std::string("a figure must refer to at least one scenario field or fact");
-    if (b.format == "text" && b.expr.kind != Expr::Kind::ref) return std::string("the text format takes a single field, not arithmetic");
-    return Item(std::move(b));
+    return parse_figure(inner);
 }
 
 std::string token_for(size_t index) { return "kvtok" + std::to_string(index) + "x"; }

@@ -18,6 +18,11 @@
 //                                                   the glossary links to it as (#term-kv-heads)
 //   [Shazeer (2019) ...]{ref=mqa}                   a reference entry, id "ref-mqa"; the text cites
 //                                                   it as (#ref-mqa)
+//   {{exercise gqa-mha mha}}                        a predict-then-check exercise on a scenario:
+//   Question (Markdown, figures allowed).           the question, then its answer (a figure that
+//   {{answer mha.max_resident_sequences | count}}   reads the exercise's scenario), then a worked
+//   Worked explanation (Markdown).                  explanation shown on request; an id's first
+//   {{end exercise}}                                word (gqa) names its set for embed.html
 //
 // Expressions: + - * / and parentheses over numbers and references `<scenario>.<path>`, where the
 // path walks the result JSON (`decode.flops`, `model.head_dim`, `log.2`). `fact`, `panel`,
@@ -109,7 +114,18 @@ struct AnchorLink {
     std::string target;  // "term-ID" or "ref-ID"
 };
 
-using Item = std::variant<FigureBinding, PanelDirective, EmbedDirective, PictureDirective, ScenarioMarker, ConceptSpan, Anchor>;
+// A predict-then-check exercise: {{exercise ID SCENARIO}}, {{answer FIGURE}}, {{end exercise}}.
+struct ExerciseStart {
+    std::string id;  // letters, digits and '-'; unique in the lesson
+    std::string scenario;
+};
+struct ExerciseAnswer {
+    FigureBinding figure;  // a number (not `text`) the core computes
+};
+struct ExerciseEnd {};
+
+using Item = std::variant<FigureBinding, PanelDirective, EmbedDirective, PictureDirective, ScenarioMarker, ConceptSpan, Anchor, ExerciseStart,
+                          ExerciseAnswer, ExerciseEnd>;
 
 struct ScannedItem {
     std::string token;  // what stands in the Markdown for cmark

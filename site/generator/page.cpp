@@ -84,6 +84,13 @@ std::optional<json> read_json(const fs::path& path, std::ostream& errors) {
     return parsed;
 }
 
+// Every exercise of the lesson, hidden: embed.html?exercises=SET shows the set's (site/js/embed.js).
+std::string embed_exercises(const RenderedArticle& article) {
+    std::string html;
+    for (const auto& [id, block] : article.exercises) html += block + "\n";
+    return html.empty() ? "" : "<div class=\"kv-embed__exercises\" hidden>\n" + html + "</div>";
+}
+
 }  // namespace
 
 std::string fill_template(std::string text, const std::vector<std::pair<std::string, std::string>>& holes) {
@@ -211,6 +218,7 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
                                                               {"SCENARIOS", escape_html(scenarios.dump())},
                                                               {"FIGURE_COUNT", std::to_string(article.figures.size())}});
     const std::string embed = fill_template(*embed_template, {{"HEAD", *head_fragment},
+                                                              {"EXERCISES", embed_exercises(article)},
                                                               {"DEFAULTS", defaults},
                                                               {"LIMITS", escape_html(limits.dump())},
                                                               {"FORMATS", escape_html(formats.dump())},

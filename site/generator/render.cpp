@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <optional>
+#include <tuple>
 
 namespace site {
 namespace {
@@ -192,6 +194,133 @@ void check_sections(const std::string& html, const std::vector<Located>& located
     close();
 }
 
+// [SECTION] Exercises: {{exercise ID SCENARIO}} question {{answer FIGURE}} explanation {{end exercise}}.
+// Without JavaScript an exercise reads as its question and a <details> holding the core's answer and
+// the explanation; kvexercise.js shows the form that checks a prediction against that answer.
+
+// Each exercise has one answer, reading its own scenario, and an end in the same file; ids are unique;
+// no panel, snippet or scenario marker stands inside one.
+void check_exercises(const std::vector<ScannedItem>& items, const LessonData& data, std::vector<ScanError>& errors) {
+    const ScannedItem* open = nullptr;
+    bool answered = false;
+    std::map<std::string, SourceLocation> ids;
+    auto name = [](const ScannedItem* s) { return "exercise \"" + std::get<ExerciseStart>(s->item).id + "\""; };
+    auto close = [&](const SourceLocation& at) {
+        if (open && !answered) errors.push_back({open->where, "", name(open) + " has no {{answer ...}}"});
+        if (open && at.file != open->where.file)
+            errors.push_back({open->where, "", name(open) + " is not closed with {{end exercise}} in its file"});
+        open = nullptr;
+    };
+    for (const ScannedItem& s : items) {
+        auto error = [&](std::string message) { errors.push_back({s.where, "", std::move(message)}); };
+        if (open && s.where.file != open->where.file) close(s.where);
+        if (const auto* start = std::get_if<ExerciseStart>(&s.item)) {
+            if (open) error("an exercise cannot start inside " + name(open) + " (" + open->where.str() + "); end that one first");
+            if (!data.find_scenario(start->scenario))
+                error("exercise: unknown scenario \"" + start->scenario + "\" (scenarios.json has: " + data.scenario_names() + ")");
+            if (auto [first, fresh] = ids.emplace(start->id, s.where); !fresh)
+                error("exercise id \"" + start->id + "\" is used twice (first at " + first->second.str() + ")");
+            open = &s;
+            answered = false;
+        } else if (const auto* answer = std::get_if<ExerciseAnswer>(&s.item)) {
+            if (!open) error("an answer outside an exercise: put it between {{exercise ...}} and {{end exercise}}");
+            else if (answered) error(name(open) + " has two answers");
+            else {
+                answered = true;
+                const std::string& scenario = std::get<ExerciseStart>(open->item).scenario;
+                const auto& refs = answer->figure.refs;
+                if (std::none_of(refs.begin(), refs.end(), [&](const Ref& r) { return r.source == scenario; }))
+                    error("the answer reads no field of \"" + scenario + "\", the scenario " + name(open) + " names");
+            }
+        } else if (std::holds_alternative<ExerciseEnd>(s.item)) {
+            if (!open) error("{{end exercise}} without an {{exercise ...}} before it");
+            else close(s.where);
+        } else if (open && !std::holds_alternative<FigureBinding>(s.item) && !std::holds_alternative<ConceptSpan>(s.item)) {
+            error("a panel, snippet or scenario marker cannot stand inside " + name(open));
+        }
+    }
+    if (open) close(SourceLocation{});
+}
+
+// An exercise holds no heading: it belongs to the section it ends.
+void check_exercise_headings(const std::string& html, const std::vector<Located>& located, std::vector<ScanError>& errors) {
+    const Located* start = nullptr;
+    for (const Located& l : located) {
+        if (std::holds_alternative<ExerciseStart>(l.item->item)) start = &l;
+        if (!std::holds_alternative<ExerciseEnd>(l.item->item) || !start) continue;
+        for (const char* h : {"<h1>", "<h2>", "<h3>", "<h4>"})
+            if (html.find(h, start->position) < l.position) {
+                errors.push_back({start->item->where, "", "an exercise cannot hold a heading; end it before the next section"});
+                break;
+            }
+        start = nullptr;
+    }
+}
+
+// The answer as shown, cut into its number and its unit: "144 KiB" is {"144", "KiB"}, "93" is {"93", ""}.
+std::pair<std::string, std::string> shown_number_and_unit(const std::string& formatted) {
+    size_t end = 0;
+    while (end < formatted.size() && (std::isdigit(static_cast<unsigned char>(formatted[end])) || formatted[end] == '.' ||
+                                      formatted[end] == ',' || formatted[end] == '-'))
+        ++end;
+    std::string number;
+    for (char c : formatted.substr(0, end))
+        if (c != ',') number += c;
+    return {number, trim(formatted.substr(end))};
+}
+
+std::string exercise_opening(const ExerciseStart& e) {
+    const std::string id = "exercise-" + escape_html(e.id);
+    return "<section class=\"kv-exercise\" id=\"" + id + "\" data-exercise=\"" + escape_html(e.id) + "\" data-scenario-name=\"" +
+           escape_html(e.scenario) + "\" aria-labelledby=\"" + id + "-title\">\n<p class=\"kv-exercise__title\" id=\"" + id +
+           "-title\">Predict, then check</p>\n";
+}
+
+// The form kvexercise.js shows (hidden until it runs), then the answer behind a disclosure.
+std::string exercise_answer(const FigureRecord& f, const LessonData& data) {
+    const auto [number, unit] = shown_number_and_unit(f.value.formatted);
+    return "<form class=\"kv-exercise__check\" data-answer=\"" + escape_html(number) + "\" data-unit=\"" + escape_html(unit) +
+           "\" novalidate>\n<label>Your prediction" + (unit.empty() ? std::string() : " (" + escape_html(unit) + ")") +
+           " <input type=\"text\" inputmode=\"decimal\" autocomplete=\"off\" spellcheck=\"false\"></label>\n"
+           "<button type=\"submit\">Check</button>\n<p class=\"kv-exercise__verdict\" role=\"status\" aria-live=\"polite\"></p>\n</form>\n"
+           "<details class=\"kv-exercise__answer\">\n<summary>Show the answer</summary>\n<p class=\"kv-exercise__value\">The model&rsquo;s answer: " +
+           figure_html(f, data) + "</p>\n";
+}
+
+// Where an exercise token's replacement goes: (erase from, erase length, replacement). A block
+// (an opening, an answer) cuts its paragraph in two around itself, so a question or an explanation
+// may run on from the directive's line; an end closes the paragraph it ends. nullopt for a token
+// outside a paragraph (in a list, a quote) or an end before a paragraph's end.
+std::optional<std::tuple<size_t, size_t, std::string>> exercise_span(const std::string& html, size_t at, size_t length,
+                                                                     const std::string& block) {
+    const bool starts = at >= 3 && html.compare(at - 3, 3, "<p>") == 0;
+    const bool ends = html.compare(at + length, 4, "</p>") == 0;
+    const size_t open = html.rfind("<p>", at), closed = html.rfind("</p>", at);
+    if (open == std::string::npos || (closed != std::string::npos && closed > open)) return std::nullopt;  // not in a paragraph
+    const size_t from = starts ? at - 3 : at;
+    const std::string before = starts ? "" : "</p>\n";
+    if (block.empty()) {  // the end: close what the opening and the answer left open
+        if (!ends) return std::nullopt;
+        return std::tuple{from, at + length + 4 - from, before + "</details>\n</section>"};
+    }
+    if (ends) return std::tuple{from, at + length + 4 - from, before + block};
+    size_t rest = at + length;
+    while (rest < html.size() && std::isspace(static_cast<unsigned char>(html[rest]))) ++rest;
+    return std::tuple{from, rest - from, before + block + "<p>"};
+}
+
+// Every rendered exercise, by id, for embed.html.
+std::vector<std::pair<std::string, std::string>> exercise_blocks(const std::string& html) {
+    std::vector<std::pair<std::string, std::string>> out;
+    const std::string open = "<section class=\"kv-exercise\"", id_attr = "data-exercise=\"";
+    for (size_t at = html.find(open); at != std::string::npos; at = html.find(open, at + 1)) {
+        const size_t end = html.find("</section>", at) + 10;
+        const size_t id = html.find(id_attr, at) + id_attr.size();
+        out.emplace_back(html.substr(id, html.find('"', id) - id), html.substr(at, end - at));
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string escape_html(std::string_view text) {
@@ -274,7 +403,8 @@ RenderedArticle render_article(const RenderInput& input) {
     int next_id = 1;
     for (const ScannedItem& s : items) {
         auto error = [&](std::string message) { out.errors.push_back({s.where, "", std::move(message)}); };
-        if (const auto* b = std::get_if<FigureBinding>(&s.item)) {
+        const auto* answer = std::get_if<ExerciseAnswer>(&s.item);
+        if (const auto* b = answer ? &answer->figure : std::get_if<FigureBinding>(&s.item)) {
             auto value = data.compute(*b);
             if (auto* message = std::get_if<std::string>(&value)) {
                 out.errors.push_back({s.where, "{{" + b->source_text + "}}", *message});
@@ -316,6 +446,7 @@ RenderedArticle render_article(const RenderInput& input) {
         if (!anchors.count(link.target))
             out.errors.push_back({link.where, "(#" + link.target + ")",
                                   "no anchor has this id: mark the term's first use [text]{dfn=ID} or the reference [text]{ref=ID}"});
+    check_exercises(items, data, out.errors);
     if (!out.errors.empty()) return out;
 
     // 3. Render, then cut into chapters at the heading before each panel after the first.
@@ -334,6 +465,7 @@ RenderedArticle render_article(const RenderInput& input) {
         }
         located.push_back({pos, &s});
     }
+    check_exercise_headings(html, located, out.errors);
     // A kind's first panel is named by its kind (#panel-admission); a later one of the same kind
     // gets a number (#panel-admission-2), so a section far from the first can have its own.
     struct Chapter {
@@ -388,6 +520,20 @@ RenderedArticle render_article(const RenderInput& input) {
             FigureRecord& f = figures.at(s.token);
             f.panel = chapter_of(it->position);
             replacement = figure_html(f, data);
+        } else if (std::holds_alternative<ExerciseStart>(s.item) || std::holds_alternative<ExerciseAnswer>(s.item) ||
+                   std::holds_alternative<ExerciseEnd>(s.item)) {
+            std::string block;
+            if (const auto* start = std::get_if<ExerciseStart>(&s.item)) block = exercise_opening(*start);
+            else if (std::holds_alternative<ExerciseAnswer>(s.item)) {
+                FigureRecord& f = figures.at(s.token);
+                f.panel = chapter_of(it->position);
+                block = exercise_answer(f, data);
+            }
+            if (auto span = exercise_span(html, it->position, s.token.size(), block)) std::tie(erase_from, erase_len, replacement) = *span;
+            else {
+                out.errors.push_back({s.where, "", "an exercise directive stands in a paragraph, and {{end exercise}} ends one"});
+                continue;
+            }
         } else if (const auto* c = std::get_if<ConceptSpan>(&s.item)) {
             replacement =
                 "<span class=\"kv-concept\" data-concept=\"" + escape_html(c->concept_name) + "\">" + escape_html(c->text) + "</span>";
@@ -466,6 +612,7 @@ RenderedArticle render_article(const RenderInput& input) {
     body += html.substr(previous) + "</div>\n";
     if (!out.errors.empty()) return out;
     out.body_html = add_heading_ids(body);
+    out.exercises = exercise_blocks(out.body_html);
     out.title_text = strip_tags(out.title_html);
     for (auto& [token, f] : figures) out.figures.push_back(std::move(f));
     std::sort(out.figures.begin(), out.figures.end(), [](const FigureRecord& a, const FigureRecord& b) { return a.id < b.id; });

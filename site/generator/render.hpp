@@ -32,7 +32,8 @@ struct RenderedArticle {
     std::string title_text;  // the same without tags, for <title>
     std::string body_html;   // everything else, in chapters
     std::vector<FigureRecord> figures;
-    std::vector<std::string> panels;  // panel ids in order
+    std::vector<std::string> panels;                             // panel ids in order
+    std::vector<std::pair<std::string, std::string>> exercises;  // (id, the exercise's HTML), in order
     std::vector<ScanError> errors;
 };
 

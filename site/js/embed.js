@@ -9,6 +9,8 @@
 //   height=PX    the frame is that tall and nothing resizes it (no kvembed-host.js on the page):
 //                the page fills exactly that height and the panel scrolls inside it. Dropped as
 //                soon as a host script speaks, because that script sizes the frame to fit.
+//   exercises=SET  below the panel, the lesson's exercises whose id is SET or starts with SET-
+//                (gqa shows gqa-mha and gqa-fp8); a figure in them loads its scenario into the panel.
 //
 // A course page drives the panel through postMessage (site/js/kvembed-host.js does this):
 //   in:  {kv: 'watch', fields: [[field, format]]}  which formatted values the host wants
@@ -65,6 +67,7 @@
   var messages = [];
   var hosts = [];
   var named = [];          // the scenario fields the query names: the hash repeats them
+  var exerciseSets = [];
   function scenarioFields(parsed, fromQuery) {
     return parsed.fields.filter(function (pair) {
       if (pair[0] === 'host') {
@@ -75,6 +78,10 @@
         var px = Number(pair[1]);
         if (pair[1] !== '' && px >= 100 && px <= 20000) embed.height = Math.round(px);
         else messages.push({ field: 'height', message: 'height "' + pair[1] + '" is not a height; use CSS pixels from 100 to 20000.' });
+        return false;
+      }
+      if (pair[0] === 'exercises') {
+        exerciseSets.push(pair[1]);
         return false;
       }
       if (fromQuery && named.indexOf(pair[0]) < 0) named.push(pair[0]);
@@ -92,8 +99,38 @@
     kind = 'admission';
   }
   embed.kind = kind;
+  showExercises(exerciseSets);
   embed.hosts = hosts;
   var addressState = null;  // the state the address gave, for {kv: 'reset'}
+
+  // ---- Exercises --------------------------------------------------------------------------------
+
+  // The generator bakes every exercise into the page, hidden; the address picks which ones show.
+  function showExercises(sets) {
+    var box = main.querySelector('.kv-embed__exercises');
+    if (!box || !sets.length) return;
+    var all = Array.prototype.slice.call(box.querySelectorAll('.kv-exercise'));
+    var ids = all.map(function (el) { return el.getAttribute('data-exercise'); });
+    sets.forEach(function (set) {
+      var found = ids.some(function (id) { return id === set || id.indexOf(set + '-') === 0; });
+      if (!found) {
+        var known = ids.map(function (id) { return id.split('-')[0]; }).filter(function (s, i, a) { return a.indexOf(s) === i; });
+        messages.push({ field: 'exercises', message: 'exercises "' + set + '" names no exercise; use ' + known.join(', ') + ' or an exercise id.' });
+      }
+    });
+    all.forEach(function (el) {
+      var id = el.getAttribute('data-exercise');
+      if (!sets.some(function (set) { return id === set || id.indexOf(set + '-') === 0; })) el.remove();
+    });
+    box.hidden = !box.querySelector('.kv-exercise');
+    // A figure in an exercise shows its scenario in the panel above, rather than a lesson's panel.
+    box.addEventListener('click', function (event) {
+      var a = event.target.closest && event.target.closest('a.kv-fig[data-scenario]');
+      if (!a) return;
+      event.preventDefault();
+      if (embed.handle) embed.handle.setState(JSON.parse(a.getAttribute('data-scenario')));
+    });
+  }
 
   // ---- Height -----------------------------------------------------------------------------------
 

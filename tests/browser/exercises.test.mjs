@@ -1,0 +1,136 @@
+// Predict-then-check exercises ({{exercise}} in the lesson, site/js/kvexercise.js): answered with the
+// keyboard alone against the core's value, readable without JavaScript, the same size with and
+// without it, and shown under one panel by embed.html?exercises=SET.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, launchBrowser, watchErrors, root } from './harness.mjs';
+
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'build/site-manifest.json'), 'utf8'));
+const axeSource = fs.readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+let server, browser;
+
+before(async () => {
+  server = await serve({ '/': path.join(root, 'build/site') });
+  browser = await launchBrowser();
+});
+after(async () => { await browser?.close(); await server?.close(); });
+
+// The core's answer to an exercise, as the generator computed it (the manifest holds every figure).
+function answerOf(page, id) {
+  return page.$eval(`#exercise-${id} .kv-exercise__value .kv-fig`, (a) => Number(a.getAttribute('data-fig')))
+    .then((fig) => manifest.figures.find((f) => f.id === fig));
+}
+
+// Types a prediction and presses Check, keyboard only; returns the live region's text.
+async function predict(page, id, text) {
+  const input = `#exercise-${id} .kv-exercise__check input`;
+  await page.focus(input);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Check', 'Tab reaches the Check button');
+  await page.keyboard.press('Enter');
+  return page.$eval(`#exercise-${id} .kv-exercise__verdict`, (p) => p.textContent);
+}
+
+test('a prediction typed and checked with the keyboard is judged against the core\'s value', async () => {
+  const page = await browser.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector('.kv-exercise--ready');
+  const ids = await page.$$eval('.kv-exercise', (all) => all.map((s) => s.getAttribute('data-exercise')));
+  assert.ok(ids.length >= 8, `one exercise or more for each main chapter (found ${ids.length})`);
+  // site/README.md lists the sets embed.html?exercises= takes: the ids' first words.
+  const sets = [...new Set(ids.map((id) => id.split('-')[0]))];
+  const readme = fs.readFileSync(path.join(root, 'site/README.md'), 'utf8');
+  const listed = readme.match(/the sets are\s+([^.]*)\./)[1].match(/`[a-z0-9]+`/g).map((s) => s.slice(1, -1));
+  assert.deepEqual(listed.sort(), sets.sort());
+  const figure = await answerOf(page, 'bytes-32b');
+  assert.equal(figure.binding, 'big_model_8k.kv_bytes_per_token | kib');
+  const kib = figure.value / 1024;   // the core's value in the unit the label names
+  assert.equal(await page.$eval('#exercise-bytes-32b label', (l) => l.textContent.trim()), 'Your prediction (KiB)');
+  assert.equal(await page.$eval('#exercise-bytes-32b details', (d) => d.open), false, 'the answer starts hidden');
+
+  const live = await page.$eval('#exercise-bytes-32b .kv-exercise__verdict', (p) => p.getAttribute('aria-live'));
+  assert.equal(live, 'polite');
+  const right = await predict(page, 'bytes-32b', String(Math.round(kib * 1.05)));
+  assert.match(right, /^Right: .* within 10% of the model’s /);
+  assert.ok(right.endsWith(`${figure.text}.`), right);
+  assert.equal(await page.$eval('#exercise-bytes-32b details', (d) => d.open), true, 'a checked prediction opens the answer');
+
+  const high = await predict(page, 'bytes-32b', String(Math.round(kib * 4)));
+  assert.match(high, /^Not quite: .* off by more than a factor of two, too high; the model says /);
+  const low = await predict(page, 'bytes-32b', String(Math.round(kib * 0.85)));
+  assert.match(low, /close, but more than 10% low/);
+  const empty = await predict(page, 'gqa-14b', 'many');
+  assert.equal(empty, 'Type a number first, then press Check.');
+  assert.equal(await page.$eval('#exercise-gqa-14b details', (d) => d.open), false, 'no number, no answer');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('without JavaScript each exercise is its question and a disclosure with the answer, the same size', async () => {
+  const measure = async (javaScriptEnabled) => {
+    const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/`);
+    if (javaScriptEnabled) await page.waitForSelector('.kv-exercise--ready');
+    const box = await page.$eval('#exercise-fp8-full-pool', (s) => s.getBoundingClientRect().height);
+    const formShown = await page.$eval('#exercise-fp8-full-pool form', (f) => getComputedStyle(f).visibility);
+    let answer = null;
+    if (!javaScriptEnabled) {
+      await page.click('#exercise-fp8-full-pool summary');
+      answer = await page.$eval('#exercise-fp8-full-pool .kv-exercise__value', (p) => p.checkVisibility() && p.textContent);
+    }
+    await context.close();
+    return { box, formShown, answer };
+  };
+  const off = await measure(false);
+  const on = await measure(true);
+  assert.equal(off.formShown, 'hidden', 'no form to fill without the script');
+  assert.equal(on.formShown, 'visible');
+  assert.equal(on.box, off.box, 'showing the form moves nothing');
+  const figure = manifest.figures.find((f) => f.binding === 'fp8_pool_bound.running | count');
+  assert.equal(off.answer, `The model’s answer: ${figure.text}`);
+});
+
+test('embed.html?exercises=gqa shows that set under the panel, answers it, and a figure drives the panel', async () => {
+  const page = await browser.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${server.url}/embed.html?panel=admission&exercises=gqa`);
+  await page.waitForFunction(() => window.KvEmbed && window.KvEmbed.handle, null, { timeout: 60000 });
+  const shown = await page.$$eval('.kv-embed__exercises .kv-exercise', (all) => all.map((s) => s.getAttribute('data-exercise')));
+  assert.deepEqual(shown, ['gqa-14b']);
+  assert.equal(await page.$eval('.kv-embed__exercises', (b) => b.hidden), false);
+  const figure = await answerOf(page, 'gqa-14b');
+  const verdict = await predict(page, 'gqa-14b', figure.text.replace('×', ''));
+  assert.match(verdict, /^Right: /);
+  await page.click('#exercise-gqa-14b .kv-exercise__value .kv-fig');
+  assert.equal(await page.evaluate(() => window.KvEmbed.handle.getState().model), 'Qwen3-14B');
+  assert.deepEqual(await page.evaluate(() => window.KvEmbed.messages), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('embed.html with an unknown exercise set says so, and the exercises are accessible', async () => {
+  const context = await browser.newContext({ bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/embed.html?panel=batching&exercises=nope`);
+  await page.waitForFunction(() => window.KvEmbed && window.KvEmbed.handle, null, { timeout: 60000 });
+  const messages = await page.evaluate(() => window.KvEmbed.messages.map((m) => m.field + ': ' + m.message));
+  assert.equal(messages.length, 1);
+  assert.match(messages[0], /^exercises: exercises "nope" names no exercise; use .*batching/);
+  assert.equal(await page.$eval('.kv-embed__exercises', (b) => b.hidden), true);
+
+  await page.goto(`${server.url}/embed.html?panel=batching&exercises=batching`);
+  await page.waitForFunction(() => window.KvEmbed && window.KvEmbed.handle, null, { timeout: 60000 });
+  await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations.map((v) => `${v.id}: ${v.nodes[0].html.slice(0, 120)}`);
+  });
+  assert.deepEqual(violations, []);
+  await context.close();
+});

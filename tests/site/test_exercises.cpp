@@ -1,0 +1,146 @@
+// The {{exercise}} directive: parsing, the errors an author meets (each with file:line), the HTML
+// that works without JavaScript, and an answer that is the core's own value for the scenario.
+#include <catch2/catch.hpp>
+
+#include "evaluate.hpp"
+#include "format.hpp"
+#include "json_io.hpp"
+#include "render.hpp"
+
+using namespace site;
+using nlohmann::json;
+
+namespace {
+
+const LessonData& lesson() {
+    static const LessonData data = [] {
+        json base = kv::scenario_to_json(kv::Scenario{});
+        json scenarios = {{"base", base},
+                          {"scenarios",
+                           {{"start", {{"about", "the defaults"}, {"set", json::object()}}},
+                            {"mha", {{"about", "multi-head attention"}, {"set", {{"force_mha", true}}}}}}}};
+        json facts = {{"facts", json::object()}};
+        return std::get<LessonData>(LessonData::load(scenarios, facts));
+    }();
+    return data;
+}
+
+RenderedArticle render(const std::string& md) {
+    RenderInput in;
+    in.files = {{"x.md", md}};
+    in.data = &lesson();
+    in.fragments = {"<figure id=\"panel-@@KIND@@\">@@CAPTION@@</figure>", "<figure>@@CODE@@</figure>"};
+    return render_article(in);
+}
+
+const std::string head = "# T\n\n{{scenario start}}\n\n{{panel admission start}}\n\nText {{start.running | count}}.\n\n";
+
+const std::string exercise =
+    "{{exercise gqa-mha mha}}\n"
+    "With {{mha.model.num_key_value_heads | count}} KV heads, how many sequences fit?\n"
+    "{{answer mha.max_resident_sequences | count}}\n"
+    "Bytes per token grow with the KV heads.\n"
+    "{{end exercise}}\n";
+
+std::string first_error(const std::string& md) {
+    RenderedArticle a = render(md);
+    return a.errors.empty() ? "" : a.errors.front().str();
+}
+
+}  // namespace
+
+TEST_CASE("exercise directives parse, and their mistakes are refused") {
+    auto start = parse_extension("exercise gqa-mha mha");
+    REQUIRE(std::holds_alternative<Item>(start));
+    CHECK(std::get<ExerciseStart>(std::get<Item>(start)).id == "gqa-mha");
+    CHECK(std::get<ExerciseStart>(std::get<Item>(start)).scenario == "mha");
+    auto answer = parse_extension("answer mha.max_resident_sequences | count");
+    REQUIRE(std::holds_alternative<Item>(answer));
+    CHECK(std::get<ExerciseAnswer>(std::get<Item>(answer)).figure.refs.front().str() == "mha.max_resident_sequences");
+    CHECK(std::holds_alternative<ExerciseEnd>(std::get<Item>(parse_extension("end exercise"))));
+
+    CHECK(std::holds_alternative<std::string>(parse_extension("exercise gqa-mha")));
+    CHECK(std::holds_alternative<std::string>(parse_extension("exercise gqa mha extra")));
+    CHECK(std::holds_alternative<std::string>(parse_extension("exercise 9x mha")));
+    CHECK(std::holds_alternative<std::string>(parse_extension("exercise x fact")));
+    CHECK(std::holds_alternative<std::string>(parse_extension("answer mha.model.label | text")));
+    CHECK(std::holds_alternative<std::string>(parse_extension("answer mha.running")));
+    CHECK(std::holds_alternative<std::string>(parse_extension("answer exercise a b")));
+    CHECK(std::holds_alternative<std::string>(parse_extension("end")));
+    CHECK(std::holds_alternative<std::string>(parse_extension("end panel")));
+    // A figure whose scenario happens to be called "answer" or "end" is still a figure.
+    CHECK(std::holds_alternative<FigureBinding>(std::get<Item>(parse_extension("answer.running | count"))));
+}
+
+TEST_CASE("an exercise renders as a question and an answer behind a disclosure, the answer the core's value") {
+    RenderedArticle a = render(head + exercise);
+    REQUIRE(a.errors.empty());
+    const int64_t sequences = std::get<kv::Result>(kv::evaluate([] {
+                                  kv::Scenario s;
+                                  s.force_mha = true;
+                                  return s;
+                              }()))
+                                  .max_resident_sequences;
+    REQUIRE(a.figures.size() == 3);  // the answer is a bound figure like any other
+    const FigureRecord& answer = a.figures.back();
+    CHECK(answer.value.number == Approx(static_cast<double>(sequences)));
+    CHECK(answer.value.formatted == kv::format_count(sequences));
+    const std::string& html = a.body_html;
+    CHECK_THAT(html, Catch::Contains("<section class=\"kv-exercise\" id=\"exercise-gqa-mha\" data-exercise=\"gqa-mha\""));
+    CHECK_THAT(html,
+               Catch::Contains("<form class=\"kv-exercise__check\" data-answer=\"" + std::to_string(sequences) + "\" data-unit=\"\""));
+    CHECK_THAT(html, Catch::Contains("<details class=\"kv-exercise__answer\">\n<summary>Show the answer</summary>"));
+    CHECK_THAT(html, Catch::Contains("<p>Bytes per token grow with the KV heads.\n</p>\n</details>\n</section>"));
+    // The question stays a paragraph of its own before the form; nothing is left unclosed.
+    CHECK_THAT(html, Catch::Contains("KV heads, how many sequences fit?\n</p>\n<form"));
+    CHECK(html.find("<p></p>") == std::string::npos);
+    REQUIRE(a.exercises.size() == 1);
+    CHECK(a.exercises[0].first == "gqa-mha");
+    CHECK(a.exercises[0].second.rfind("<section", 0) == 0);
+    CHECK(a.exercises[0].second.size() > 10);
+    CHECK(a.exercises[0].second.substr(a.exercises[0].second.size() - 10) == "</section>");
+}
+
+TEST_CASE("an answer's unit is the one its format prints, so the reader predicts in it") {
+    RenderedArticle a = render(head + "{{exercise kib start}}\nQ?\n{{answer start.kv_bytes_per_token | kib}}\nA.\n{{end exercise}}\n");
+    REQUIRE(a.errors.empty());
+    const std::string shown = kv::format_named(a.figures.back().value.number, "kib").value();
+    const std::string number = shown.substr(0, shown.find(' '));
+    CHECK_THAT(a.body_html, Catch::Contains("data-answer=\"" + number + "\" data-unit=\"KiB\""));
+    CHECK_THAT(a.body_html, Catch::Contains("Your prediction (KiB)"));
+}
+
+TEST_CASE("exercise errors name the file and line") {
+    CHECK_THAT(first_error(head + "{{exercise a nope}}\nQ\n{{answer start.running | count}}\n{{end exercise}}\n"),
+               Catch::StartsWith("x.md:9:1: exercise: unknown scenario \"nope\""));
+    CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n{{end exercise}}\n"),
+               Catch::StartsWith("x.md:9:1: exercise \"a\" has no {{answer"));
+    CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n{{answer start.running | count}}\nA\n"),
+               Catch::StartsWith("x.md:9:1: exercise \"a\" is not closed"));
+    CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n\n{{exercise b start}}\n"),
+               Catch::StartsWith("x.md:12:1: an exercise cannot start inside"));
+    CHECK_THAT(first_error(head + exercise + "\n" + exercise),
+               Catch::StartsWith("x.md:15:1: exercise id \"gqa-mha\" is used twice (first at x.md:9:1)"));
+    CHECK_THAT(first_error(head + "{{answer start.running | count}}\n"), Catch::StartsWith("x.md:9:1: an answer outside an exercise"));
+    CHECK_THAT(first_error(head + "{{end exercise}}\n"), Catch::StartsWith("x.md:9:1: {{end exercise}} without"));
+    CHECK_THAT(
+        first_error(head +
+                    "{{exercise a start}}\nQ\n{{answer start.running | count}}\n{{answer start.running | count}}\n{{end exercise}}\n"),
+        Catch::StartsWith("x.md:12:1: exercise \"a\" has two answers"));
+    CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n{{answer mha.running | count}}\n{{end exercise}}\n"),
+               Catch::StartsWith("x.md:11:1: the answer reads no field of \"start\""));
+    CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n\n{{scenario mha}}\n\n{{answer start.running | count}}\n{{end exercise}}\n"),
+               Catch::StartsWith("x.md:12:1: a panel, snippet or scenario marker cannot stand inside"));
+    CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n\n## H\n\n{{answer start.running | count}}\n{{end exercise}}\n"),
+               Catch::StartsWith("x.md:9:1: an exercise cannot hold a heading"));
+    CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n{{answer start.running | count}}\n{{end exercise}} and more\n"),
+               Catch::StartsWith("x.md:12:1: an exercise directive stands in a paragraph"));
+    // An exercise left open at the end of one file is reported there, not in the next file.
+    RenderInput in;
+    in.files = {{"a.md", head + "{{exercise a start}}\nQ\n{{answer start.running | count}}\n"}, {"b.md", "More.\n"}};
+    in.data = &lesson();
+    in.fragments = {"<figure>@@CAPTION@@</figure>", "<figure>@@CODE@@</figure>"};
+    RenderedArticle a = render_article(in);
+    REQUIRE_FALSE(a.errors.empty());
+    CHECK_THAT(a.errors.front().str(), Catch::StartsWith("a.md:9:1: exercise \"a\" is not closed"));
+}
