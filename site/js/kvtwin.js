@@ -33,6 +33,7 @@ var KvTwin = (function () {
   }
 
   function valueText(knob, value) {
+    if (value === null || value === undefined) return 'unset';
     if (knob.control === 'stops') {
       var stop = knob.stops[stopIndex(knob.stops, value)];
       return stop.value === value ? stop.text : KvPanels.format(value, 'sig3');

@@ -136,7 +136,8 @@ for (const [name, viewport] of [['1280×800', desktop], ['390×844', phone]]) {
           const atMax = await control.evaluate((e) => e.type === 'range' && Number(e.value) >= Number(e.max));
           await page.keyboard.press(k.control === 'checkbox' ? 'Space' : atMax ? 'ArrowLeft' : 'ArrowRight');
         }
-        await page.waitForFunction(([i, b]) => JSON.stringify(window.KvLesson.panels[i].getState()) !== b, [id, before], { timeout: 30000 });
+        await page.waitForFunction(([i, b]) => JSON.stringify(window.KvLesson.panels[i].getState()) !== b, [id, before], { timeout: 60000 })
+          .catch(() => assert.fail(`${id} ${k.field}: the ${k.control} control changed nothing`));
         const seen = await stripOf(page, id);
         assert.ok(seen.top >= 0 && seen.bottom <= seen.height, `${id} ${k.field}: the strip is on screen (${seen.top}..${seen.bottom})`);
         assert.deepEqual(seen.shown, seen.core, `${id} ${k.field}: the strip shows the new results`);
