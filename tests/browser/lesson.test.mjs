@@ -203,7 +203,7 @@ test('no figure is typed into the prose by hand', async () => {
   const { page } = await open(`${server.url}/`);
   const text = await page.evaluate(() => {
     const article = document.querySelector('main').cloneNode(true);
-    article.querySelectorAll('.kv-fig, .kv-snippet, figure.kv-panel .kv-panel__status, figure.kv-panel .kv-panel__head, pre, .kv-custom__message')
+    article.querySelectorAll('.kv-fig, .kv-snippet, figure.kv-panel .kv-panel__status, figure.kv-panel .kv-panel__head, pre, .kv-custom__message, .kv-twin, .kv-twin__strip')
       .forEach((el) => el.remove());
     return article.textContent;
   });
