@@ -21,6 +21,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -750,7 +751,11 @@ nlohmann::json knob_specs(const kvapp::Panel& panel) {
     for (const KnobRow& row : rows) {
         const bool workload = (row.knob & knob_all_workload) != 0;
         if (workload && panel.kind != kvapp::PanelKind::serving) continue;
-        nlohmann::json spec = control_spec(row.knob);
+        // The controls depend on the knob alone (the catalog is fixed): built once per knob.
+        static std::map<Knob, nlohmann::json> controls;
+        auto [it, fresh] = controls.try_emplace(row.knob);
+        if (fresh) it->second = control_spec(row.knob);
+        nlohmann::json spec = it->second;
         spec["field"] = row.field;
         spec["label"] = row.label;
         spec["help"] = row.help;
