@@ -21,6 +21,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -319,6 +320,7 @@ const std::vector<double> rate_stops = {0, 0.25, 0.5, 1, 2, 3, 4, 6, 8, 12, 16, 
 const std::vector<int64_t> request_stops = {10, 20, 50, 100, 200, 500, 1000, 2000, 5000};
 const std::vector<int64_t> prefix_stops = {0, 100, 250, 500, 1000, 2000, 4000, 8000, 16000, 32000};
 const char* const workload_names[] = {"chat", "summarise", "reasoning", "fixed"};
+const int64_t tensor_parallel_sizes[] = {1, 2, 4, 8};
 
 // A log-stepped integer knob writing one scenario field.
 void stepped_knob(kvapp::Panel& panel, const char* id, int64_t kv::Scenario::*field, const std::vector<int64_t>& stops) {
@@ -358,12 +360,16 @@ void workload_picker(kvapp::Panel& panel) {
     ImGui::EndCombo();
 }
 
+// "8 requests/s", or "burst (all at once)" for 0: the rate slider's text and its stops' in the twin.
+std::string rate_text(double rate) {
+    return rate == 0 ? std::string("burst (all at once)") : kv::format_significant(rate, 3) + " requests/s";
+}
+
 void rate_knob(kvapp::Panel& panel) {
     const double rate = panel.workload.rate_per_s;
     int index = static_cast<int>(std::upper_bound(rate_stops.begin(), rate_stops.end(), rate + 1e-9) - rate_stops.begin()) - 1;
     index = std::clamp(index, 0, static_cast<int>(rate_stops.size()) - 1);
-    const std::string shown =
-        escape_format(rate == 0 ? std::string("burst (all at once)") : kv::format_significant(rate, 3) + " requests/s");
+    const std::string shown = escape_format(rate_text(rate));
     if (ImGui::SliderInt("##rate_per_s", &index, 0, static_cast<int>(rate_stops.size()) - 1, shown.c_str(),
                          ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_NoInput) &&
         rate_stops[static_cast<size_t>(index)] != rate)
@@ -443,7 +449,7 @@ void control(kvapp::Panel& panel, Knob knob) {
         }
         case knob_tensor_parallel_size: {
             ImGui::PushID("tensor_parallel_size");
-            for (int64_t tp : {1, 2, 4, 8}) {
+            for (int64_t tp : tensor_parallel_sizes) {
                 if (tp != 1) ImGui::SameLine(0, 10);
                 const std::string label = kv::format_count(tp);
                 if (ImGui::RadioButton(label.c_str(), s.tensor_parallel_size == tp) && s.tensor_parallel_size != tp)
@@ -662,7 +668,8 @@ nlohmann::json control_spec(Knob knob) {
     switch (knob) {
         case knob_model: {
             json options = json::array();
-            for (const kv::ModelSpec& m : kv::builtin_catalog().models) options.push_back({{"value", m.name}, {"label", model_summary(m, m.name)}});
+            for (const kv::ModelSpec& m : kv::builtin_catalog().models)
+                options.push_back({{"value", m.name}, {"label", model_summary(m, m.name)}});
             return {{"control", "choice"}, {"options", options}};
         }
         case knob_gpu: {
@@ -670,28 +677,39 @@ nlohmann::json control_spec(Knob knob) {
             for (const kv::GpuSpec& g : kv::builtin_catalog().gpus) options.push_back({{"value", g.name}, {"label", gpu_summary(g)}});
             return {{"control", "choice"}, {"options", options}};
         }
-        case knob_prompt_tokens: return stepped(prompt_stops);
-        case knob_output_tokens: return stepped(output_stops);
-        case knob_concurrent_requests: return stepped(concurrent_stops);
-        case knob_max_num_seqs: return stepped(num_seqs_stops, true);
-        case knob_max_num_batched_tokens: return stepped(batched_tokens_stops, true);
-        case knob_max_model_len: return stepped(model_len_stops, true);
-        case knob_requests: return stepped(request_stops);
-        case knob_shared_prefix_tokens: return stepped(prefix_stops, false, " tokens");
+        case knob_prompt_tokens:
+            return stepped(prompt_stops);
+        case knob_output_tokens:
+            return stepped(output_stops);
+        case knob_concurrent_requests:
+            return stepped(concurrent_stops);
+        case knob_max_num_seqs:
+            return stepped(num_seqs_stops, true);
+        case knob_max_num_batched_tokens:
+            return stepped(batched_tokens_stops, true);
+        case knob_max_model_len:
+            return stepped(model_len_stops, true);
+        case knob_requests:
+            return stepped(request_stops);
+        case knob_shared_prefix_tokens:
+            return stepped(prefix_stops, false, " tokens");
         case knob_gpu_memory_utilization:
             return {{"control", "range"}, {"min", L::min_utilization}, {"max", L::max_utilization}, {"step", 0.01}, {"format", "fixed2"}};
-        case knob_seed: return {{"control", "range"}, {"min", 1}, {"max", 99}, {"step", 1}, {"format", "count"}};
+        case knob_seed:
+            return {{"control", "range"}, {"min", 1}, {"max", 99}, {"step", 1}, {"format", "count"}};
         case knob_kv_cache_dtype:
         case knob_weight_dtype:
-            return {{"control", "choice"}, {"options", choices({{kv::dtype_name(kv::DType::bf16), "BF16"}, {kv::dtype_name(kv::DType::fp8), "FP8"}})}};
+            return {{"control", "choice"},
+                    {"options", choices({{kv::dtype_name(kv::DType::bf16), "BF16"}, {kv::dtype_name(kv::DType::fp8), "FP8"}})}};
         case knob_tensor_parallel_size: {
             json options = json::array();
-            for (int64_t tp : {1, 2, 4, 8}) options.push_back({{"value", tp}, {"label", kv::format_count(tp)}});
+            for (int64_t tp : tensor_parallel_sizes) options.push_back({{"value", tp}, {"label", kv::format_count(tp)}});
             return {{"control", "choice"}, {"options", options}};
         }
         case knob_vllm_version: {
             json options = json::array();
-            for (const VersionChoice& v : versions) options.push_back({{"value", v.version}, {"label", std::string(v.version) + ": " + v.note}});
+            for (const VersionChoice& v : versions)
+                options.push_back({{"value", v.version}, {"label", std::string(v.version) + ": " + v.note}});
             return {{"control", "choice"}, {"options", options}};
         }
         case knob_workload: {
@@ -701,11 +719,13 @@ nlohmann::json control_spec(Knob knob) {
         }
         case knob_rate_per_s: {
             json stops = json::array();
-            for (double r : rate_stops)
-                stops.push_back({{"value", r}, {"text", r == 0 ? std::string("burst (all at once)") : kv::format_significant(r, 3) + " requests/s"}});
+            for (double r : rate_stops) stops.push_back({{"value", r}, {"text", rate_text(r)}});
             return {{"control", "stops"}, {"stops", stops}, {"optional", false}};
         }
-        default:  // force_mha, enforce_eager, prefix_caching
+        case knob_force_mha:
+        case knob_enforce_eager:
+        case knob_prefix_caching:
+        default:
             return {{"control", "checkbox"}};
     }
 }
@@ -731,7 +751,11 @@ nlohmann::json knob_specs(const kvapp::Panel& panel) {
     for (const KnobRow& row : rows) {
         const bool workload = (row.knob & knob_all_workload) != 0;
         if (workload && panel.kind != kvapp::PanelKind::serving) continue;
-        nlohmann::json spec = control_spec(row.knob);
+        // The controls depend on the knob alone (the catalog is fixed): built once per knob.
+        static std::map<Knob, nlohmann::json> controls;
+        auto [it, fresh] = controls.try_emplace(row.knob);
+        if (fresh) it->second = control_spec(row.knob);
+        nlohmann::json spec = it->second;
         spec["field"] = row.field;
         spec["label"] = row.label;
         spec["help"] = row.help;

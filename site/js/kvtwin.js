@@ -15,6 +15,7 @@ var KvTwin = (function () {
 
   var SETTLE_MS = 400;   // a state unchanged this long is announced
   var twins = 0;
+  var defaults = null;   // the scenario's defaults (the core's catalog), what a badge's undo restores
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -33,6 +34,7 @@ var KvTwin = (function () {
   }
 
   function valueText(knob, value) {
+    if (value === null || value === undefined) return 'unset';
     if (knob.control === 'stops') {
       var stop = knob.stops[stopIndex(knob.stops, value)];
       return stop.value === value ? stop.text : KvPanels.format(value, 'sig3');
@@ -136,19 +138,29 @@ var KvTwin = (function () {
     }
 
     function build() {
+      var focused = form.contains(document.activeElement) ? document.activeElement.id : null;
       form.textContent = '';
       rows = {};
       knobs.forEach(function (k) { if (k.drawn) form.appendChild(rows[k.field] = knobRow(k, base, set)); });
+      var again = focused && document.getElementById(focused);
+      if (again) again.focus({ preventScroll: true });   // the control just used survives the rebuild
     }
 
-    var settle = null;
+    // The knobs the canvas draws change only with the serving panel's workload; reading them costs
+    // a few milliseconds, so it waits until the state settles, not on every step of a drag.
+    function refresh() {
+      knobs = handle.knobs();
+      var now = knobs.filter(function (k) { return k.drawn; }).map(function (k) { return k.field; }).join();
+      if (now !== drawn) { drawn = now; build(); }
+    }
+
     function announce() {
-      settle = null;
       live.textContent = handle.keyResults().map(function (r) { return r.label + ': ' + r.text; }).join('; ');
     }
 
     // Fields the page set that no knob here shows, each with a way back to the default.
-    function showBadges(state, defaults) {
+    function showBadges(state) {
+      defaults = defaults || KvPanels.catalog().defaults;
       badges.textContent = '';
       knobs.forEach(function (k) {
         if (k.drawn || !(k.field in defaults) || same(state[k.field], defaults[k.field])) return;
@@ -162,12 +174,11 @@ var KvTwin = (function () {
       });
     }
 
-    function update() {
-      knobs = handle.knobs();
-      var now = knobs.filter(function (k) { return k.drawn; }).map(function (k) { return k.field; }).join();
-      if (now !== drawn) { drawn = now; build(); }
+    function show() {
       var state = handle.getState();
-      var resolved = handle.result().scenario || {};
+      // The engine's values for unset optional fields, read only when one is unset.
+      var unset = Object.keys(rows).some(function (f) { return state[f] === null; });
+      var resolved = unset ? handle.result().scenario || {} : {};
       Object.keys(rows).forEach(function (f) { rows[f].show(state[f], resolved[f]); });
       shown.textContent = '';
       handle.keyResults().forEach(function (r) {
@@ -176,14 +187,24 @@ var KvTwin = (function () {
         pair.appendChild(el('dd', { 'data-key': r.key }, r.text));
         shown.appendChild(pair);
       });
-      showBadges(state, KvPanels.catalog().defaults);
+      showBadges(state);
+    }
+
+    var settle = null;
+    function update() {
+      show();
       clearTimeout(settle);
-      settle = setTimeout(announce, SETTLE_MS);
+      settle = setTimeout(function () {
+        var before = drawn;
+        refresh();
+        if (drawn !== before) show();
+        announce();
+      }, SETTLE_MS);
     }
 
     // Filled before it is shown: a live region announces changes, not its first content.
-    update();
-    clearTimeout(settle);
+    refresh();
+    show();
     announce();
     frame.parentNode.insertBefore(strip, frame);
     frame.parentNode.insertBefore(details, frame);

@@ -205,8 +205,9 @@ test('no figure is typed into the prose by hand', async () => {
   const text = await page.evaluate(() => {
     const article = document.querySelector('main').cloneNode(true);
     // A reference entry's venue, year and address are its citation, not figures. The pictures'
-    // numbers are drawn by the generator from the core (tests/site/test_pictures.cpp).
-    article.querySelectorAll('.kv-fig, .kv-snippet, figure.kv-panel .kv-panel__status, figure.kv-panel .kv-panel__head, pre, .kv-custom__message, li:has(> .kv-ref), .kv-picture svg')
+    // numbers are drawn by the generator from the core (tests/site/test_pictures.cpp), and so are
+    // the panels' twins (strip and form).
+    article.querySelectorAll('.kv-fig, .kv-snippet, figure.kv-panel .kv-panel__status, figure.kv-panel .kv-panel__head, pre, .kv-custom__message, li:has(> .kv-ref), .kv-picture svg, .kv-twin, .kv-twin__strip')
       .forEach((el) => el.remove());
     return article.textContent;
   });

@@ -87,6 +87,22 @@ test('keyboard only: the disclosure, the prompt tokens slider and the strip on e
   assert.equal(check.live, check.expected.join('; '));
   assert.match(check.live, /^running: .*the pool holds: .*tokens\/s: .*per-stream latency: /);
   assert.equal(check.valuetext, check.tokens);
+
+  // A drag's many steps are announced once, when the value settles.
+  const announcements = await page.evaluate(async () => {
+    const live = document.querySelector('.kv-twin__live');
+    let writes = 0;
+    new MutationObserver(() => { writes++; }).observe(live, { childList: true, characterData: true, subtree: true });
+    const handle = window.KvEmbed.handle;
+    for (const p of [1024, 1280, 1536, 1792, 2048]) {
+      handle.setState({ prompt_tokens: p });
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 2 * KvTwin.SETTLE_MS));
+    return { writes, live: live.textContent, strip: document.querySelector('.kv-twin__results dd').textContent };
+  });
+  assert.equal(announcements.writes, 1, 'one announcement for five quick steps');
+  assert.ok(announcements.live.startsWith(`running: ${announcements.strip};`));
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -136,7 +152,8 @@ for (const [name, viewport] of [['1280×800', desktop], ['390×844', phone]]) {
           const atMax = await control.evaluate((e) => e.type === 'range' && Number(e.value) >= Number(e.max));
           await page.keyboard.press(k.control === 'checkbox' ? 'Space' : atMax ? 'ArrowLeft' : 'ArrowRight');
         }
-        await page.waitForFunction(([i, b]) => JSON.stringify(window.KvLesson.panels[i].getState()) !== b, [id, before], { timeout: 30000 });
+        await page.waitForFunction(([i, b]) => JSON.stringify(window.KvLesson.panels[i].getState()) !== b, [id, before], { timeout: 60000 })
+          .catch(() => assert.fail(`${id} ${k.field}: the ${k.control} control changed nothing`));
         const seen = await stripOf(page, id);
         assert.ok(seen.top >= 0 && seen.bottom <= seen.height, `${id} ${k.field}: the strip is on screen (${seen.top}..${seen.bottom})`);
         assert.deepEqual(seen.shown, seen.core, `${id} ${k.field}: the strip shows the new results`);
