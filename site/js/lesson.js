@@ -81,6 +81,9 @@
     panel.tall = min < TOP && getComputedStyle(panel.figure).position === 'sticky';
     var top = panel.tall ? Math.max(min, Math.min(TOP, parseFloat(panel.figure.style.top) || min)) : min;
     panel.figure.style.top = top + 'px';
+    // Room after the chapter's text for a tall panel to slide in (lesson.css, .kv-chapter::after),
+    // so its knobs can be brought back beside the text's last lines.
+    panel.figure.parentElement.style.setProperty('--kv-overhang', panel.tall ? TOP - min + 'px' : '0px');
   }
   function revealTop(panel) {
     if (panel.tall) panel.figure.style.top = TOP + 'px';
