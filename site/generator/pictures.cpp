@@ -137,7 +137,8 @@ void head_rows(Svg& svg, double y, int64_t queries, int64_t kv_heads, const std:
     std::string query_boxes, links, kv_boxes;
     for (int64_t q = 0; q < queries; ++q) {
         const double qx = left + q_w * static_cast<double>(q);
-        const double kx = left + k_w * static_cast<double>(q / group);
+        const int64_t kv_head = q / group;  // the KV head this query head's group reads
+        const double kx = left + k_w * static_cast<double>(kv_head);
         query_boxes += svg.box(qx + 0.5, y + 8, std::max(1.0, q_w - 1), 12);
         links += svg.segment(qx + q_w / 2, y + 20, kx + k_w / 2, y + 44);
     }
@@ -164,7 +165,7 @@ std::variant<Picture, std::string> gqa(const kv::Result& r, const std::string& i
              "start", "p-strong");
     Picture p;
     p.title = "Grouped-query attention: query heads sharing KV heads (" + r.model.name + ")";
-    p.desc = r.model.name + " groups its " + h + " query heads onto " + k + " KV heads, " + count(static_cast<double>(heads / kv_heads)) +
+    p.desc = r.model.name + " groups its " + h + " query heads onto " + k + " KV heads, " + kv::format_count(heads / kv_heads) +
              " to each, and caches " + kv::format_bytes(gqa_bytes) +
              " per token; with a K and V head for every query head it would cache " + kv::format_bytes(mha_bytes) + ", " +
              kv::format_factor(mha_bytes / gqa_bytes, 2) + " as much.";
@@ -268,6 +269,7 @@ std::variant<Picture, std::string> intensity(const kv::Result& r, const std::str
     std::vector<int64_t> batches;
     for (int64_t b = 1; b <= 1024; b *= 2) batches.push_back(b);
     std::vector<kv::DecodeIntensities> points;
+    points.reserve(batches.size());
     for (int64_t b : batches) points.push_back(kv::decode_intensities(r, b, context));
     const double kv_level = points.front().kv_flops_per_byte;
     if (kv_level <= 0) return std::string("the intensity picture needs a model with a KV cache");
@@ -296,7 +298,7 @@ std::variant<Picture, std::string> intensity(const kv::Result& r, const std::str
     const kv::DecodeIntensities at_here = kv::decode_intensities(r, static_cast<int64_t>(here), context);
     svg.circle(x.at(here), y.at(at_here.weight_flops_per_byte), 4, "c-weights");
     svg.circle(x.at(here), y.at(at_here.kv_flops_per_byte), 4, "c-kv-used");
-    const std::string group = count(static_cast<double>(r.model.num_attention_heads / std::max<int64_t>(1, r.model.num_key_value_heads)));
+    const std::string group = kv::format_count(r.model.num_attention_heads / std::max<int64_t>(1, r.model.num_key_value_heads));
     p.title = "A decode step's two arithmetic intensities against the batch";
     p.desc = "Reading the weights does " + kv::format_intensity(points.front().weight_flops_per_byte) + " for one sequence and " +
              kv::format_intensity(points.back().weight_flops_per_byte) +
@@ -331,6 +333,7 @@ std::variant<Picture, std::string> resident(const kv::Result& r, const std::stri
     svg.line(x.from, y.at(requests), x.to, y.at(requests), "p-dotted");
     svg.text(x.to, y.at(requests) - 5, count(requests) + " requests", "end", "p-small");
     std::vector<std::pair<double, double>> line;
+    line.reserve(points.size());
     for (const auto& [prompt, held] : points) line.push_back({x.at(prompt), y.at(std::max(1.0, held))});
     svg.polyline(line, "c-kv-used p-series");
     for (const auto& [px, py] : line) svg.circle(px, py, 2.5, "c-kv-used");
