@@ -2,7 +2,8 @@
 // another section to follow an instruction. For every chapter of the lesson (its text and the panel
 // beside it), every knob the prose names, by its on-panel label in quotes, is one that panel draws
 // (handle.knobs(), which the module derives from the table the canvas draws from), and every bound
-// figure of the chapter belongs to that panel (a click loads it there).
+// figure of the chapter that reads a scenario belongs to that panel (a click loads it there; a fact
+// about vLLM, such as its block size, has no scenario to load).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -39,7 +40,7 @@ test('every knob a chapter names is drawn by the panel beside it', async () => {
         heading: (chapter.querySelector('h2') || {}).textContent || '(the introduction)',
         knobs: knobsOf(panel),
         quoted: Array.from(text.matchAll(/[“"]([^”"\n]{1,60})[”"]/g), (m) => m[1].trim()),
-        figurePanels: prose.flatMap((el) => Array.from(el.querySelectorAll('.kv-fig'), (f) => f.getAttribute('data-panel'))),
+        figurePanels: prose.flatMap((el) => Array.from(el.querySelectorAll('.kv-fig[data-scenario-name]'), (f) => f.getAttribute('data-panel'))),
       };
     });
   });
