@@ -82,7 +82,12 @@ test('focusing a concept word from the keyboard highlights it; the word says wha
 test('the pointer over a concept on the canvas marks the words that name it', async () => {
   const { page } = await lesson();
   try {
-    await page.evaluate(() => window.KvLesson.panels.admission.canvas.scrollIntoView({ block: 'start' }));
+    // The concept's part mid-window, clear of the key-results strip that sticks to the top.
+    await page.evaluate(() => {
+      const h = window.KvLesson.panels.admission;
+      const [, y, , hh] = h.concepts().rects['kv-used'][0];
+      window.scrollBy(0, h.canvas.getBoundingClientRect().top + y + hh / 2 - window.innerHeight / 2);
+    });
     await page.waitForTimeout(200);
     const at = await page.evaluate(() => {
       const h = window.KvLesson.panels.admission;
