@@ -15,7 +15,7 @@ var KvTwin = (function () {
 
   var SETTLE_MS = 400;   // a state unchanged this long is announced
   var twins = 0;
-  var defaults = null;   // the scenario's defaults (the core's catalog), what a badge's undo restores
+  var defaults = null;   // what a badge compares with and its undo restores (see reference())
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -158,9 +158,17 @@ var KvTwin = (function () {
       live.textContent = handle.keyResults().map(function (r) { return r.label + ': ' + r.text; }).join('; ');
     }
 
-    // Fields the page set that no knob here shows, each with a way back to the default.
+    // The lesson's starting point where the page has one (the lesson pins max_num_seqs, which the
+    // two-phases panel does not draw: no badge for that), else the core's defaults.
+    function reference() {
+      var main = document.querySelector('[data-base]');
+      var base = main ? JSON.parse(main.getAttribute('data-base') || '{}') : {};
+      return Object.assign({}, KvPanels.catalog().defaults, base);
+    }
+
+    // Fields the page set that no knob here shows, each with a way back to the reference value.
     function showBadges(state) {
-      defaults = defaults || KvPanels.catalog().defaults;
+      defaults = defaults || reference();
       badges.textContent = '';
       knobs.forEach(function (k) {
         if (k.drawn || !(k.field in defaults) || same(state[k.field], defaults[k.field])) return;

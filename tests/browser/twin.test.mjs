@@ -169,6 +169,8 @@ test('a figure that forces multi-head attention into the two-phases panel shows 
   const { page, errors } = await openLesson(desktop);
   const knobs = await page.evaluate(() => window.KvLesson.panels.phases.knobs());
   assert.equal(knobs.find((k) => k.field === 'force_mha').drawn, false, 'the two-phases panel has no force_mha knob');
+  // At the text's own scenario nothing is flagged: the starting point's fields are the reference.
+  assert.equal(await page.locator('figure[data-panel="phases"] .kv-twin__badge').count(), 0);
   // A figure of the text whose scenario forces multi-head attention, loaded into this panel; or,
   // where the text has none beside it, the same load (lesson.js's click calls setState).
   const clicked = await page.evaluate(() => {
