@@ -124,8 +124,8 @@ struct ExerciseAnswer {
 };
 struct ExerciseEnd {};
 
-using Item = std::variant<FigureBinding, PanelDirective, EmbedDirective, PictureDirective, ScenarioMarker, ConceptSpan, Anchor, ExerciseStart,
-                          ExerciseAnswer, ExerciseEnd>;
+using Item = std::variant<FigureBinding, PanelDirective, EmbedDirective, PictureDirective, ScenarioMarker, ConceptSpan, Anchor,
+                          ExerciseStart, ExerciseAnswer, ExerciseEnd>;
 
 struct ScannedItem {
     std::string token;  // what stands in the Markdown for cmark

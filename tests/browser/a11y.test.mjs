@@ -4,11 +4,9 @@
 // see, which is why the panels' knobs and results must also exist as accessible DOM (issue 14).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launchBrowser, root } from './harness.mjs';
+import { serve, launchBrowser, axeViolations, root } from './harness.mjs';
 
-const axeSource = fs.readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
 let server, browser;
 
 before(async () => {
@@ -26,12 +24,7 @@ async function violations(url, ready, colorScheme = 'light') {
     await page.waitForFunction(ready, null, { timeout: 60000 });
     // The panels' native twins (kvtwin.js) open, so their controls are checked too.
     await page.evaluate(() => document.querySelectorAll('details.kv-twin').forEach((d) => { d.open = true; }));
-    await page.addScriptTag({ content: axeSource });
-    return await page.evaluate(async () => {
-      const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-      const result = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
-      return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.length} nodes, e.g. ${v.nodes[0].html.slice(0, 120)}`);
-    });
+    return await axeViolations(page);
   } finally {
     await context.close();
   }

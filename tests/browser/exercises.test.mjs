@@ -5,10 +5,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launchBrowser, watchErrors, root } from './harness.mjs';
+import { serve, launchBrowser, watchErrors, axeViolations, root } from './harness.mjs';
 
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'build/site-manifest.json'), 'utf8'));
-const axeSource = fs.readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
 let server, browser;
 
 before(async () => {
@@ -126,11 +125,7 @@ test('embed.html with an unknown exercise set says so, and the exercises are acc
 
   await page.goto(`${server.url}/embed.html?panel=batching&exercises=batching`);
   await page.waitForFunction(() => window.KvEmbed && window.KvEmbed.handle, null, { timeout: 60000 });
-  await page.addScriptTag({ content: axeSource });
-  const violations = await page.evaluate(async () => {
-    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return result.violations.map((v) => `${v.id}: ${v.nodes[0].html.slice(0, 120)}`);
-  });
+  const violations = await axeViolations(page);
   assert.deepEqual(violations, []);
   await context.close();
 });

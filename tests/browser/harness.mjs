@@ -70,3 +70,15 @@ export function saveArtifact(name, data) {
   fs.writeFileSync(path.join(artifactsDir, name), data);
   return path.join(artifactsDir, name);
 }
+
+// axe-core's WCAG 2.1 A and AA rules over a page (opened in a context with bypassCSP: the page's
+// CSP forbids the inline script axe is injected as). Returns one line per violation.
+const axeSource = fs.readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+export async function axeViolations(page) {
+  await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async () => {
+    const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.length} nodes, e.g. ${v.nodes[0].html.slice(0, 120)}`);
+  });
+}
