@@ -12,10 +12,10 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "json_io.hpp"
+#include "io/json_io.hpp"
 #include "panels.hpp"
 #include "platform_html5.hpp"
-#include "simulate_json.hpp"
+#include "io/simulate_json.hpp"
 #include "style.hpp"
 
 namespace kvapp {

@@ -3,7 +3,7 @@
 // through the core, so nothing a panel draws can be stale. Rejected input keeps the previous
 // scenario and is kept for the panel to show until the next accepted change.
 // The serving panel also holds a workload and the simulated run of it on that scenario
-// (core/simulate.hpp), re-run by the same setters, and where its playback stands: playing advances
+// (core/serving/simulate.hpp), re-run by the same setters, and where its playback stands: playing advances
 // one pool frame per tick of an animation loop that runs only while the panel plays and is on
 // screen; a reader who prefers reduced motion gets no autoplay (play and step still work).
 #pragma once
@@ -17,11 +17,11 @@
 #include <variant>
 #include <vector>
 
-#include "evaluate.hpp"
-#include "input_error.hpp"
+#include "result/evaluate.hpp"
+#include "base/input_error.hpp"
 #include "platform_html5.hpp"
-#include "simulate.hpp"
-#include "sweep.hpp"
+#include "serving/simulate.hpp"
+#include "result/sweep.hpp"
 
 namespace kvapp {
 

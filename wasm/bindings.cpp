@@ -18,17 +18,17 @@
 #include <string>
 
 #include "app.hpp"
-#include "evaluate.hpp"
-#include "format.hpp"
-#include "json_io.hpp"
-#include "log_explain.hpp"
+#include "result/evaluate.hpp"
+#include "base/format.hpp"
+#include "io/json_io.hpp"
+#include "logs/log_explain.hpp"
 #include "palette.hpp"
 #include "panels.hpp"
-#include "plan.hpp"
-#include "simulate.hpp"
-#include "simulate_json.hpp"
+#include "plan/plan.hpp"
+#include "serving/simulate.hpp"
+#include "io/simulate_json.hpp"
 #include "platform_html5.hpp"
-#include "sweep.hpp"
+#include "result/sweep.hpp"
 
 namespace {
 
@@ -271,7 +271,7 @@ std::string panel_knobs(int id) {
     return panel ? kvui::knob_specs(*panel).dump() : unknown_panel(id);
 }
 
-// [{label, key, format, text}]: the panel's key results, formatted by core/format.hpp.
+// [{label, key, format, text}]: the panel's key results, formatted by core/base/format.hpp.
 std::string panel_key_results(int id) {
     const kvapp::Panel* panel = kvapp::find_panel(id);
     return panel ? kvui::key_results(*panel).dump() : unknown_panel(id);

@@ -27,9 +27,9 @@
 #include <string>
 #include <vector>
 
-#include "engine_log.hpp"
-#include "catalog.hpp"
-#include "format.hpp"
+#include "logs/engine_log.hpp"
+#include "model/catalog.hpp"
+#include "base/format.hpp"
 #include "panels.hpp"
 #include "style.hpp"
 #include "widgets.hpp"
@@ -579,7 +579,7 @@ void what_would_start_it(const kv::Result& r) {
     const kv::StartupError& e = *r.memory.startup_error;
     if (e.stage == kv::RefusalStage::configuration) return;  // no memory figure would start it
     std::vector<Figure> figures;
-    const double hundredths = std::ceil(r.min_utilization_that_fits * 100.0 - 1e-9) / 100.0;
+    const double hundredths = std::ceil(r.admission.min_utilization_that_fits * 100.0 - 1e-9) / 100.0;
     if (hundredths > kv::ScenarioLimits::max_utilization)
         figures.push_back({"gpu_memory_utilization", "none", "even 1.00 leaves too little on this GPU", Colour::failure,
                            "The weights, the profile run and one max_model_len request need more than the memory CUDA "
@@ -776,8 +776,8 @@ nlohmann::json key_results(const kvapp::Panel& panel) {
     } else {
         switch (panel.kind) {
             case kvapp::PanelKind::admission:
-                keys = {key("running", "running", "count", static_cast<double>(r.running)),
-                        key("the pool holds", "max_resident_sequences", "count", static_cast<double>(r.max_resident_sequences)),
+                keys = {key("running", "running", "count", static_cast<double>(r.admission.running)),
+                        key("the pool holds", "max_resident_sequences", "count", static_cast<double>(r.admission.max_resident_sequences)),
                         key("tokens/s", "decode_tokens_per_s", "tokens_per_s", r.steps.decode_tokens_per_s),
                         key("per-stream latency", "itl_s", "duration", r.steps.itl_s)};
                 break;
@@ -788,7 +788,7 @@ nlohmann::json key_results(const kvapp::Panel& panel) {
                         {"decode is", "decode_bound", "", 0, bound_words(r.steps.decode.bound)}};
                 break;
             case kvapp::PanelKind::batching:
-                keys = {key("batch", "running", "count", static_cast<double>(r.running)),
+                keys = {key("batch", "running", "count", static_cast<double>(r.admission.running)),
                         key("tokens/s", "decode_tokens_per_s", "tokens_per_s", r.steps.decode_tokens_per_s),
                         key("per-stream latency", "itl_s", "duration", r.steps.itl_s)};
                 break;

@@ -1,7 +1,7 @@
 // Panel 1, admission and memory: the engine's admission decision and its per-step memory traffic.
 // Lesson sections: "The KV Cache" (the opening panel), "Why the batch stops growing where it does",
 // "What GQA buys, and where it stops helping", and the real system (engine log, DCGM readout). Every figure is a field of kv::Result, printed by
-// core/format.hpp. Sizes are per GPU (per tensor- and pipeline-parallel rank), out of the memory
+// core/base/format.hpp. Sizes are per GPU (per tensor- and pipeline-parallel rank), out of the memory
 // CUDA reports (kv::MemoryPlan::visible_bytes), not the marketed size.
 //
 // Index of this file:
@@ -17,7 +17,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "format.hpp"
+#include "base/format.hpp"
 #include "panels.hpp"
 #include "style.hpp"
 #include "widgets.hpp"
@@ -47,9 +47,9 @@ void budget_bar(const kv::Result& r) {
     const kv::MemoryPlan& m = r.memory;
     // CUDA graphs come out of the budget from 0.21.0; before, they live in the headroom outside it.
     const double graphs_outside = m.cuda_graph_in_budget ? 0.0 : m.cuda_graph_bytes;
-    const double outside = std::max(0.0, r.outside_budget_bytes - graphs_outside);
+    const double outside = std::max(0.0, r.admission.outside_budget_bytes - graphs_outside);
     const double pool = std::max(0.0, m.available_kv_bytes);
-    const double kv_free = std::max(0.0, pool - r.kv_pool_used_bytes);
+    const double kv_free = std::max(0.0, pool - r.admission.kv_pool_used_bytes);
     const std::string graphs_legend = m.cuda_graph_in_budget ? "CUDA graphs" : "CUDA graphs (outside the budget)";
     const bool started = !m.startup_error;
     std::vector<Segment> segments = {
@@ -69,7 +69,7 @@ void budget_bar(const kv::Result& r) {
          "all-reduce buffers."},
         {Colour::cuda_graphs, m.cuda_graph_in_budget ? m.cuda_graph_bytes : 0.0, kv::format_gib(m.cuda_graph_bytes, 2), "CUDA graphs",
          "5. From vLLM 0.21.0 the CUDA graphs' estimate comes out of the budget (none with enforce_eager)."},
-        {Colour::kv_used, r.kv_pool_used_bytes, kv::format_gib(r.kv_pool_used_bytes, 1), "KV pool in use",
+        {Colour::kv_used, r.admission.kv_pool_used_bytes, kv::format_gib(r.admission.kv_pool_used_bytes, 1), "KV pool in use",
          "6. The part of the KV pool the running sequences hold."},
         {Colour::kv_free, kv_free, kv::format_gib(kv_free, 1), started ? "KV pool free" : "left for the KV cache",
          started ? "6. The rest of the pool: too small for one more sequence, or nobody is waiting for it."
@@ -132,7 +132,7 @@ void cache_sizes(const kv::Result& r) {
                     "Keys plus values (MLA: one compressed latent), for every attention layer and every KV head of this rank, "
                     "at the cache precision. Query heads do not count: grouped-query attention shares each KV head among "
                     "several of them."},
-                   {"per sequence", kv::format_bytes(r.bytes_per_sequence), sequence_note, Colour::kv_used,
+                   {"per sequence", kv::format_bytes(r.admission.bytes_per_sequence), sequence_note, Colour::kv_used,
                     "Each sequence holds blocks of block_size tokens for its full final length in this simulation; paged "
                     "attention would hold only what it has generated. Sliding-window layers hold only their window."},
                    {"weights", kv::format_gib(m.weight_bytes, 1),
@@ -181,13 +181,13 @@ void admission(const kv::Result& r) {
     heading("Admission");
     figure_row("admission",
                {
-                   {"running", kv::format_count(r.running),
-                    "of " + kv::format_count(r.scenario.concurrent_requests) + " requests; " + kv::format_count(r.waiting) + " waiting",
+                   {"running", kv::format_count(r.admission.running),
+                    "of " + kv::format_count(r.scenario.concurrent_requests) + " requests; " + kv::format_count(r.admission.waiting) + " waiting",
                     Colour::kv_used, "vLLM's stats line: Running: N reqs, Waiting: M reqs."},
-                   {"the pool holds", kv::format_count(r.max_resident_sequences), "sequences of this length", Colour::text,
+                   {"the pool holds", kv::format_count(r.admission.max_resident_sequences), "sequences of this length", Colour::text,
                     "floor(KV pool / bytes per sequence)."},
-                   {"limited by", binding_limit_words(r.binding_limit), binding_limit_note(r.binding_limit), Colour::text, nullptr},
-                   {"KV cache usage", kv::format_percent(r.kv_cache_usage, 1), "of the pool", Colour::kv_used,
+                   {"limited by", binding_limit_words(r.admission.binding_limit), binding_limit_note(r.admission.binding_limit), Colour::text, nullptr},
+                   {"KV cache usage", kv::format_percent(r.admission.kv_cache_usage, 1), "of the pool", Colour::kv_used,
                     "vLLM's GPU KV cache usage (the vllm:kv_cache_usage_perc gauge)."},
                });
 }

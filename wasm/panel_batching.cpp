@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "format.hpp"
+#include "base/format.hpp"
 #include "panels.hpp"
 #include "style.hpp"
 #include "widgets.hpp"
@@ -47,10 +47,10 @@ void batch_curve(const kvapp::Panel& panel) {
     if (sweep.points.empty()) return;
     const kv::BatchPoint* current = nullptr;
     for (const kv::BatchPoint& p : sweep.points)
-        if (p.batch == r.running) current = &p;
+        if (p.batch == r.admission.running) current = &p;
     figure_row("batch_figures",
                {
-                   {"running batch", kv::format_count(r.running), "of " + kv::format_count(sweep.pool_limit) + " the pool holds",
+                   {"running batch", kv::format_count(r.admission.running), "of " + kv::format_count(sweep.pool_limit) + " the pool holds",
                     Colour::kv_used, nullptr},
                    {"aggregate", kv::format_tokens_per_s(r.steps.decode_tokens_per_s), "all streams together", Colour::decode, nullptr},
                    {"per-stream ITL", kv::format_duration(r.steps.itl_s), "each reader waits this per token", Colour::text, nullptr},
@@ -201,7 +201,7 @@ void tensor_parallel(const kvapp::Panel& panel) {
         ImGui::TextUnformatted(kv::format_gib(std::max(0.0, t.memory.available_kv_bytes), 1).c_str());
         if (wide) {
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(kv::format_count(t.max_resident_sequences).c_str());
+            ImGui::TextUnformatted(kv::format_count(t.admission.max_resident_sequences).c_str());
         }
         if (t.status == kv::Status::engine_refused) {
             ImGui::TableNextColumn();

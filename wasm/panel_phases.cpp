@@ -16,7 +16,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "format.hpp"
+#include "base/format.hpp"
 #include "panels.hpp"
 #include "style.hpp"
 #include "widgets.hpp"
@@ -90,7 +90,7 @@ void phases(const kv::Result& r) {
                 "Time to first token: the whole prompt goes through every matmul at once, so the weights are read "
                 "once and used prompt-length times. More FLOPs help here.");
     ImGui::TableNextColumn();
-    phase_block("Decode: ITL", ("one token for each of " + kv::format_count(r.running) + " running sequences").c_str(), r.steps.decode,
+    phase_block("Decode: ITL", ("one token for each of " + kv::format_count(r.admission.running) + " running sequences").c_str(), r.steps.decode,
                 Colour::decode,
                 "Inter-token latency: every step reads the weights and every running sequence's whole cache for one "
                 "token per sequence. More bandwidth helps here.");
@@ -176,7 +176,7 @@ void chunked_prefill(const kv::Result& r) {
                              "Prompt tokens a decode step can carry without getting longer: its tensor cores are idle while it reads."},
                             {"chunk budget", kv::format_count(r.steps.chunk_budget_tokens) + " tokens",
                              "max_num_batched_tokens " + kv::format_count(*r.scenario.max_num_batched_tokens) + " − " +
-                                 kv::format_count(r.running) + " decode tokens",
+                                 kv::format_count(r.admission.running) + " decode tokens",
                              Colour::text, "What max_num_batched_tokens leaves for prefill after one token per running sequence."},
                             {"step with a full chunk", kv::format_duration(r.steps.step_with_full_chunk_s),
                              "+" + kv::format_duration(std::max(0.0, extra)) + " on every stream's ITL", Colour::decode, nullptr},
@@ -189,7 +189,7 @@ void chunked_prefill(const kv::Result& r) {
     const int samples = 96;
     for (int i = 0; i <= samples; ++i) {
         const double chunk = x_max * i / samples;
-        steps.push_back(kv::decode_step_with_chunk_s(r, static_cast<int64_t>(std::llround(chunk))));
+        steps.push_back(kv::decode_step_with_chunk_s(kv::step_engine(r), r.admission.running, static_cast<int64_t>(std::llround(chunk))));
         y_max = std::max(y_max, steps.back());
     }
     Axis x;
@@ -214,7 +214,7 @@ void chunked_prefill(const kv::Result& r) {
         const int64_t chunk = std::clamp<int64_t>(std::llround(plot.x_at(ImGui::GetIO().MousePos.x)), 0, static_cast<int64_t>(x_max));
         ImGui::BeginTooltip();
         ImGui::TextUnformatted(
-            (kv::format_count(chunk) + " prefill tokens: step " + kv::format_duration(kv::decode_step_with_chunk_s(r, chunk))).c_str());
+            (kv::format_count(chunk) + " prefill tokens: step " + kv::format_duration(kv::decode_step_with_chunk_s(kv::step_engine(r), r.admission.running, chunk))).c_str());
         ImGui::EndTooltip();
     }
 }

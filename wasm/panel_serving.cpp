@@ -1,5 +1,5 @@
 // Panel 4, serving over time: the run kvapp keeps for the panel (kv::simulate of its workload on
-// its evaluated scenario, core/simulate.hpp), played back frame by frame. The block pool as a grid,
+// its evaluated scenario, core/serving/simulate.hpp), played back frame by frame. The block pool as a grid,
 // running / waiting / KV cache usage over simulated time with the preemptions marked, the run's
 // latency percentiles and throughput, and the engine's periodic stats lines up to the moment shown.
 // Lesson: the chapter on paging, continuous batching, preemption and prefix caching (issue 8).
@@ -21,7 +21,7 @@
 #include <cfloat>
 #include <cmath>
 
-#include "format.hpp"
+#include "base/format.hpp"
 #include "panels.hpp"
 #include "style.hpp"
 #include "widgets.hpp"

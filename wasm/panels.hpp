@@ -3,7 +3,7 @@
 //   panel_admission.cpp  "Why the batch stops growing where it does" and "What GQA buys"
 //   panel_phases.cpp     "Two phases, opposite bottlenecks"
 //   panel_batching.cpp   "The boundary" (batching ceiling) and tensor parallelism
-//   panel_serving.cpp    serving over time: the simulated run played back (core/simulate.hpp)
+//   panel_serving.cpp    serving over time: the simulated run played back (core/serving/simulate.hpp)
 //   knobs.cpp            the reader's knobs, shared by all four (the workload's on the serving panel)
 #pragma once
 #include <cstdint>
@@ -60,7 +60,7 @@ bool rejected_input_banner(const kvapp::Panel& panel);
 bool failure_banner(const kv::Result& result);
 
 // The page's twin (site/js/kvtwin.js): the knobs of the panel's kind, each with what a native
-// form control needs and whether the last frame drew it, and the panel's key results as text formatted by core/format.hpp.
+// form control needs and whether the last frame drew it, and the panel's key results as text formatted by core/base/format.hpp.
 nlohmann::json knob_specs(const kvapp::Panel& panel);
 nlohmann::json key_results(const kvapp::Panel& panel);
 

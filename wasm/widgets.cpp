@@ -4,7 +4,7 @@
 // [SECTION] Bars and meters
 // [SECTION] Charts
 // [SECTION] Engine log
-#include "engine_log.hpp"
+#include "logs/engine_log.hpp"
 #include "widgets.hpp"
 
 #include <algorithm>

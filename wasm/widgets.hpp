@@ -1,5 +1,5 @@
 // Drawing helpers the three panels share: headings, (?) tooltips, figure cards, the stacked bar,
-// chart axes and the engine log. They take already-formatted text (core/format.hpp) and concept
+// chart axes and the engine log. They take already-formatted text (core/base/format.hpp) and concept
 // colours (palette.hpp); none of them computes a lesson number.
 #pragma once
 #include <imgui.h>
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "evaluate.hpp"
+#include "result/evaluate.hpp"
 #include "fonts.hpp"
 #include "palette.hpp"
 

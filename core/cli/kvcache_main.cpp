@@ -19,13 +19,13 @@
 #include <iterator>
 #include <string>
 
-#include "evaluate.hpp"
-#include "json_io.hpp"
-#include "plan.hpp"
-#include "simulate_json.hpp"
-#include "sweep.hpp"
-#include "log_explain.hpp"
-#include "validation.hpp"
+#include "result/evaluate.hpp"
+#include "io/json_io.hpp"
+#include "plan/plan.hpp"
+#include "io/simulate_json.hpp"
+#include "result/sweep.hpp"
+#include "logs/log_explain.hpp"
+#include "logs/validation.hpp"
 
 namespace {
 

@@ -2,11 +2,11 @@
 
 #include <cmath>
 
-#include "evaluate.hpp"
-#include "format.hpp"
-#include "json_io.hpp"
-#include "simulate_json.hpp"
-#include "units.hpp"
+#include "result/evaluate.hpp"
+#include "base/format.hpp"
+#include "io/json_io.hpp"
+#include "io/simulate_json.hpp"
+#include "base/units.hpp"
 
 namespace site {
 namespace {

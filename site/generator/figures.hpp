@@ -1,6 +1,6 @@
 // The lesson's data: named scenarios (content/lesson/scenarios.json) evaluated through the core,
 // sourced facts (content/lesson/facts.json), and the value of each figure binding, formatted by
-// core/format.hpp. Every failure is a message for people; the caller adds file:line.
+// core/base/format.hpp. Every failure is a message for people; the caller adds file:line.
 #pragma once
 #include <map>
 #include <nlohmann/json.hpp>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "bindings.hpp"
-#include "evaluate.hpp"
+#include "result/evaluate.hpp"
 
 namespace site {
 
@@ -62,7 +62,7 @@ private:
     std::map<std::string, Fact> facts_;
 };
 
-// Every format a binding may name: core/format.hpp's named formats, plus `text`.
+// Every format a binding may name: core/base/format.hpp's named formats, plus `text`.
 std::string format_names();
 
 }  // namespace site

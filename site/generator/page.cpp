@@ -6,8 +6,8 @@
 #include <regex>
 #include <sstream>
 
-#include "format.hpp"
-#include "json_io.hpp"
+#include "base/format.hpp"
+#include "io/json_io.hpp"
 
 namespace site {
 namespace {
@@ -201,7 +201,7 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
     limits["force_mha"] = {false, true};
     limits["enforce_eager"] = {false, true};
     limits["entry"] = {"serve", "offline"};
-    // The names a host page may give data-kv-format: core/format.hpp's, and `text` for text fields.
+    // The names a host page may give data-kv-format: core/base/format.hpp's, and `text` for text fields.
     json formats = kv::named_formats();
     formats.push_back("text");
 

@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <vector>
 
-#include "format.hpp"
+#include "base/format.hpp"
 #include "render.hpp"
-#include "step_time.hpp"
+#include "time/step_time.hpp"
 
 namespace site {
 namespace {
@@ -180,7 +180,7 @@ Picture budget(const kv::Result& r, const std::string& id, Svg& svg) {
         const char* concept_class;
         double bytes;
     };
-    std::vector<Part> parts = {{"Outside the budget", "c-outside-budget", r.outside_budget_bytes},
+    std::vector<Part> parts = {{"Outside the budget", "c-outside-budget", r.admission.outside_budget_bytes},
                                {"Weights", "c-weights", m.weight_bytes},
                                {"Activation peak", "c-activation", m.activation_peak_bytes},
                                {"Non-torch memory", "c-non-torch", m.non_torch_bytes}};
@@ -215,7 +215,7 @@ Picture budget(const kv::Result& r, const std::string& id, Svg& svg) {
 double attained_flops_per_s(const kv::PhaseTiming& phase) { return phase.flops / std::max(phase.compute_s, phase.memory_s); }
 
 std::variant<Picture, std::string> roofline(const kv::Result& r, const std::string& id, Svg& svg) {
-    if (r.running == 0) return std::string("the roofline needs a scenario whose engine starts and runs a batch");
+    if (r.admission.running == 0) return std::string("the roofline needs a scenario whose engine starts and runs a batch");
     const kv::StepTimes& t = r.steps;
     const double sheet_bytes = r.gpu.hbm_bytes_per_s, sheet_flops = t.peak_flops_per_s;
     const double decode_rate = attained_flops_per_s(t.decode), prefill_rate = attained_flops_per_s(t.prefill);
@@ -246,7 +246,7 @@ std::variant<Picture, std::string> roofline(const kv::Result& r, const std::stri
              "achieved: " + kv::format_flops_per_s(t.achieved_flops_per_s) + ", " + kv::format_bandwidth(t.achieved_bytes_per_s), "start",
              "p-small");
     svg.circle(x.at(t.decode.arithmetic_intensity), y.at(decode_rate), 5, "c-decode");
-    svg.text(x.at(t.decode.arithmetic_intensity) + 8, y.at(decode_rate) + 4, "decode, batch " + count(static_cast<double>(r.running)));
+    svg.text(x.at(t.decode.arithmetic_intensity) + 8, y.at(decode_rate) + 4, "decode, batch " + count(static_cast<double>(r.admission.running)));
     svg.circle(x.at(t.prefill.arithmetic_intensity), y.at(prefill_rate), 5, "c-prefill");
     svg.text(x.at(t.prefill.arithmetic_intensity), y.at(prefill_rate) + 20, "prefill", "middle");
     p.title = "The roofline of the " + r.gpu.name + ", and where decode and prefill sit";
@@ -254,7 +254,7 @@ std::variant<Picture, std::string> roofline(const kv::Result& r, const std::stri
              kv::format_flops_per_s(sheet_flops) + " and " + kv::format_bandwidth(sheet_bytes) +
              "; the achieved roof the step times use is " + kv::format_flops_per_s(t.achieved_flops_per_s) + " and " +
              kv::format_bandwidth(t.achieved_bytes_per_s) + ", so its ridge point is at " + kv::format_intensity(t.ridge_flops_per_byte) +
-             ". A decode step of " + count(static_cast<double>(r.running)) + " sequences does " +
+             ". A decode step of " + count(static_cast<double>(r.admission.running)) + " sequences does " +
              kv::format_intensity(t.decode.arithmetic_intensity) + " (" + kv::format_flops_per_s(decode_rate) + ", " +
              kv::bound_name(t.decode.bound) + "-bound); the prefill of one " + count(static_cast<double>(r.scenario.prompt_tokens)) +
              "-token prompt does " + kv::format_intensity(t.prefill.arithmetic_intensity) + " (" + kv::format_flops_per_s(prefill_rate) +
@@ -270,7 +270,7 @@ std::variant<Picture, std::string> intensity(const kv::Result& r, const std::str
     for (int64_t b = 1; b <= 1024; b *= 2) batches.push_back(b);
     std::vector<kv::DecodeIntensities> points;
     points.reserve(batches.size());
-    for (int64_t b : batches) points.push_back(kv::decode_intensities(r, b, context));
+    for (int64_t b : batches) points.push_back(kv::decode_intensities(kv::step_engine(r), b, context));
     const double kv_level = points.front().kv_flops_per_byte;
     if (kv_level <= 0) return std::string("the intensity picture needs a model with a KV cache");
     Picture p;
@@ -294,8 +294,8 @@ std::variant<Picture, std::string> intensity(const kv::Result& r, const std::str
     // Above and left of the rising line, where the chart is empty.
     svg.text(x.at(64) - 8, y.at(points[6].weight_flops_per_byte) - 8, "weight read", "end");
     svg.text(x.to, y.at(kv_level) - 6, "KV-cache read", "end");
-    const double here = static_cast<double>(std::clamp<int64_t>(r.running, 1, 1024));
-    const kv::DecodeIntensities at_here = kv::decode_intensities(r, static_cast<int64_t>(here), context);
+    const double here = static_cast<double>(std::clamp<int64_t>(r.admission.running, 1, 1024));
+    const kv::DecodeIntensities at_here = kv::decode_intensities(kv::step_engine(r), static_cast<int64_t>(here), context);
     svg.circle(x.at(here), y.at(at_here.weight_flops_per_byte), 4, "c-weights");
     svg.circle(x.at(here), y.at(at_here.kv_flops_per_byte), 4, "c-kv-used");
     const std::string group = kv::format_count(r.model.num_attention_heads / std::max<int64_t>(1, r.model.num_key_value_heads));
@@ -305,7 +305,7 @@ std::variant<Picture, std::string> intensity(const kv::Result& r, const std::str
              " for 1,024: every sequence in the batch reuses the same bytes. Reading the KV cache stays at " +
              kv::format_intensity(kv_level) + " whatever the batch (" + group +
              " query heads per KV head), because each sequence reads only its own cache. The ridge point is " +
-             kv::format_intensity(ridge) + "; this scenario decodes " + count(static_cast<double>(r.running)) + " sequences.";
+             kv::format_intensity(ridge) + "; this scenario decodes " + count(static_cast<double>(r.admission.running)) + " sequences.";
     p.svg = svg.finish(254, id, p.title, p.desc);
     return p;
 }
@@ -317,7 +317,7 @@ std::variant<Picture, std::string> resident(const kv::Result& r, const std::stri
         s.prompt_tokens = prompt;
         auto outcome = kv::evaluate(s);
         if (auto* e = std::get_if<kv::Result>(&outcome); e && e->status == kv::Status::ok)
-            points.push_back({static_cast<double>(prompt), static_cast<double>(e->max_resident_sequences)});
+            points.push_back({static_cast<double>(prompt), static_cast<double>(e->admission.max_resident_sequences)});
     }
     if (points.size() < 2 || points.back().second <= 0)
         return std::string("the resident picture needs an engine that starts and holds sequences");
@@ -338,13 +338,13 @@ std::variant<Picture, std::string> resident(const kv::Result& r, const std::stri
     svg.polyline(line, "c-kv-used p-series");
     for (const auto& [px, py] : line) svg.circle(px, py, 2.5, "c-kv-used");
     svg.circle(x.at(static_cast<double>(r.scenario.prompt_tokens)),
-               y.at(std::max<double>(1, static_cast<double>(r.max_resident_sequences))), 5, "c-decode");
+               y.at(std::max<double>(1, static_cast<double>(r.admission.max_resident_sequences))), 5, "c-decode");
     p.title = "Sequences the KV pool holds against the prompt length (" + r.model.name + ", " + r.gpu.name + ")";
     p.desc = "With " + count(static_cast<double>(r.scenario.output_tokens)) + " output tokens each, the pool holds " +
              count(points.front().second) + " sequences of " + count(points.front().first) + "-token prompts and " +
              count(points.back().second) + " of " + count(points.back().first) + "-token prompts; at " +
              count(static_cast<double>(r.scenario.prompt_tokens)) + " tokens it holds " +
-             count(static_cast<double>(r.max_resident_sequences)) + ", against " + count(requests) + " concurrent requests.";
+             count(static_cast<double>(r.admission.max_resident_sequences)) + ", against " + count(requests) + " concurrent requests.";
     p.svg = svg.finish(244, id, p.title, p.desc);
     return p;
 }

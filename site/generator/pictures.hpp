@@ -1,7 +1,7 @@
 // Pictures of the mechanisms, baked into the page as inline SVG at build time so that they show
 // without JavaScript, in print and in feed readers. Each is drawn from one evaluated scenario:
 // every plotted number comes from the core (evaluate, step_time, sweeps re-run through evaluate),
-// every number written comes from core/format.hpp. Colours are CSS classes (site/css/lesson.css maps
+// every number written comes from core/base/format.hpp. Colours are CSS classes (site/css/lesson.css maps
 // them onto palette.css), so light and dark themes both apply; no inline styles (the page's CSP).
 //   kv-tensor  the K and V of one token: layers x KV heads x head_dim, bytes per element, total
 //   gqa        query heads grouped onto shared KV heads, beside what multi-head attention needs
@@ -14,7 +14,7 @@
 #include <string_view>
 #include <variant>
 
-#include "evaluate.hpp"
+#include "result/evaluate.hpp"
 
 namespace site {
 

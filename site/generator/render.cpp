@@ -1,6 +1,6 @@
 #include "render.hpp"
 
-#include "json_io.hpp"
+#include "io/json_io.hpp"
 #include "pictures.hpp"
 
 #include <cmark.h>

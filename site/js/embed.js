@@ -157,7 +157,7 @@
     else hosts.forEach(function (origin) { window.parent.postMessage(message, origin); });
   }
 
-  // Formats values for the host page with core/format.hpp (through the module's formatValue).
+  // Formats values for the host page with core/base/format.hpp (through the module's formatValue).
   function formatter() {
     if (window.KvPanels && KvPanels.format) return Promise.resolve(KvPanels.format);
     if (!formatModule) formatModule = window.createKvModule().then(function (m) { return m.formatValue; });

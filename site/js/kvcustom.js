@@ -6,12 +6,12 @@
 // message, which names the field, marks that control, and changes no panel. The log goes to the
 // core's explainLog (KvPanels.explainLog): the scenario it describes goes to every panel through
 // the same useOwn, and a table sets each logged number beside the model's, with what it means.
-// The load goes to the core's planner (KvPanels.plan, core/plan.hpp): the summary, then each
+// The load goes to the core's planner (KvPanels.plan, core/plan/plan.hpp): the summary, then each
 // candidate's command line and margins, or the closest one marked as falling short; "Show in the
 // panels" sends that candidate's scenario (one GPU of one replica) to every panel through useOwn.
 // The reset buttons send null, which is the catalog's model or GPU again, or put every panel back
 // on its chapter's scenario (KvLesson.backToLesson). Nothing here computes a figure: the summaries
-// and the table print the core's numbers through KvPanels.format (core/format.hpp).
+// and the table print the core's numbers through KvPanels.format (core/base/format.hpp).
 // A classic script with no global of its own; without lesson.js and kvpanels.js the form stays
 // hidden (it is `hidden` in the HTML, so the page without JavaScript shows no dead form).
 (function () {

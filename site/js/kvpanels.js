@@ -5,17 +5,17 @@
 //   KvPanels.mount(canvas, {panel, state, moduleUrl}) -> Promise<handle>
 //                                           panel: 'admission' | 'phases' | 'batching' | 'serving'; loads if needed
 //   KvPanels.evaluate(scenario)           -> result object (or {error}) once loaded
-//   KvPanels.format(value, formatName)    -> text, formatted by core/format.hpp, once loaded
+//   KvPanels.format(value, formatName)    -> text, formatted by core/base/format.hpp, once loaded
 //   KvPanels.catalog()                    -> {models, gpus, fields, limits, defaults} once loaded
 //   KvPanels.explainLog(text, given)      -> {scenario, assumptions, terms, logged_refusal, model_refusal,
 //                                            recognised_lines} (or {error}) once loaded: a vLLM start-up
 //                                            log explained by the model; given: {model, gpu, ...} it lacks
 //   KvPanels.plan(target)                 -> {met, summary, candidates, closest, target, ...} (or {error})
-//                                            once loaded: the flags that serve a load (core/plan.hpp,
+//                                            once loaded: the flags that serve a load (core/plan/plan.hpp,
 //                                            `kvcache --plan`); target: {model, gpu, gpu_count, users,
 //                                            prompt_tokens, output_tokens, itl_s, ttft_s}
 //   KvPanels.simulate(scenario, workload)  -> the run's summary (or {error}) once loaded: a serving
-//                                            simulation (core/simulate.hpp, `kvcache --simulate`);
+//                                            simulation (core/serving/simulate.hpp, `kvcache --simulate`);
 //                                            workload: {workload, rate_per_s, requests, seed,
 //                                            shared_prefix_tokens, prefix_caching}
 //   handle.getState()                     -> scenario (the CLI's field names); the serving panel adds
@@ -287,7 +287,7 @@ var KvPanels = (function () {
     });
   }
 
-  // A number formatted by core/format.hpp, by format name ('gib1', 'tokens_per_s', ...; see
+  // A number formatted by core/base/format.hpp, by format name ('gib1', 'tokens_per_s', ...; see
   // formatValue in wasm/bindings.cpp), so the page's prose prints figures as the panels do.
   function format(value, formatName) {
     if (!kv) throw new Error('KvPanels.format: call KvPanels.load() first');
@@ -305,7 +305,7 @@ var KvPanels = (function () {
     return parse(kv.evaluate(JSON.stringify(scenario || {})));
   }
 
-  // A vLLM start-up log explained by the core (core/log_explain.hpp): the scenario the log describes,
+  // A vLLM start-up log explained by the core (core/logs/log_explain.hpp): the scenario the log describes,
   // the assumptions made, and each logged number beside the model's. `given` (optional) supplies
   // what the log does not say, as scenario fields ({model: 'Qwen3-8B', gpu: 'L4'}).
   function explainLog(text, given) {
@@ -313,7 +313,7 @@ var KvPanels = (function () {
     return parse(kv.explainLog(String(text == null ? '' : text), JSON.stringify(given || {})));
   }
 
-  // The flags that serve a load (core/plan.hpp): `target` as `kvcache --plan` reads it; each
+  // The flags that serve a load (core/plan/plan.hpp): `target` as `kvcache --plan` reads it; each
   // candidate carries the `vllm serve` command line, its margins and the scenario of one replica.
   function plan(target) {
     if (!kv) throw new Error('KvPanels.plan: call KvPanels.load() first');
@@ -322,7 +322,7 @@ var KvPanels = (function () {
     return parse(kv.planFlags(text));
   }
 
-  // A serving run (core/simulate.hpp): the scenario as evaluate() takes it and a workload
+  // A serving run (core/serving/simulate.hpp): the scenario as evaluate() takes it and a workload
   // ({workload: 'chat', rate_per_s: 8, requests: 2000, ...}); the summary, or {error}.
   function simulate(scenario, workload) {
     if (!kv) throw new Error('KvPanels.simulate: call KvPanels.load() first');

@@ -27,7 +27,7 @@ var KvState = (function () {
   var NUMERIC = ['prompt_tokens', 'output_tokens', 'concurrent_requests', 'gpu_memory_utilization',
     'max_num_seqs', 'max_num_batched_tokens', 'tensor_parallel_size', 'pipeline_parallel_size', 'max_model_len',
     'block_size',
-    // The serving panel's workload (core/simulate_json.hpp).
+    // The serving panel's workload (core/io/simulate_json.hpp).
     'rate_per_s', 'requests', 'seed', 'shared_prefix_tokens'];
   // Unset (null) means the engine's default for the version, GPU and model.
   var NULLABLE = ['max_num_seqs', 'max_num_batched_tokens', 'max_model_len', 'block_size', 'gpu_memory_utilization'];

@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <vector>
 
-#include "evaluate.hpp"
-#include "simulate.hpp"
-#include "sweep.hpp"
+#include "result/evaluate.hpp"
+#include "serving/simulate.hpp"
+#include "result/sweep.hpp"
 
 namespace {
 

@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "evaluate.hpp"
-#include "json_io.hpp"
+#include "result/evaluate.hpp"
+#include "io/json_io.hpp"
 
 namespace kvtest {
 

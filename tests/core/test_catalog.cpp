@@ -4,7 +4,7 @@
 #include <cmath>
 #include <fstream>
 
-#include "catalog.hpp"
+#include "model/catalog.hpp"
 #include "support.hpp"
 
 using namespace kv;

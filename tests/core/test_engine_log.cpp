@@ -1,11 +1,11 @@
 // The engine log: vLLM's own start-up lines in the format of the version, the refusal as the
 // engine words it, and the lesson's lines.
 #include <catch2/catch.hpp>
-#include "engine_log.hpp"
+#include "logs/engine_log.hpp"
 
-#include "format.hpp"
+#include "base/format.hpp"
 #include "support.hpp"
-#include "units.hpp"
+#include "base/units.hpp"
 
 using namespace kv;
 using kvtest::evaluate_ok;
@@ -50,11 +50,11 @@ TEST_CASE("the stats line and the lesson lines") {
     const Result r = evaluate_ok({{"prompt_tokens", 32768}});
     CHECK(has_line(r, "INFO Engine 000: Avg prompt throughput: " + format_fixed(r.steps.serving.prompt_tokens_per_s, 1) +
                           " tokens/s, Avg generation throughput: " + format_fixed(r.steps.serving.generation_tokens_per_s, 1) +
-                          " tokens/s, Running: " + std::to_string(r.running) + " reqs, Waiting: " + std::to_string(r.waiting) +
-                          " reqs, GPU KV cache usage: " + format_fixed(r.kv_cache_usage * 100, 1) + "%, Prefix cache hit rate: 0.0%"));
+                          " tokens/s, Running: " + std::to_string(r.admission.running) + " reqs, Waiting: " + std::to_string(r.admission.waiting) +
+                          " reqs, GPU KV cache usage: " + format_fixed(r.admission.kv_cache_usage * 100, 1) + "%, Prefix cache hit rate: 0.0%"));
     const auto lessons = lines_of(r, LogKind::lesson);
     REQUIRE(lessons.size() >= 3);
-    CHECK(lessons[0].find("the KV pool is the limit (" + format_count(r.max_resident_sequences) + " sequences") != std::string::npos);
+    CHECK(lessons[0].find("the KV pool is the limit (" + format_count(r.admission.max_resident_sequences) + " sequences") != std::string::npos);
     CHECK(lessons[0].find("Lowering max_num_seqs would not admit one more") != std::string::npos);
 }
 

@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "format.hpp"
-#include "units.hpp"
+#include "base/format.hpp"
+#include "base/units.hpp"
 
 using namespace kv;
 

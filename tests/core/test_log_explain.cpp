@@ -4,8 +4,8 @@
 #include <cmath>
 #include <fstream>
 
-#include "log_explain.hpp"
-#include "log_parser.hpp"
+#include "logs/log_explain.hpp"
+#include "logs/log_parser.hpp"
 
 using namespace kv;
 

@@ -3,10 +3,10 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "calibration.hpp"
-#include "memory_plan.hpp"
+#include "engine/calibration.hpp"
+#include "memory/memory_plan.hpp"
 #include "support.hpp"
-#include "units.hpp"
+#include "base/units.hpp"
 
 using namespace kv;
 using kvtest::evaluate_ok;
@@ -95,8 +95,8 @@ TEST_CASE("Qwen3-32B on one H100 at 0.90: the engine refuses its 40,960-token de
     CHECK(fits > 4352);
     CHECK(fits < 40960);
     CHECK_THAT(r.memory.startup_error->message, Catch::Contains("estimated maximum model length is " + std::to_string(fits)));
-    CHECK(r.running == 0);
-    CHECK(r.waiting == 32);
+    CHECK(r.admission.running == 0);
+    CHECK(r.admission.waiting == 32);
     // The estimate starts; one block more does not.
     CHECK(evaluate_ok({{"model", "Qwen3-32B"}, {"max_model_len", fits}}).status == Status::ok);
     CHECK(evaluate_ok({{"model", "Qwen3-32B"}, {"max_model_len", fits + 16}}).status == Status::engine_refused);
@@ -128,10 +128,10 @@ TEST_CASE("the other refusals, each with the engine's reason") {
     giant["num_key_value_heads"] = 8;
     CHECK(kind_of({{"model_config", giant}}) == "weights_do_not_fit");
     const Result refused = evaluate_ok({{"model", "Qwen3-32B"}, {"gpu_memory_utilization", 0.72}, {"max_model_len", 4352}});
-    CHECK(refused.min_utilization_that_fits > 0.72);
+    CHECK(refused.admission.min_utilization_that_fits > 0.72);
     CHECK(evaluate_ok({{"model", "Qwen3-32B"},
                        {"max_model_len", 4352},
-                       {"gpu_memory_utilization", std::ceil(refused.min_utilization_that_fits * 100) / 100}})
+                       {"gpu_memory_utilization", std::ceil(refused.admission.min_utilization_that_fits * 100) / 100}})
               .status == Status::ok);
 }
 
@@ -140,40 +140,40 @@ TEST_CASE("a request longer than max_model_len is rejected, the engine still sta
     CHECK(r.status == Status::request_too_long);
     CHECK_FALSE(r.memory.startup_error);
     CHECK(r.memory.kv_cache_tokens > 0);
-    CHECK(r.running == 0);
+    CHECK(r.admission.running == 0);
 }
 
 TEST_CASE("capacity counts whole blocks of prompt + output tokens") {
     const Result r = evaluate_ok({{"prompt_tokens", 32768}});
-    CHECK(r.bytes_per_sequence == 147456.0 * (32768 + 256));
-    CHECK(r.max_resident_sequences == r.memory.num_gpu_blocks / ((32768 + 256) / 16));
+    CHECK(r.admission.bytes_per_sequence == 147456.0 * (32768 + 256));
+    CHECK(r.admission.max_resident_sequences == r.memory.num_gpu_blocks / ((32768 + 256) / 16));
 }
 
 TEST_CASE("which of the three limits binds") {
     SECTION("the requests themselves") {
         const Result r = evaluate_ok({});
-        CHECK(r.binding_limit == BindingLimit::concurrent_requests);
-        CHECK(r.running == 32);
-        CHECK(r.waiting == 0);
+        CHECK(r.admission.binding_limit == BindingLimit::concurrent_requests);
+        CHECK(r.admission.running == 32);
+        CHECK(r.admission.waiting == 0);
     }
     SECTION("the pool") {
         const Result r = evaluate_ok({{"prompt_tokens", 32768}});
-        CHECK(r.binding_limit == BindingLimit::kv_pool);
-        CHECK(r.running == r.max_resident_sequences);
-        CHECK(r.waiting == 32 - r.running);
+        CHECK(r.admission.binding_limit == BindingLimit::kv_pool);
+        CHECK(r.admission.running == r.admission.max_resident_sequences);
+        CHECK(r.admission.waiting == 32 - r.admission.running);
     }
     SECTION("max_num_seqs, below what the pool could hold") {
         const Result r = evaluate_ok({{"max_num_seqs", 16}});
-        CHECK(r.binding_limit == BindingLimit::max_num_seqs);
-        CHECK(r.running == 16);
-        CHECK(r.max_resident_sequences > 16);
+        CHECK(r.admission.binding_limit == BindingLimit::max_num_seqs);
+        CHECK(r.admission.running == 16);
+        CHECK(r.admission.max_resident_sequences > 16);
     }
 }
 
 TEST_CASE("lowering max_num_seqs never admits more and never helps throughput") {
     const Result pool_bound = evaluate_ok({{"prompt_tokens", 32768}});
     const Result knob_lowered = evaluate_ok({{"prompt_tokens", 32768}, {"max_num_seqs", 6}});
-    CHECK(knob_lowered.running == 6);
+    CHECK(knob_lowered.admission.running == 6);
     CHECK(knob_lowered.steps.decode_tokens_per_s < pool_bound.steps.decode_tokens_per_s);
 }
 
@@ -219,7 +219,7 @@ TEST_CASE("sliding-window layers: their own KV-cache groups (gpt-oss and Gemma 3
     CHECK(r.memory.kv_cache_tokens == r.memory.num_gpu_blocks / 2 * 16);
     // A sequence holds full blocks in the full-attention group and only its window in the other.
     const Result full = evaluate_ok({{"model_config", small_config()}, {"max_model_len", 32768}});
-    CHECK(r.max_resident_sequences > full.max_resident_sequences);
+    CHECK(r.admission.max_resident_sequences > full.admission.max_resident_sequences);
     // Before the hybrid allocator (0.10) every layer was cached as full attention.
     CHECK(evaluate_ok({{"model_config", alternating}, {"vllm_version", "0.9.2"}}).memory.layout.num_groups == 1);
 

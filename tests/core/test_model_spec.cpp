@@ -1,11 +1,11 @@
 #include <catch2/catch.hpp>
-#include "engine_log.hpp"
+#include "logs/engine_log.hpp"
 
-#include "catalog.hpp"
-#include "json_io.hpp"
-#include "model_spec.hpp"
+#include "model/catalog.hpp"
+#include "io/json_io.hpp"
+#include "model/model_spec.hpp"
 #include "support.hpp"
-#include "units.hpp"
+#include "base/units.hpp"
 
 using namespace kv;
 

@@ -4,9 +4,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "catalog.hpp"
-#include "format.hpp"
-#include "plan.hpp"
+#include "model/catalog.hpp"
+#include "base/format.hpp"
+#include "plan/plan.hpp"
 #include "support.hpp"
 
 using namespace kv;
@@ -84,8 +84,8 @@ TEST_CASE("plan: every candidate, evaluated as is, starts, runs its users and me
             CHECK(!r.memory.startup_error);
             CHECK(r.status == Status::ok);
             CHECK(r.scenario.concurrent_requests == c.users_per_replica);
-            CHECK(r.running == c.users_per_replica);
-            CHECK(r.max_resident_sequences == c.max_resident_sequences);
+            CHECK(r.admission.running == c.users_per_replica);
+            CHECK(r.admission.max_resident_sequences == c.max_resident_sequences);
             CHECK(c.users_headroom >= 1.0);
             if (target.itl_s) CHECK(r.steps.itl_s <= *target.itl_s);
             if (target.ttft_s) CHECK(r.steps.prefill.total_s <= *target.ttft_s);
@@ -139,7 +139,7 @@ TEST_CASE("plan: an impossible target says so and reports the closest configurat
     // Fed back as is, it runs as many as the plan says.
     auto outcome = evaluate(c.scenario);
     REQUIRE(std::holds_alternative<Result>(outcome));
-    CHECK(std::get<Result>(outcome).running == c.running);
+    CHECK(std::get<Result>(outcome).admission.running == c.running);
 
     // A request longer than the model's context cannot be met by any flag.
     const PlanResult too_long = plan_ok(R"({"model": "Qwen3-8B", "gpu": "H100", "prompt_tokens": 65536, "output_tokens": 512})");

@@ -1,10 +1,10 @@
 // Properties over thousands of random scenarios: what must hold for any input the model accepts.
 #include <catch2/catch.hpp>
-#include "engine_log.hpp"
+#include "logs/engine_log.hpp"
 #include <cmath>
 #include <random>
 
-#include "catalog.hpp"
+#include "model/catalog.hpp"
 #include "support.hpp"
 
 using namespace kv;
@@ -90,20 +90,20 @@ TEST_CASE("properties hold over 3,000 random scenarios") {
             CHECK(m.kv_cache_tokens > 0);
         } else {
             CHECK(r.status == Status::engine_refused);
-            CHECK(r.running == 0);
+            CHECK(r.admission.running == 0);
         }
-        CHECK(r.kv_pool_used_bytes <= std::max(0.0, m.available_kv_bytes) * (1 + 1e-12));
+        CHECK(r.admission.kv_pool_used_bytes <= std::max(0.0, m.available_kv_bytes) * (1 + 1e-12));
 
         // Admission: running never exceeds any of its three limits, and requests are conserved.
-        CHECK(r.running <= s.concurrent_requests);
-        CHECK(r.running <= *r.scenario.max_num_seqs);
-        CHECK(r.running <= r.max_resident_sequences);
-        CHECK(r.running + r.waiting == s.concurrent_requests);
-        CHECK(r.kv_cache_usage >= 0);
-        CHECK(r.kv_cache_usage <= 1);
+        CHECK(r.admission.running <= s.concurrent_requests);
+        CHECK(r.admission.running <= *r.scenario.max_num_seqs);
+        CHECK(r.admission.running <= r.admission.max_resident_sequences);
+        CHECK(r.admission.running + r.admission.waiting == s.concurrent_requests);
+        CHECK(r.admission.kv_cache_usage >= 0);
+        CHECK(r.admission.kv_cache_usage <= 1);
         CHECK(r.steps.weight_share >= 0);
         CHECK(r.steps.weight_share <= 1);
-        if (r.running > 0) {
+        if (r.admission.running > 0) {
             CHECK(r.steps.decode.total_s > 0);
             CHECK(r.steps.decode.total_s >= std::max(r.steps.decode.memory_s, r.steps.decode.compute_s));
             CHECK(r.steps.free_prefill_tokens <= r.steps.chunk_budget_tokens);
@@ -123,12 +123,12 @@ TEST_CASE("properties hold over 3,000 random scenarios") {
         // Capacity never rises with prompt length.
         Scenario longer = s;
         longer.prompt_tokens = std::min<int64_t>(s.prompt_tokens * 2, ScenarioLimits::max_prompt_tokens);
-        CHECK(evaluate_scenario(longer).max_resident_sequences <= r.max_resident_sequences);
+        CHECK(evaluate_scenario(longer).admission.max_resident_sequences <= r.admission.max_resident_sequences);
 
         // An FP8 cache never lowers capacity; FP8 weights never shrink the pool.
         Scenario fp8_cache = s;
         fp8_cache.kv_cache_dtype = DType::fp8;
-        CHECK(evaluate_scenario(fp8_cache).max_resident_sequences >= r.max_resident_sequences);
+        CHECK(evaluate_scenario(fp8_cache).admission.max_resident_sequences >= r.admission.max_resident_sequences);
         Scenario fp8_weights = s;
         fp8_weights.weight_dtype = DType::fp8;
         if (find_model(s.model)->weight_format == WeightFormat::bf16)
@@ -139,7 +139,7 @@ TEST_CASE("properties hold over 3,000 random scenarios") {
         more_memory.gpu_memory_utilization = std::min(1.0, *r.scenario.gpu_memory_utilization + 0.05);
         const Result more = evaluate_scenario(more_memory);
         if (!more.memory.startup_error || more.memory.startup_error->kind != "free_memory_below_request")
-            CHECK(more.max_resident_sequences >= r.max_resident_sequences);
+            CHECK(more.admission.max_resident_sequences >= r.admission.max_resident_sequences);
     }
 }
 
@@ -159,8 +159,8 @@ TEST_CASE("extreme accepted inputs neither overflow nor produce NaN") {
     s.output_tokens = 1;
     const Result r = evaluate_scenario(s);
     check_finite(result_to_json(r), "tiny requests");
-    CHECK(r.running == std::min<int64_t>(4096, r.max_resident_sequences));
-    CHECK(r.running > 2048);
+    CHECK(r.admission.running == std::min<int64_t>(4096, r.admission.max_resident_sequences));
+    CHECK(r.admission.running > 2048);
     CHECK(r.steps.chunk_budget_tokens == 0);
 
     nlohmann::json huge = {{"num_hidden_layers", ConfigLimits::max_layers},

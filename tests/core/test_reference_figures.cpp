@@ -7,7 +7,7 @@
 #include <cmath>
 #include <fstream>
 
-#include "format.hpp"
+#include "base/format.hpp"
 #include "support.hpp"
 
 namespace {

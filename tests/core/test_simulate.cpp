@@ -1,12 +1,12 @@
 // The serving simulation: it agrees with the steady-state model where both apply, preempts under
 // overload and counts it as the engine's metrics do, shares a prefix, and repeats for a seed.
 #include <catch2/catch.hpp>
-#include "engine_log.hpp"
+#include "logs/engine_log.hpp"
 #include <fstream>
 
-#include "format.hpp"
-#include "simulate.hpp"
-#include "simulate_json.hpp"
+#include "base/format.hpp"
+#include "serving/simulate.hpp"
+#include "io/simulate_json.hpp"
 #include "support.hpp"
 
 using namespace kv;
@@ -56,7 +56,7 @@ TEST_CASE("a long run that keeps the batch full agrees with the steady state wit
         const Result r =
             evaluate_ok({{"prompt_tokens", prompt}, {"output_tokens", output}, {"max_num_seqs", seqs}, {"concurrent_requests", seqs}});
         INFO("prompt " << prompt << ", output " << output << ", max_num_seqs " << seqs);
-        REQUIRE(r.running == seqs);  // the batch, not the pool, is the limit
+        REQUIRE(r.admission.running == seqs);  // the batch, not the pool, is the limit
         Workload w;
         w.name = "fixed";
         w.requests = 3000;

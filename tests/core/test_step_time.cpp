@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "catalog.hpp"
-#include "step_time.hpp"
+#include "model/catalog.hpp"
+#include "time/step_time.hpp"
 #include "support.hpp"
 
 using namespace kv;
@@ -9,7 +9,7 @@ using kvtest::evaluate_ok;
 
 TEST_CASE("decode moves the weights plus every running sequence's whole cache") {
     const Result r = evaluate_ok({});
-    CHECK(r.steps.decode.bytes == r.memory.weight_bytes + 32 * r.bytes_per_sequence);
+    CHECK(r.steps.decode.bytes == r.memory.weight_bytes + 32 * r.admission.bytes_per_sequence);
     CHECK(r.steps.decode.memory_s == Approx(r.steps.decode.bytes / (3.35e12 * 0.8)));
     CHECK(r.steps.decode.compute_s == Approx(r.steps.decode.flops / (989e12 * 0.55)));
     CHECK(r.steps.decode.total_s == Approx(std::max(r.steps.decode.memory_s, r.steps.decode.compute_s)));
@@ -60,11 +60,11 @@ TEST_CASE("chunked prefill: tokens ride free until compute reaches memory time")
     const Result r = evaluate_ok({});
     CHECK(r.steps.chunk_budget_tokens == 8192 - 32);
     REQUIRE(r.steps.free_prefill_tokens > 0);
-    CHECK(decode_step_with_chunk_s(r, 0) == Approx(r.steps.decode.total_s));
+    CHECK(decode_step_with_chunk_s(step_engine(r), r.admission.running, 0) == Approx(r.steps.decode.total_s));
     // Up to the free count the step barely grows (only the chunk's KV writes)...
-    CHECK(decode_step_with_chunk_s(r, r.steps.free_prefill_tokens) / r.steps.decode.total_s < 1.01);
+    CHECK(decode_step_with_chunk_s(step_engine(r), r.admission.running, r.steps.free_prefill_tokens) / r.steps.decode.total_s < 1.01);
     // ...and past it the step is compute-bound and grows with every token.
-    const double at_budget = decode_step_with_chunk_s(r, r.steps.chunk_budget_tokens);
+    const double at_budget = decode_step_with_chunk_s(step_engine(r), r.admission.running, r.steps.chunk_budget_tokens);
     CHECK(at_budget == Approx(r.steps.step_with_full_chunk_s));
     CHECK(at_budget > 3 * r.steps.decode.total_s);
 }
@@ -85,12 +85,12 @@ TEST_CASE("tensor parallelism: sublinear because of the all-reduces") {
 
 TEST_CASE("a decode step's weight read gains intensity with the batch, its cache read stays at the group size") {
     const Result r = evaluate_ok({});  // Qwen3-8B: 32 query heads on 8 KV heads, BF16 cache
-    const DecodeIntensities one = decode_intensities(r, 1, 4352);
-    const DecodeIntensities many = decode_intensities(r, 64, 4352);
+    const DecodeIntensities one = decode_intensities(step_engine(r), 1, 4352);
+    const DecodeIntensities many = decode_intensities(step_engine(r), 64, 4352);
     CHECK(one.weight_flops_per_byte == Approx(2.0 * 8190735360.0 / r.memory.weight_bytes));
     CHECK(many.weight_flops_per_byte == Approx(64 * one.weight_flops_per_byte));
     CHECK(one.kv_flops_per_byte == Approx(4.0));
     CHECK(many.kv_flops_per_byte == Approx(4.0));
     const Result fp8 = evaluate_ok({{"kv_cache_dtype", "fp8"}});
-    CHECK(decode_intensities(fp8, 8, 4352).kv_flops_per_byte == Approx(8.0));
+    CHECK(decode_intensities(step_engine(fp8), 8, 4352).kv_flops_per_byte == Approx(8.0));
 }

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "support.hpp"
-#include "sweep.hpp"
+#include "result/sweep.hpp"
 
 using namespace kv;
 using kvtest::evaluate_ok;
@@ -9,18 +9,18 @@ using kvtest::evaluate_ok;
 TEST_CASE("batch sweep: every point is a full evaluation, up to the pool limit") {
     const Result base = evaluate_ok({{"prompt_tokens", 32768}, {"kv_cache_dtype", "fp8"}, {"weight_dtype", "fp8"}});
     const BatchSweep sweep = sweep_batch(base);
-    const auto limit = static_cast<size_t>(base.max_resident_sequences);
+    const auto limit = static_cast<size_t>(base.admission.max_resident_sequences);
     REQUIRE(limit > 8);
     REQUIRE(sweep.points.size() == limit);
-    CHECK(sweep.pool_limit == base.max_resident_sequences);
+    CHECK(sweep.pool_limit == base.admission.max_resident_sequences);
     CHECK(sweep.points.front().batch == 1);
-    CHECK(sweep.points.back().batch == base.max_resident_sequences);
+    CHECK(sweep.points.back().batch == base.admission.max_resident_sequences);
     const Result at8 =
         evaluate_ok({{"prompt_tokens", 32768}, {"kv_cache_dtype", "fp8"}, {"weight_dtype", "fp8"}, {"concurrent_requests", 8}});
     CHECK(sweep.points[7].step_s == Approx(at8.steps.decode.total_s));
     CHECK(sweep.points[7].tokens_per_s == Approx(at8.steps.decode_tokens_per_s));
     // Cache read equals weight read where batch x bytes per sequence = weight bytes.
-    CHECK(sweep.amortised_batch == Approx(base.memory.weight_bytes / base.bytes_per_sequence));
+    CHECK(sweep.amortised_batch == Approx(base.memory.weight_bytes / base.admission.bytes_per_sequence));
 }
 
 TEST_CASE("batch sweep: aggregate rises with diminishing returns, per-stream latency rises") {

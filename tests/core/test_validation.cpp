@@ -4,7 +4,7 @@
 #include <cmath>
 #include <fstream>
 
-#include "validation.hpp"
+#include "logs/validation.hpp"
 
 TEST_CASE("real start-ups: median |error| at most 3%, every row within 10%, the same refusals") {
     std::ifstream in(KV_STARTUP_LOGS);

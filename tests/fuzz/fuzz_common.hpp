@@ -4,8 +4,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "evaluate.hpp"
-#include "json_io.hpp"
+#include "result/evaluate.hpp"
+#include "io/json_io.hpp"
 
 namespace kvfuzz {
 

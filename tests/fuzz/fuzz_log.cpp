@@ -3,7 +3,7 @@
 #include <string_view>
 
 #include "fuzz_common.hpp"
-#include "log_explain.hpp"
+#include "logs/log_explain.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "fuzz_common.hpp"
-#include "plan.hpp"
+#include "plan/plan.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "fuzz_common.hpp"
-#include "simulate_json.hpp"
+#include "io/simulate_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);

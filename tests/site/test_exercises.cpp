@@ -2,9 +2,9 @@
 // that works without JavaScript, and an answer that is the core's own value for the scenario.
 #include <catch2/catch.hpp>
 
-#include "evaluate.hpp"
-#include "format.hpp"
-#include "json_io.hpp"
+#include "result/evaluate.hpp"
+#include "base/format.hpp"
+#include "io/json_io.hpp"
 #include "render.hpp"
 
 using namespace site;
@@ -80,7 +80,7 @@ TEST_CASE("an exercise renders as a question and an answer behind a disclosure, 
                                   s.force_mha = true;
                                   return s;
                               }()))
-                                  .max_resident_sequences;
+                                  .admission.max_resident_sequences;
     REQUIRE(a.figures.size() == 3);  // the answer is a bound figure like any other
     const FigureRecord& answer = a.figures.back();
     CHECK(answer.value.number == Approx(static_cast<double>(sequences)));

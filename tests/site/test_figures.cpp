@@ -1,10 +1,10 @@
-// Figures computed through the core and formatted by core/format.hpp, and every way one can fail.
+// Figures computed through the core and formatted by core/base/format.hpp, and every way one can fail.
 #include <catch2/catch.hpp>
 
 #include "bindings.hpp"
 #include "figures.hpp"
-#include "format.hpp"
-#include "json_io.hpp"
+#include "base/format.hpp"
+#include "io/json_io.hpp"
 
 using namespace site;
 using nlohmann::json;
@@ -60,7 +60,7 @@ std::string error_of(const LessonData& data, const std::string& inner) {
 TEST_CASE("figures equal the core's result formatted by the named format") {
     const LessonData data = lesson();
     auto direct = std::get<kv::Result>(kv::evaluate(kv::Scenario{}));
-    CHECK(value_of(data, "start.max_resident_sequences | count") == kv::format_count(direct.max_resident_sequences));
+    CHECK(value_of(data, "start.max_resident_sequences | count") == kv::format_count(direct.admission.max_resident_sequences));
     CHECK(value_of(data, "start.kv_bytes_per_token | kib") == *kv::format_named(direct.memory.layout.kv_bytes_per_token, "kib"));
     CHECK(value_of(data, "start.decode_step_s | duration") == kv::format_duration(direct.steps.decode.total_s));
     CHECK(value_of(data, "start.decode.flops | sig3") == kv::format_significant(direct.steps.decode.flops, 3));
@@ -78,7 +78,7 @@ TEST_CASE("arithmetic across scenarios") {
     CHECK(value_of(data, "start.decode_tokens_per_s / long.decode_tokens_per_s | x2") ==
           kv::format_factor(a.steps.decode_tokens_per_s / b.steps.decode_tokens_per_s, 2));
     CHECK(value_of(data, "start.max_resident_sequences - long.max_resident_sequences | count") ==
-          kv::format_count(a.max_resident_sequences - b.max_resident_sequences));
+          kv::format_count(a.admission.max_resident_sequences - b.admission.max_resident_sequences));
     CHECK(value_of(data, "(long.itl_s - start.itl_s) / start.itl_s | percent") ==
           kv::format_percent((b.steps.itl_s - a.steps.itl_s) / a.steps.itl_s, 0));
 }

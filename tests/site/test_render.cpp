@@ -2,9 +2,9 @@
 // the article into chapters; binding errors name file:line and nothing is rendered.
 #include <catch2/catch.hpp>
 
-#include "evaluate.hpp"
-#include "format.hpp"
-#include "json_io.hpp"
+#include "result/evaluate.hpp"
+#include "base/format.hpp"
+#include "io/json_io.hpp"
 #include "render.hpp"
 
 using namespace site;
@@ -54,7 +54,7 @@ TEST_CASE("figures are baked with their binding as data attributes") {
     CHECK(a.title_text == "The KV cache");
     REQUIRE(a.figures.size() == 5);
     // The core's own number (its tests pin the value); the generator only formats it.
-    const std::string sequences = kv::format_count(std::get<kv::Result>(kv::evaluate(kv::Scenario{})).max_resident_sequences);
+    const std::string sequences = kv::format_count(std::get<kv::Result>(kv::evaluate(kv::Scenario{})).admission.max_resident_sequences);
     CHECK(a.figures[0].value.formatted == sequences);
     CHECK(a.figures[0].where.line == 5);
     const std::string& html = a.body_html;

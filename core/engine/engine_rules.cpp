@@ -1,0 +1,40 @@
+#include "engine/engine_rules.hpp"
+
+#include <cctype>
+
+namespace kv {
+
+std::optional<EngineVersion> parse_engine_version(const std::string& text) {
+    size_t i = (!text.empty() && (text[0] == 'v' || text[0] == 'V')) ? 1 : 0;
+    int parts[3] = {0, 0, 0};
+    int count = 0;
+    while (count < 3 && i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+        int value = 0;
+        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+            value = value * 10 + (text[i] - '0');
+            if (value > 9999) return std::nullopt;
+            ++i;
+        }
+        parts[count++] = value;
+        if (i < text.size() && text[i] == '.') ++i;
+        else break;
+    }
+    if (count < 2) return std::nullopt;
+    return EngineVersion{parts[0], parts[1], parts[2]};
+}
+
+EngineRules engine_rules(const EngineVersion& v) {
+    EngineRules r;
+    r.version = v;
+    r.v1_engine = !(v < EngineVersion{0, 8, 0});
+    r.device_batch_defaults = !(v < EngineVersion{0, 9, 0});
+    r.cuda_graphs_in_budget = !(v < EngineVersion{0, 21, 0});
+    r.hybrid_kv_allocator = !(v < EngineVersion{0, 10, 0});
+    r.startup_free_memory_check = r.v1_engine;
+    r.newer_profile = !(v < EngineVersion{0, 14, 0});
+    r.larger_default_utilization = r.cuda_graphs_in_budget;
+    r.loading_log_says_memory = !(v < EngineVersion{0, 11, 0});
+    return r;
+}
+
+}  // namespace kv

@@ -1,0 +1,73 @@
+#include "model/catalog.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "model/catalog_data.hpp"
+#include "io/json_io.hpp"
+
+namespace kv {
+namespace {
+
+[[noreturn]] void catalog_defect(const std::string& what) {
+    std::fprintf(stderr, "built-in catalog is invalid: %s\n", what.c_str());
+    std::abort();
+}
+
+Catalog parse_catalog() {
+    Catalog catalog;
+    const auto models = nlohmann::json::parse(builtin_models_json, nullptr, false);
+    const auto gpus = nlohmann::json::parse(builtin_gpus_json, nullptr, false);
+    if (models.is_discarded() || gpus.is_discarded()) catalog_defect("not JSON");
+    for (const auto& entry : models.at("models")) {
+        nlohmann::json config = entry.at("config");
+        // ModelOpt checkpoints keep their quantisation in a separate hf_quant_config.json.
+        if (entry.contains("hf_quant_config") && !config.contains("quantization_config") &&
+            entry["hf_quant_config"].value("quantization", nlohmann::json::object()).value("quant_algo", "") == "FP8")
+            config["quantization_config"] = {{"quant_method", "modelopt"}, {"quant_algo", "FP8"}};
+        auto parsed = model_from_config(config, entry.at("id").get<std::string>());
+        if (auto* error = std::get_if<InputError>(&parsed)) catalog_defect(error->message);
+        ModelSpec spec = std::get<ModelSpec>(parsed);
+        spec.name = entry.at("id").get<std::string>();
+        spec.hf_repo = entry.value("hf_repo", std::string());
+        catalog.models.push_back(spec);
+    }
+    for (const auto& entry : gpus.at("gpus")) {
+        auto parsed = gpu_from_json(entry, "gpus." + entry.value("id", std::string("?")));
+        if (auto* error = std::get_if<InputError>(&parsed)) catalog_defect(error->message);
+        catalog.gpus.push_back(std::get<GpuSpec>(parsed));
+    }
+    return catalog;
+}
+
+template <typename T>
+std::string join_names(const std::vector<T>& items) {
+    std::string out;
+    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item.name;
+    return out;
+}
+
+}  // namespace
+
+const Catalog& builtin_catalog() {
+    static const Catalog catalog = parse_catalog();
+    return catalog;
+}
+
+const ModelSpec* find_model(const std::string& id) {
+    for (const auto& m : builtin_catalog().models)
+        if (m.name == id) return &m;
+    return nullptr;
+}
+
+const GpuSpec* find_gpu(const std::string& id) {
+    for (const auto& g : builtin_catalog().gpus)
+        if (g.name == id) return &g;
+    return nullptr;
+}
+
+std::string model_ids() { return join_names(builtin_catalog().models); }
+std::string gpu_ids() { return join_names(builtin_catalog().gpus); }
+
+}  // namespace kv

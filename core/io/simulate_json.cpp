@@ -1,0 +1,150 @@
+#include "io/simulate_json.hpp"
+
+#include "io/json_io.hpp"
+
+namespace kv {
+namespace {
+
+using json = nlohmann::json;
+using L = WorkloadLimits;
+
+std::optional<InputError> read_requests(const json& value, std::vector<RequestSpec>& list) {
+    const std::string shape = "list must be an array of {arrival_s, prompt_tokens, output_tokens} (1 to 20,000 requests)";
+    if (!value.is_array() || value.empty() || value.size() > static_cast<size_t>(L::max_requests))
+        return InputError{"list", ErrorCode::wrong_type, shape};
+    list.clear();
+    for (const json& entry : value) {
+        if (!entry.is_object()) return InputError{"list", ErrorCode::wrong_type, shape};
+        RequestSpec q;
+        for (const auto& [key, field] : entry.items()) {
+            if (key == "arrival_s") {
+                auto v = read_number(field, "list.arrival_s", 0, 1e9, 6);
+                if (auto* e = std::get_if<InputError>(&v)) return *e;
+                q.arrival_s = std::get<double>(v);
+            } else if (key == "prompt_tokens" || key == "output_tokens") {
+                auto v = read_integer(field, "list." + key, 1, 1 << 24);
+                if (auto* e = std::get_if<InputError>(&v)) return *e;
+                (key == "prompt_tokens" ? q.prompt_tokens : q.output_tokens) = std::get<int64_t>(v);
+            } else {
+                return InputError{"list", ErrorCode::unknown_field, "a request has arrival_s, prompt_tokens and output_tokens"};
+            }
+        }
+        if (q.prompt_tokens < 1 || q.output_tokens < 1) return InputError{"list", ErrorCode::missing_field, shape};
+        list.push_back(q);
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::variant<Workload, InputError> workload_from_json(const json& in, const Workload& base) {
+    if (!in.is_object()) return InputError{"workload", ErrorCode::wrong_type, "the workload must be a JSON object"};
+    Workload w = base;
+    for (const auto& [key, value] : in.items()) {
+        if (key == "workload") {
+            if (!value.is_string()) return InputError{key, ErrorCode::wrong_type, "workload must be chat, summarise, reasoning or fixed"};
+            w.name = value.get<std::string>();
+        } else if (key == "rate_per_s") {
+            auto v = read_number(value, key, 0, L::max_rate_per_s, 3);
+            if (auto* e = std::get_if<InputError>(&v)) return *e;
+            w.rate_per_s = std::get<double>(v);
+        } else if (key == "requests") {
+            auto v = read_integer(value, key, L::min_requests, L::max_requests);
+            if (auto* e = std::get_if<InputError>(&v)) return *e;
+            w.requests = std::get<int64_t>(v);
+        } else if (key == "seed") {
+            auto v = read_integer(value, key, 0, int64_t{1} << 53);
+            if (auto* e = std::get_if<InputError>(&v)) return *e;
+            w.seed = static_cast<uint64_t>(std::get<int64_t>(v));
+        } else if (key == "shared_prefix_tokens") {
+            auto v = read_integer(value, key, 0, L::max_shared_prefix_tokens);
+            if (auto* e = std::get_if<InputError>(&v)) return *e;
+            w.shared_prefix_tokens = std::get<int64_t>(v);
+        } else if (key == "prefix_caching") {
+            if (!value.is_boolean()) return InputError{key, ErrorCode::wrong_type, "prefix_caching must be true or false"};
+            w.prefix_caching = value.get<bool>();
+        } else if (key == "list") {
+            if (auto e = read_requests(value, w.list)) return *e;
+        } else {
+            const std::string shown = key.size() > 60 ? key.substr(0, 57) + "..." : key;
+            return InputError{shown, ErrorCode::unknown_field,
+                              "\"" + shown +
+                                  "\" is not a workload field (workload, rate_per_s, requests, seed, "
+                                  "shared_prefix_tokens, prefix_caching, list)"};
+        }
+    }
+    if (w.name != "chat" && w.name != "summarise" && w.name != "reasoning" && w.name != "fixed")
+        return InputError{"workload", ErrorCode::unknown_value, "workload must be chat, summarise, reasoning or fixed"};
+    return w;
+}
+
+std::variant<Workload, InputError> workload_from_text(const std::string& text, const Workload& base) {
+    if (text.size() > (4u << 20)) return InputError{"workload", ErrorCode::out_of_range, "the workload is larger than 4 MiB"};
+    const json parsed = json::parse(text, nullptr, false);
+    if (parsed.is_discarded()) return InputError{"workload", ErrorCode::malformed_json, "the workload is not valid JSON"};
+    return workload_from_json(parsed, base);
+}
+
+json workload_to_json(const Workload& w) {
+    return {{"workload", w.name},
+            {"rate_per_s", w.rate_per_s},
+            {"requests", w.requests},
+            {"seed", w.seed},
+            {"shared_prefix_tokens", w.shared_prefix_tokens},
+            {"prefix_caching", w.prefix_caching}};
+}
+
+namespace {
+// Exact percentiles of the run, and (for a metric) what histogram_quantile() reads off its buckets.
+json percentiles_to_json(const Percentiles& p, const Histogram* h = nullptr) {
+    json out = {{"p50", p.p50}, {"p90", p.p90}, {"p99", p.p99}, {"mean", p.mean}, {"count", p.count}};
+    if (h) out.update({{"histogram_p50", h->quantile(0.5)}, {"histogram_p90", h->quantile(0.9)}, {"histogram_p99", h->quantile(0.99)}});
+    return out;
+}
+json histogram_to_json(const Histogram& h) {
+    json buckets = json::array();
+    for (size_t i = 0; i < h.upper_bounds.size(); ++i) buckets.push_back({{"le", h.upper_bounds[i]}, {"count", h.cumulative[i]}});
+    return {{"buckets", buckets}, {"count", h.count}, {"sum", h.sum}};
+}
+}  // namespace
+
+json simulation_to_json(const Simulation& sim, bool with_stats_lines) {
+    const SimSummary& s = sim.summary;
+    int64_t running = 0, waiting = 0;
+    double usage = 0;
+    if (!sim.steps.empty()) {
+        const SimStep& last = sim.steps.back();
+        running = last.running;
+        waiting = last.waiting;
+        usage = last.kv_cache_usage;
+    }
+    json out = {
+        {"duration_s", s.duration_s},
+        {"finished", s.finished},
+        {"rejected", s.rejected},
+        {"preemptions", s.preemptions},
+        {"generation_tokens_per_s", s.generation_tokens_per_s},
+        {"prompt_tokens_per_s", s.prompt_tokens_per_s},
+        {"prefix_hit_rate", s.prefix_hit_rate},
+        {"peak_kv_cache_usage", s.peak_kv_cache_usage},
+        {"mean_running", s.mean_running},
+        {"ttft_s", percentiles_to_json(s.ttft_s, &s.ttft_histogram)},
+        {"itl_s", percentiles_to_json(s.itl_s, &s.itl_histogram)},
+        {"e2e_s", percentiles_to_json(s.e2e_s)},
+        {"pool_blocks", sim.pool_blocks},
+        {"block_size", sim.block_size},
+        {"steps", static_cast<int64_t>(sim.steps.size())},
+        {"note", sim.note},
+        {"metrics",
+         {{"vllm:num_requests_running", running},
+          {"vllm:num_requests_waiting", waiting},
+          {"vllm:kv_cache_usage_perc", usage},
+          {"vllm:num_preemptions_total", s.preemptions},
+          {"vllm:time_to_first_token_seconds", histogram_to_json(s.ttft_histogram)},
+          {"vllm:inter_token_latency_seconds", histogram_to_json(s.itl_histogram)}}},
+    };
+    if (with_stats_lines) out["stats_lines"] = sim.stats_lines;
+    return out;
+}
+
+}  // namespace kv

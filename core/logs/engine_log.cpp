@@ -1,0 +1,175 @@
+#include "logs/engine_log.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "base/format.hpp"
+#include "base/units.hpp"
+
+namespace kv {
+
+const char* log_kind_name(LogKind kind) {
+    static const char* const names[] = {"info", "warning", "failure", "lesson"};
+    return names[static_cast<int>(kind)];
+}
+
+namespace {
+
+void add(std::vector<LogLine>& out, LogKind kind, const std::string& text) {
+    static const char* const prefix[] = {"INFO ", "WARNING ", "ERROR ", "LESSON "};
+    out.push_back({kind, prefix[static_cast<int>(kind)] + text});
+}
+
+std::string gib(double bytes, int decimals) { return format_fixed(bytes / GiB, decimals); }
+
+std::string concurrency(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2fx", std::isfinite(value) ? value : 0.0);
+    return text;
+}
+
+// Utilisation rounded up to the next hundredth, so "starts at 0.78" really starts.
+std::string utilization_ceiling(double fraction) { return format_fixed(std::ceil(fraction * 100.0 - 1e-9) / 100.0, 2); }
+
+// The start-up lines the engine prints, in its own formats for the version.
+void log_startup(const Result& r, std::vector<LogLine>& out) {
+    const MemoryPlan& m = r.memory;
+    const EngineRules& rules = r.rules;
+    const std::string max_len = std::to_string(*r.scenario.max_model_len);
+    if (!rules.v1_engine) {
+        add(out, LogKind::info, "Loading model weights took " + gib(m.weight_bytes, 4) + " GB");
+        add(out, LogKind::info,
+            "Memory profiling results: total_gpu_memory=" + gib(m.visible_bytes, 2) +
+                "GiB peak_torch_memory=" + gib(m.weight_bytes + m.activation_peak_bytes, 2) +
+                "GiB non_torch_memory=" + gib(m.non_torch_bytes, 2) + "GiB kv_cache_size=" + gib(m.available_kv_bytes, 2) +
+                "GiB gpu_memory_utilization=" + format_fixed(*r.scenario.gpu_memory_utilization, 2));
+        if (m.startup_error && m.startup_error->kind != "max_model_len_does_not_fit") return;
+        add(out, LogKind::info,
+            "# GPU blocks: " + std::to_string(m.num_gpu_blocks) + ", # CPU blocks: " + std::to_string(m.cpu_swap_blocks));
+        add(out, LogKind::info, "Maximum concurrency for " + max_len + " tokens per request: " + concurrency(m.max_concurrency));
+        return;
+    }
+    add(out, LogKind::info,
+        "Model loading took " + gib(m.weight_bytes, rules.loading_log_says_memory ? 2 : 4) +
+            (rules.loading_log_says_memory ? " GiB memory" : " GiB"));
+    if (m.cuda_graph_in_budget) add(out, LogKind::info, "Estimated CUDA graph memory: " + gib(m.cuda_graph_bytes, 2) + " GiB total");
+    add(out, LogKind::info, "Available KV cache memory: " + gib(m.available_kv_bytes, 2) + " GiB");
+    if (m.startup_error) return;
+    if (m.layout.padding_layers > 0)
+        add(out, LogKind::warning,
+            "Add " + std::to_string(m.layout.padding_layers) + " padding layers, may waste at most " +
+                format_fixed(100.0 * static_cast<double>(m.layout.padding_layers) / static_cast<double>(m.layout.layers), 2) +
+                "% KV cache memory");
+    add(out, LogKind::info, "GPU KV cache size: " + format_count(m.kv_cache_tokens) + " tokens");
+    add(out, LogKind::info,
+        "Maximum concurrency for " + format_count(*r.scenario.max_model_len) + " tokens per request: " + concurrency(m.max_concurrency));
+}
+
+void log_refusal(const Result& r, std::vector<LogLine>& out) {
+    const MemoryPlan& m = r.memory;
+    // Out-of-memory failures carry their own exception name; the checks raise ValueError.
+    const std::string& message = m.startup_error->message;
+    add(out, LogKind::failure, message.rfind("torch.", 0) == 0 ? message : "ValueError: " + message);
+    const double starts_at = r.admission.min_utilization_that_fits;
+    if (m.startup_error->kind == "max_model_len_does_not_fit" || m.startup_error->kind == "no_kv_cache_memory") {
+        std::string text = "the engine loads the weights (" + format_gib(m.weight_bytes, 1) + ") and profiles (" +
+                           format_gib(m.activation_peak_bytes, 1) + " of activations, " + format_gib(m.non_torch_bytes, 2) +
+                           " outside torch), then finds ";
+        text += m.available_kv_bytes > 0
+                    ? format_gib(m.available_kv_bytes, 2) + " for the cache where one " + format_count(*r.scenario.max_model_len) +
+                          "-token request needs " + format_gib(m.request_kv_bytes, 2) + "."
+                    : "nothing left for the cache.";
+        if (m.estimated_max_model_len > 0) text += " max_model_len " + format_count(m.estimated_max_model_len) + " would start;";
+        if (starts_at <= 1.0) text += " gpu_memory_utilization " + utilization_ceiling(starts_at) + " would start it as is.";
+        if (r.tensor_parallel_that_starts > 0)
+            text += " tensor_parallel_size " + std::to_string(r.tensor_parallel_that_starts) + " would start it.";
+        if (r.fp8_weights_start) text += " FP8 weights (--quantization fp8) would start it.";
+        add(out, LogKind::lesson, text);
+    }
+}
+
+void log_binding_limit(const Result& r, std::vector<LogLine>& out) {
+    const Scenario& s = r.scenario;
+    const std::string running = format_count(r.admission.running) + " running, " + format_count(r.admission.waiting) + " waiting";
+    switch (r.admission.binding_limit) {
+        case BindingLimit::concurrent_requests:
+            add(out, LogKind::lesson,
+                running + ": every request is admitted; the pool could hold " + format_count(r.admission.max_resident_sequences) +
+                    (r.admission.max_resident_sequences == 1 ? " sequence" : " sequences") + " of this length.");
+            break;
+        case BindingLimit::kv_pool:
+            add(out, LogKind::lesson,
+                running + ": the KV pool is the limit (" + format_count(r.admission.max_resident_sequences) +
+                    (r.admission.max_resident_sequences == 1 ? " sequence of " : " sequences of ") + format_bytes(r.admission.bytes_per_sequence) +
+                    "). Lowering max_num_seqs would not admit one more.");
+            break;
+        case BindingLimit::max_num_seqs:
+            add(out, LogKind::lesson,
+                running + ": max_num_seqs (" + format_count(*s.max_num_seqs) + ") is the limit, below the " +
+                    format_count(r.admission.max_resident_sequences) + " sequences the pool holds: batching already paid for is left unused.");
+            break;
+        case BindingLimit::none:
+            break;
+    }
+}
+
+}  // namespace
+
+std::vector<LogLine> engine_log(const Result& r) {
+    std::vector<LogLine> out;
+    const Scenario& s = r.scenario;
+    const MemoryPlan& m = r.memory;
+    const int64_t request_tokens = s.prompt_tokens + s.output_tokens;
+    const std::string version = (r.rules.v1_engine ? "V1 LLM engine (v" : "LLM engine (v") + s.vllm_version + ")";
+    add(out, LogKind::info,
+        "Initializing a " + version + " with config: model=" + r.model.name + ", max_seq_len=" + std::to_string(*s.max_model_len) +
+            ", tensor_parallel_size=" + std::to_string(s.tensor_parallel_size) + ", pipeline_parallel_size=" +
+            std::to_string(s.pipeline_parallel_size) + ", kv_cache_dtype=" + (s.kv_cache_dtype == DType::fp8 ? "fp8" : "auto") +
+            ", enforce_eager=" + (s.enforce_eager ? "True" : "False"));
+    for (const auto& [typed, meant] : r.model.suspicious_keys)
+        add(out, LogKind::warning,
+            "config.json key \"" + typed + "\" is unknown and one edit from \"" + meant + "\": a typo? It was ignored.");
+    // A refusal before the cache is sized prints none of the memory lines.
+    if (!m.startup_error || m.startup_error->stage == RefusalStage::cache) log_startup(r, out);
+    if (m.startup_error) {
+        log_refusal(r, out);
+        return out;
+    }
+    if (!m.cuda_graph_in_budget && !s.enforce_eager && m.cuda_graph_bytes > r.admission.outside_budget_bytes)
+        add(out, LogKind::warning,
+            "CUDA graphs need about " + format_gib(m.cuda_graph_bytes, 2) + " outside the budget but only " +
+                format_gib(r.admission.outside_budget_bytes, 2) +
+                " is left there: capture may run out of memory (lower gpu_memory_utilization or use enforce_eager).");
+    if (r.status == Status::request_too_long) {
+        add(out, LogKind::failure,
+            "a " + format_count(request_tokens) + "-token request exceeds max_model_len (" + format_count(*s.max_model_len) +
+                "): the server rejects it (HTTP 400).");
+        return out;
+    }
+    add(out, LogKind::info,
+        std::string(r.rules.v1_engine ? "Engine 000: " : "") +
+            "Avg prompt throughput: " + format_fixed(r.steps.serving.prompt_tokens_per_s, 1) +
+            " tokens/s, Avg generation throughput: " + format_fixed(r.steps.serving.generation_tokens_per_s, 1) +
+            " tokens/s, Running: " + std::to_string(r.admission.running) + " reqs, Waiting: " + std::to_string(r.admission.waiting) +
+            " reqs, GPU KV cache usage: " + format_fixed(r.admission.kv_cache_usage * 100.0, 1) + "%, Prefix cache hit rate: 0.0%");
+    log_binding_limit(r, out);
+    add(out, LogKind::lesson,
+        "concurrency ceiling for " + format_count(request_tokens) + "-token requests: " + format_count(r.admission.max_resident_sequences) +
+            " (the boot line divides by max_model_len " + format_count(*s.max_model_len) + " instead).");
+    add(out, LogKind::lesson,
+        "weight share of the decode step: " + format_percent(r.steps.weight_share, 0) + " of " + format_bytes(r.steps.decode.bytes) +
+            " moved per step; each running sequence adds " + format_bytes(r.admission.bytes_per_sequence) + ".");
+    add(out, LogKind::lesson,
+        std::string("prefill is ") + bound_name(r.steps.prefill.bound) + "-bound (TTFT " + format_duration(r.steps.prefill.total_s) +
+            "); decode is " + bound_name(r.steps.decode.bound) + "-bound (step " + format_duration(r.steps.decode.total_s) +
+            ", tensor pipe " + format_percent(r.steps.tensor_active, 1) + " active).");
+    if (m.layout.kv_heads_replicated)
+        add(out, LogKind::warning,
+            "tensor_parallel_size " + std::to_string(s.tensor_parallel_size) + " exceeds the " +
+                std::to_string(r.model.num_key_value_heads) +
+                " KV heads: each rank keeps a replicated head, so the cache stops shrinking per rank.");
+    return out;
+}
+
+}  // namespace kv

@@ -1,0 +1,44 @@
+// Explains a vLLM start-up log with the model: turns what the log states (log_parser.hpp) into a
+// scenario (catalog model by its Hugging Face repository, GPU by the memory CUDA reported, the
+// version and flags it printed), evaluates it, and lines up each logged number with the model's
+// prediction, what the number means and which flag moves it. Terms the log does not state are
+// inferred from those it does (the activation peak and non-torch memory from the budget, weights
+// and available memory) and marked as inferred. What the log cannot tell (the model, the GPU) the
+// caller may add as a partial scenario; what is still missing is said, not guessed.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "result/evaluate.hpp"
+#include "base/input_error.hpp"
+#include "logs/log_parser.hpp"
+
+namespace kv {
+
+struct ExplainedTerm {
+    std::string term;              // "weights", "available KV cache", ...
+    std::optional<double> logged;  // as the log states it (GiB, tokens, blocks, x)
+    bool inferred = false;         // derived from the stated terms, not printed by the engine
+    double model = 0;              // the model's value, same unit
+    std::string unit;              // "GiB", "tokens", "blocks", "x", "fraction"
+    std::string meaning;           // one sentence: what it is and which flag moves it
+};
+
+struct LogExplanation {
+    ParsedLog log;
+    Scenario scenario;
+    std::vector<std::string> assumptions;  // what the scenario takes that the log did not state
+    Result result;
+    std::vector<ExplainedTerm> terms;
+};
+
+// `given` fills what the log leaves out (model, gpu, ...); the log's own statements win over it.
+// An InputError when nothing in the text is a vLLM start-up line, or the model cannot be named.
+std::variant<LogExplanation, InputError> explain_log(std::string_view text, const nlohmann::json& given = {});
+
+nlohmann::json explanation_to_json(const LogExplanation& explanation);
+
+}  // namespace kv

@@ -1,0 +1,247 @@
+#include "memory/memory_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "base/format.hpp"
+#include "base/units.hpp"
+
+namespace kv {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+double to_d(int64_t v) { return static_cast<double>(v); }
+
+bool is_mla(const ModelSpec& m) { return m.attention == AttentionKind::mla; }
+
+// Bytes per parameter of the linear layers (attention projections, MLP, experts).
+double linear_bytes_per_param(const ModelSpec& m, DType weight_dtype, bool experts) {
+    // --quantization fp8 on a 16-bit checkpoint (on a quantised one the engine refuses).
+    if (weight_dtype == DType::fp8 && m.weight_format == WeightFormat::bf16) return 1.0;
+    switch (m.weight_format) {
+        case WeightFormat::bf16:
+            return 2.0;
+        case WeightFormat::fp8:
+            return 1.0;
+        case WeightFormat::int4_grouped:
+            // 4-bit weights plus a 16-bit scale and a 4-bit zero point per group.
+            return 0.5 + (m.quant_group_size > 0 ? 2.5 / to_d(m.quant_group_size) : 0.0);
+        case WeightFormat::mxfp4_experts:
+            return experts ? 0.5 + 1.0 / 32.0 : 2.0;  // E8M0 scale per 32 weights
+    }
+    return 2.0;
+}
+
+// Pipeline stages as vLLM's get_pp_indices splits the layers: evenly, with the remainder going to
+// the stages before the last.
+std::vector<int64_t> stage_layers(int64_t layers, int64_t pp) {
+    std::vector<int64_t> out(static_cast<size_t>(pp), layers / pp);
+    const int64_t extra = layers % pp;
+    for (int64_t i = 0; i < extra; ++i) out[static_cast<size_t>(pp - 2 - i)] += 1;
+    return out;
+}
+
+struct Stage {
+    int64_t layers = 0;
+    bool first = true, last = true;
+};
+
+double weights_of_stage(const ModelSpec& m, const Scenario& s, const Stage& st, const KvLayout& layout) {
+    const ParameterCount p = count_parameters(m);
+    const double tp = to_d(s.tensor_parallel_size);
+    const double layer_share = to_d(st.layers) / to_d(m.num_hidden_layers);
+    const double linear = linear_bytes_per_param(m, s.weight_dtype, false);
+    const double expert = linear_bytes_per_param(m, s.weight_dtype, true);
+
+    // Attention: K and V of a replicated head are held whole by every rank that uses it.
+    double attention_per_rank = to_d(p.attention) / tp;
+    if (!is_mla(m) && m.num_key_value_heads > 0) {
+        const double kv_params = to_d(m.num_hidden_layers) * 2.0 * to_d(m.hidden_size * kv_width(m));
+        attention_per_rank += kv_params * (to_d(layout.kv_heads_per_rank) / to_d(m.num_key_value_heads) - 1.0 / tp);
+    }
+    // MXFP4 expert kernels pad each rank's expert width to a multiple of 256 (gpt-oss: 2,880 to
+    // 3,072), which the logged weights of gpt-oss-20b and -120b show.
+    double expert_padding = 1.0;
+    if (m.weight_format == WeightFormat::mxfp4_experts && m.moe_intermediate_size > 0) {
+        const int64_t width = m.moe_intermediate_size / s.tensor_parallel_size;
+        expert_padding = to_d(ceil_div(width, 256) * 256) / to_d(std::max<int64_t>(1, width));
+    }
+    double bytes =
+        layer_share * (attention_per_rank * linear + to_d(p.dense_mlp) / tp * linear + to_d(p.experts) / tp * expert * expert_padding +
+                       to_d(p.shared_and_router) / tp * linear + to_d(p.norms) * 2.0);
+    // Embedding and lm_head stay 16-bit, vocabulary-parallel (padded to a multiple of 64).
+    const double vocab_rows = to_d(ceil_div(m.vocab_size, 64) * 64) / tp;
+    const double table = vocab_rows * to_d(m.hidden_size) * 2.0;
+    if (st.first) bytes += table;
+    if (st.last && (!m.tie_word_embeddings || !st.first)) bytes += table;
+    return bytes;
+}
+
+// The devices vLLM gives its larger batch defaults: at least 70 GiB and not an A100.
+bool large_device(const GpuSpec& gpu) { return gpu.visible_memory_bytes >= 70 * GiB && gpu.name.find("A100") == std::string::npos; }
+
+double activation_peak(const ModelSpec& m, const Scenario& s, const GpuSpec& gpu, const Stage& st, int64_t tokens, int64_t rows,
+                       const EngineRules& rules, const Calibration& c) {
+    const double tp = to_d(s.tensor_parallel_size);
+    double mlp_width = 0;
+    if (m.num_experts > 0) {
+        mlp_width = to_d(m.experts_per_token * m.moe_intermediate_size + m.shared_expert_intermediate_size) / tp;
+        if (m.num_dense_layers > 0) mlp_width = std::max(mlp_width, to_d(m.intermediate_size) / tp);
+    } else {
+        mlp_width = to_d(m.intermediate_size) / tp;
+    }
+    const double qkv_width = is_mla(m) ? to_d(m.num_attention_heads) / tp * to_d(m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim) +
+                                             to_d(m.kv_lora_rank + m.qk_rope_head_dim)
+                                       : to_d(query_width(m) + 2 * kv_width(m)) / tp;
+    const double element = to_d(c.activation_bytes_per_element);
+    const double forward =
+        to_d(tokens) * element * (rules.v1_engine ? c.v1_forward_scale : 1.0) *
+        (c.forward_hidden_buffers * to_d(m.hidden_size) + c.forward_mlp_buffers * mlp_width + c.forward_qkv_buffers * qkv_width);
+    if (!st.last) return forward;
+    // The sampler runs with the forward pass's hidden states (and an MoE's workspace) still alive.
+    const double per_logit = !rules.v1_engine                            ? c.v0_sampler_bytes_per_logit
+                             : !rules.newer_profile && large_device(gpu) ? c.sorting_sampler_bytes_per_logit
+                                                                         : c.sampler_bytes_per_logit;
+    const double moe_workspace = m.num_experts > 0 ? to_d(tokens) * to_d(m.experts_per_token) * element * c.moe_workspace_buffers *
+                                                         (3.0 * to_d(m.moe_intermediate_size) / tp + to_d(m.hidden_size))
+                                                   : 0.0;
+    const double sampler = to_d(rows) * to_d(m.vocab_size) * per_logit + to_d(tokens) * to_d(m.hidden_size) * element + moe_workspace;
+    return std::max(forward, sampler);
+}
+
+KvLayout layout_of(const ModelSpec& m, const Scenario& s, const ResolvedLimits& limits, const EngineRules& rules, const Stage& st) {
+    KvLayout k;
+    k.block_size = limits.block_size;
+    const int64_t tp = s.tensor_parallel_size;
+    const int dtype = bytes_per_element(s.kv_cache_dtype);
+    if (is_mla(m)) {
+        k.bytes_per_token_per_layer = to_d((m.kv_lora_rank + m.qk_rope_head_dim) * dtype);
+    } else {
+        k.kv_heads_per_rank = std::max<int64_t>(1, m.num_key_value_heads / tp);
+        k.kv_heads_replicated = tp > m.num_key_value_heads;
+        k.bytes_per_token_per_layer = to_d(2 * k.kv_heads_per_rank * m.head_dim * dtype);
+    }
+    k.page_bytes = k.bytes_per_token_per_layer * to_d(k.block_size);
+    // Sliding-window (and linear-attention) layers keep their share on every stage.
+    k.layers = num_kv_cache_layers(m) * st.layers / m.num_hidden_layers;
+    k.sliding_layers = m.num_sliding_layers * st.layers / m.num_hidden_layers;
+    k.kv_bytes_per_token = k.bytes_per_token_per_layer * to_d(k.layers);
+
+    const int64_t full = k.layers - k.sliding_layers, sliding = k.sliding_layers;
+    const bool hybrid = rules.v1_engine && rules.hybrid_kv_allocator && full > 0 && sliding > 0;
+    if (!hybrid) {
+        k.group_size = k.layers;
+        k.num_groups = 1;
+        return k;
+    }
+    // kv_cache_utils: groups of equal layer counts, the smaller type's count as the group size
+    // unless the two counts are within 1.5x of each other.
+    const int64_t lo = std::min(full, sliding), hi = std::max(full, sliding);
+    k.group_size = to_d(hi) < to_d(lo) * 1.5 ? hi : lo;
+    k.num_groups = ceil_div(full, k.group_size) + ceil_div(sliding, k.group_size);
+    k.padding_layers = k.num_groups * k.group_size - k.layers;
+    return k;
+}
+
+}  // namespace
+
+double request_kv_bytes(const KvLayout& k, const ModelSpec& m, int64_t tokens, int64_t max_num_batched_tokens) {
+    const int64_t full_blocks = ceil_div(tokens, k.block_size);
+    int64_t sliding_blocks = full_blocks;
+    if (m.sliding_window > 0) sliding_blocks = ceil_div(std::min(m.sliding_window - 1 + max_num_batched_tokens, tokens), k.block_size) + 1;
+    const int64_t full_layers = k.layers - k.sliding_layers;
+    if (k.num_groups == 1) {
+        // One group: every layer needs the same blocks (a window-only model needs only its window).
+        const int64_t blocks = k.sliding_layers == k.layers ? sliding_blocks : full_blocks;
+        return to_d(blocks) * k.page_bytes * to_d(k.layers);
+    }
+    const int64_t full_groups = ceil_div(full_layers, k.group_size);
+    const int64_t sliding_groups = k.num_groups - full_groups;
+    return to_d(k.group_size) * k.page_bytes * to_d(full_groups * full_blocks + sliding_groups * sliding_blocks);
+}
+
+ResolvedLimits resolve_limits(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu, const EngineRules& rules) {
+    ResolvedLimits r;
+    r.max_model_len = s.max_model_len ? *s.max_model_len : m.max_position_embeddings;
+    r.block_size = s.block_size ? *s.block_size : (is_mla(m) && rules.v1_engine ? 64 : 16);
+    r.gpu_memory_utilization = s.gpu_memory_utilization.value_or(rules.larger_default_utilization ? 0.92 : 0.90);
+    const bool offline = s.entry == Entry::offline;
+    if (!rules.v1_engine) {
+        r.max_num_seqs = 256;
+        // V0's OpenAI server turned chunked prefill on for contexts above 32K, 512 tokens a step.
+        const bool chunked = !offline && r.max_model_len > 32768;
+        r.max_num_batched_tokens = chunked ? 512 : std::max<int64_t>(r.max_model_len, 2048);
+    } else if (rules.device_batch_defaults && large_device(gpu)) {
+        r.max_num_seqs = 1024;
+        r.max_num_batched_tokens = offline ? 16384 : 8192;
+    } else {
+        r.max_num_seqs = 256;
+        r.max_num_batched_tokens = offline ? 8192 : 2048;
+    }
+    if (s.max_num_seqs) r.max_num_seqs = *s.max_num_seqs;
+    if (s.max_num_batched_tokens) r.max_num_batched_tokens = *s.max_num_batched_tokens;
+    else if (rules.v1_engine) r.max_num_batched_tokens = std::min(r.max_num_batched_tokens, r.max_num_seqs * r.max_model_len);
+    return r;
+}
+
+MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu, const EngineRules& rules, const Calibration& c) {
+    MemoryPlan plan;
+    plan.limits = resolve_limits(s, m, gpu, rules);
+    const ResolvedLimits& lim = plan.limits;
+    plan.visible_bytes = gpu.visible_memory_bytes;
+    plan.requested_bytes = plan.visible_bytes * lim.gpu_memory_utilization;
+    plan.profile_tokens = lim.max_num_batched_tokens;
+    plan.profile_rows = rules.v1_engine ? std::min(lim.max_num_seqs, lim.max_num_batched_tokens) : lim.max_num_seqs;
+    plan.non_torch_bytes = c.non_torch_bytes;
+    if (s.tensor_parallel_size > 1)
+        plan.non_torch_bytes +=
+            rules.newer_profile ? c.non_torch_tensor_parallel_bytes : c.non_torch_tensor_parallel_bytes_before_newer_profile;
+    plan.cuda_graph_in_budget = rules.cuda_graphs_in_budget && !s.enforce_eager;
+
+    // Every pipeline stage is its own rank; the engine clamps all of them to the fewest blocks.
+    const std::vector<int64_t> layers = stage_layers(m.num_hidden_layers, s.pipeline_parallel_size);
+    bool have_plan = false;
+    for (size_t i = 0; i < layers.size(); ++i) {
+        const Stage st{layers[i], i == 0, i + 1 == layers.size()};
+        const KvLayout layout = layout_of(m, s, lim, rules, st);
+        const double weights = weights_of_stage(m, s, st, layout);
+        const double peak = activation_peak(m, s, gpu, st, plan.profile_tokens, plan.profile_rows, rules, c);
+        const double graphs = s.enforce_eager ? 0.0 : c.cuda_graph_fixed_bytes + c.cuda_graph_bytes_per_layer * to_d(st.layers);
+        const double available = plan.requested_bytes - weights - peak - plan.non_torch_bytes - (plan.cuda_graph_in_budget ? graphs : 0.0);
+        const int64_t blocks = available <= 0 || layout.page_bytes <= 0
+                                   ? 0
+                                   : static_cast<int64_t>(std::floor(available / layout.page_bytes / to_d(layout.group_size)));
+        if (!have_plan || blocks < plan.num_gpu_blocks) {
+            have_plan = true;
+            plan.layout = layout;
+            plan.weight_bytes = weights;
+            plan.activation_peak_bytes = peak;
+            plan.cuda_graph_bytes = graphs;
+            plan.available_kv_bytes = available;
+            plan.num_gpu_blocks = blocks;
+        }
+    }
+    const KvLayout& k = plan.layout;
+    plan.kv_cache_tokens = plan.num_gpu_blocks / k.num_groups * k.block_size;
+    plan.request_kv_bytes = request_kv_bytes(k, m, lim.max_model_len, lim.max_num_batched_tokens);
+    const double block_set_bytes = k.page_bytes * to_d(k.group_size);
+    const double blocks_per_request = std::ceil(plan.request_kv_bytes / block_set_bytes);
+    plan.max_concurrency =
+        rules.device_batch_defaults ? to_d(plan.num_gpu_blocks) / blocks_per_request : to_d(plan.kv_cache_tokens) / to_d(lim.max_model_len);
+    if (!rules.v1_engine) plan.cpu_swap_blocks = static_cast<int64_t>(4.0 * GiB / block_set_bytes);
+
+    // The longest max_model_len whose request fits (the engine's binary search; none needed when
+    // max_model_len itself fits, as it does whenever the engine starts).
+    int64_t lo = plan.request_kv_bytes <= plan.available_kv_bytes ? lim.max_model_len : 0, hi = lim.max_model_len;
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo + 1) / 2;
+        if (request_kv_bytes(k, m, mid, lim.max_num_batched_tokens) <= plan.available_kv_bytes) lo = mid;
+        else hi = mid - 1;
+    }
+    plan.estimated_max_model_len = lo;
+
+    return plan;
+}
+
+}  // namespace kv

@@ -1,0 +1,62 @@
+#include "model/model_spec.hpp"
+
+namespace kv {
+
+const char* weight_format_name(WeightFormat format) {
+    static const char* const names[] = {"bf16", "fp8", "int4", "mxfp4"};
+    return names[static_cast<int>(format)];
+}
+
+ModelSpec with_multi_head_attention(ModelSpec model) {
+    if (model.attention == AttentionKind::standard) model.num_key_value_heads = model.num_attention_heads;
+    return model;
+}
+
+int64_t num_kv_cache_layers(const ModelSpec& m) { return m.num_hidden_layers - m.num_linear_layers; }
+int64_t num_full_attention_layers(const ModelSpec& m) { return num_kv_cache_layers(m) - m.num_sliding_layers; }
+int64_t query_width(const ModelSpec& m) { return m.num_attention_heads * m.head_dim; }
+int64_t kv_width(const ModelSpec& m) { return m.num_key_value_heads * m.head_dim; }
+
+namespace {
+
+int64_t attention_per_layer(const ModelSpec& m) {
+    const int64_t h = m.hidden_size, heads = m.num_attention_heads;
+    if (m.attention == AttentionKind::mla) {
+        const int64_t qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
+        const int64_t q = m.q_lora_rank > 0 ? h * m.q_lora_rank + m.q_lora_rank + m.q_lora_rank * heads * qk : h * heads * qk;
+        const int64_t kv_down = h * (m.kv_lora_rank + m.qk_rope_head_dim) + m.kv_lora_rank;  // + its norm
+        const int64_t kv_up = m.kv_lora_rank * heads * (m.qk_nope_head_dim + m.v_head_dim);
+        return q + kv_down + kv_up + heads * m.v_head_dim * h;
+    }
+    return h * query_width(m) + 2 * h * kv_width(m) + query_width(m) * h + (m.attention_bias ? query_width(m) + 2 * kv_width(m) : 0) +
+           (m.qk_norm ? 2 * m.head_dim : 0);
+}
+
+}  // namespace
+
+ParameterCount count_parameters(const ModelSpec& m) {
+    ParameterCount p;
+    const int64_t h = m.hidden_size;
+    p.embedding = m.vocab_size * h;
+    p.lm_head = m.tie_word_embeddings ? 0 : m.vocab_size * h;
+    p.attention = m.num_hidden_layers * attention_per_layer(m);
+    p.norms = m.num_hidden_layers * m.norms_per_layer * h + h;
+    const int64_t dense_layers = m.num_experts > 0 ? m.num_dense_layers : m.num_hidden_layers;
+    p.dense_mlp = dense_layers * 3 * h * m.intermediate_size;  // gate, up, down
+    if (m.num_experts > 0) {
+        const int64_t moe_layers = m.num_hidden_layers - m.num_dense_layers;
+        p.experts = moe_layers * m.num_experts * 3 * h * m.moe_intermediate_size;
+        p.shared_and_router = moe_layers * (3 * h * m.shared_expert_intermediate_size + h * m.num_experts);
+    }
+    return p;
+}
+
+int64_t parameter_count(const ModelSpec& m) { return count_parameters(m).total(); }
+
+int64_t active_parameter_count(const ModelSpec& m) {
+    const ParameterCount p = count_parameters(m);
+    if (m.num_experts <= 0) return p.total();
+    return p.total() - p.experts + p.experts / m.num_experts * m.experts_per_token;
+}
+
+}  // namespace kv

@@ -1,0 +1,410 @@
+#include "logs/engine_log.hpp"
+#include "plan/plan.hpp"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <tuple>
+
+#include "engine/engine_rules.hpp"
+#include "base/format.hpp"
+#include "io/json_io.hpp"
+
+namespace kv {
+namespace {
+
+using nlohmann::json;
+using L = ScenarioLimits;
+
+constexpr int64_t tensor_parallel_sizes[] = {1, 2, 4, 8};
+constexpr int64_t model_len_step = 1024;
+constexpr int objective_decimals = 3;  // objectives start at 1 ms
+// vllm serve takes --data-parallel-size from 0.9.0; before, each replica is its own server.
+constexpr EngineVersion first_data_parallel_serve{0, 9, 0};
+
+// [SECTION] The target's fields: one table for the JSON reader and for plan()'s own check.
+struct TargetInteger {
+    const char* name;
+    int64_t lo, hi;
+    int64_t PlanTarget::*member;
+};
+const TargetInteger target_integers[] = {
+    {"gpu_count", 1, PlanLimits::max_gpu_count, &PlanTarget::gpu_count},
+    {"users", 1, PlanLimits::max_users, &PlanTarget::users},
+    {"prompt_tokens", L::min_prompt_tokens, L::max_prompt_tokens, &PlanTarget::prompt_tokens},
+    {"output_tokens", L::min_output_tokens, L::max_output_tokens, &PlanTarget::output_tokens},
+    {"max_candidates", 1, PlanLimits::max_candidates, &PlanTarget::max_candidates},
+};
+struct TargetObjective {
+    const char* name;
+    std::optional<double> PlanTarget::*member;
+};
+const TargetObjective target_objectives[] = {{"ttft_s", &PlanTarget::ttft_s}, {"itl_s", &PlanTarget::itl_s}};
+// Read by the scenario reader, so a bad id or config.json is named exactly as in a scenario.
+const char* const scenario_keys[] = {"model", "model_config", "gpu", "gpu_config", "vllm_version"};
+const char* const target_field_list =
+    "model, model_config, gpu, gpu_config, vllm_version, gpu_count, users, prompt_tokens, output_tokens, "
+    "ttft_s, itl_s, max_candidates";
+
+std::optional<InputError> check_target(const PlanTarget& t) {
+    for (const TargetInteger& f : target_integers) {
+        auto read = read_integer(json(t.*(f.member)), f.name, f.lo, f.hi);
+        if (auto* error = std::get_if<InputError>(&read)) return *error;
+    }
+    for (const TargetObjective& f : target_objectives) {
+        if (!(t.*(f.member))) continue;
+        auto read =
+            read_number(json(*(t.*(f.member))), f.name, PlanLimits::min_objective_s, PlanLimits::max_objective_s, objective_decimals);
+        if (auto* error = std::get_if<InputError>(&read)) return *error;
+    }
+    // The version through the scenario reader (the one place that knows the modelled versions).
+    auto version = scenario_from_json(json{{"vllm_version", t.vllm_version}});
+    if (auto* error = std::get_if<InputError>(&version)) return *error;
+    return std::nullopt;
+}
+
+// [SECTION] One replica's scenario and what its evaluation says.
+Scenario replica_scenario(const PlanTarget& t, int64_t users_per_replica) {
+    Scenario s;
+    s.model = t.model;
+    s.model_config = t.model_config;
+    s.gpu = t.gpu;
+    s.gpu_config = t.gpu_config;
+    s.vllm_version = t.vllm_version;
+    s.entry = Entry::serve;
+    s.prompt_tokens = t.prompt_tokens;
+    s.output_tokens = t.output_tokens;
+    s.concurrent_requests = users_per_replica;
+    return s;
+}
+
+bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
+
+// The engine's memory lines at start-up (V1 and V0 wordings).
+std::vector<std::string> startup_lines(const Result& r) {
+    static const char* const prefixes[] = {
+        "INFO Model loading",     "INFO Loading model weights", "INFO Memory profiling results", "INFO Available KV cache memory",
+        "INFO GPU KV cache size", "INFO # GPU blocks",          "INFO Maximum concurrency"};
+    std::vector<std::string> lines;
+    for (const LogLine& line : engine_log(r))
+        for (const char* prefix : prefixes)
+            if (line.kind == LogKind::info && starts_with(line.text, prefix)) lines.push_back(line.text);
+    return lines;
+}
+
+PlanCandidate describe(const Result& r, const Scenario& s, int64_t replicas, int64_t users_per_replica, const PlanTarget& t) {
+    PlanCandidate c;
+    c.scenario = s;
+    c.replicas = replicas;
+    c.gpus_used = s.tensor_parallel_size * replicas;
+    c.users_per_replica = users_per_replica;
+    c.command_line = serve_command(s, r.model, replicas);
+    c.startup_lines = startup_lines(r);
+    c.startup_error = r.memory.startup_error;
+    c.running = r.admission.running;
+    c.max_resident_sequences = r.admission.max_resident_sequences;
+    c.users_headroom = static_cast<double>(r.admission.max_resident_sequences) / static_cast<double>(users_per_replica);
+    c.itl_s = r.steps.itl_s;
+    c.ttft_s = r.steps.prefill.total_s;
+    c.decode_tokens_per_s = r.steps.decode_tokens_per_s * static_cast<double>(replicas);
+    c.available_kv_cache_bytes = r.memory.available_kv_bytes;
+    if (t.itl_s && c.itl_s > 0) c.itl_headroom = *t.itl_s / c.itl_s;
+    if (t.ttft_s && c.ttft_s > 0) c.ttft_headroom = *t.ttft_s / c.ttft_s;
+
+    if (r.memory.startup_error) c.misses.push_back("the engine refuses to start (" + r.memory.startup_error->kind + ")");
+    else if (r.status == Status::request_too_long)
+        c.misses.push_back("a " + format_count(s.prompt_tokens + s.output_tokens) + "-token request exceeds max_model_len " +
+                           format_count(*r.scenario.max_model_len));
+    else if (r.admission.running < users_per_replica)
+        c.misses.push_back(format_count(r.admission.running) + " of " + format_count(users_per_replica) + " users per replica running (" +
+                           binding_limit_name(r.admission.binding_limit) + " is the limit)");
+    const bool runs = c.misses.empty();
+    if (runs && t.itl_s && c.itl_s > *t.itl_s)
+        c.misses.push_back("ITL " + format_duration(c.itl_s) + " over the " + format_duration(*t.itl_s) + " objective");
+    if (runs && t.ttft_s && c.ttft_s > *t.ttft_s)
+        c.misses.push_back("TTFT " + format_duration(c.ttft_s) + " over the " + format_duration(*t.ttft_s) + " objective");
+    c.meets = c.misses.empty();
+    return c;
+}
+
+// Refusals a shorter max_model_len can cure (V0 profiles max(max_model_len, 2048) tokens).
+bool length_refusal(const PlanCandidate& c) {
+    if (!c.startup_error) return false;
+    const std::string& kind = c.startup_error->kind;
+    return kind == "max_model_len_does_not_fit" || kind == "no_kv_cache_memory" || kind == "profile_out_of_memory";
+}
+
+// [SECTION] Ranking.
+// Cheapest first: fewest GPUs, then most headroom, then lowest ITL, then the lower utilisation.
+bool cheaper(const PlanCandidate& a, const PlanCandidate& b) {
+    if (a.gpus_used != b.gpus_used) return a.gpus_used < b.gpus_used;
+    if (a.users_headroom != b.users_headroom) return a.users_headroom > b.users_headroom;
+    if (a.itl_s != b.itl_s) return a.itl_s < b.itl_s;
+    return a.scenario.gpu_memory_utilization.value_or(0) < b.scenario.gpu_memory_utilization.value_or(0);
+}
+
+// Closest to the target: most users running (all replicas), then started (between refusals: more
+// KV memory left per rank), then lowest ITL.
+int64_t users_running(const PlanCandidate& c, int64_t users) { return std::min(users, c.running * c.replicas); }
+bool closer(const PlanCandidate& a, const PlanCandidate& b, int64_t users) {
+    const int64_t ra = users_running(a, users), rb = users_running(b, users);
+    if (ra != rb) return ra > rb;
+    if (a.startup_error.has_value() != b.startup_error.has_value()) return !a.startup_error;
+    if (a.startup_error && a.available_kv_cache_bytes != b.available_kv_cache_bytes)
+        return a.available_kv_cache_bytes > b.available_kv_cache_bytes;
+    if (a.itl_s != b.itl_s) return a.itl_s < b.itl_s;
+    return a.gpus_used < b.gpus_used;
+}
+
+std::string shape(const PlanCandidate& c) {
+    return "tensor_parallel_size " + std::to_string(c.scenario.tensor_parallel_size) + " x " + format_count(c.replicas) +
+           (c.replicas == 1 ? " replica" : " replicas");
+}
+
+std::string target_words(const PlanTarget& t, const std::string& gpu) {
+    std::string text =
+        format_count(t.users) + " users at " + format_count(t.prompt_tokens) + " + " + format_count(t.output_tokens) + " tokens";
+    if (t.itl_s) text += ", ITL <= " + format_duration(*t.itl_s);
+    if (t.ttft_s) text += ", TTFT <= " + format_duration(*t.ttft_s);
+    return text + " on up to " + format_count(t.gpu_count) + " " + gpu;
+}
+
+}  // namespace
+
+// [SECTION] The command line.
+std::string serve_command(const Scenario& s, const ModelSpec& model, int64_t replicas) {
+    const EngineVersion version = parse_engine_version(s.vllm_version).value_or(EngineVersion{0, 21, 0});
+    const EngineRules rules = engine_rules(version);
+    // A config.json of the reader's own: the directory holding it and its weights.
+    std::string command = "vllm serve " + (!model.hf_repo.empty() ? model.hf_repo : s.model_config ? "MODEL_DIR" : s.model);
+    if (s.tensor_parallel_size > 1) command += " --tensor-parallel-size " + std::to_string(s.tensor_parallel_size);
+    if (replicas > 1 && !(version < first_data_parallel_serve)) command += " --data-parallel-size " + std::to_string(replicas);
+    const double default_utilization = rules.larger_default_utilization ? 0.92 : 0.90;
+    if (s.gpu_memory_utilization && format_fixed(*s.gpu_memory_utilization, 2) != format_fixed(default_utilization, 2))
+        command += " --gpu-memory-utilization " + format_fixed(*s.gpu_memory_utilization, 2);
+    if (s.max_model_len) command += " --max-model-len " + std::to_string(*s.max_model_len);
+    if (s.kv_cache_dtype == DType::fp8) command += " --kv-cache-dtype fp8";
+    if (s.weight_dtype == DType::fp8) command += " --quantization fp8";
+    if (s.max_num_seqs) command += " --max-num-seqs " + std::to_string(*s.max_num_seqs);
+    if (s.max_num_batched_tokens) command += " --max-num-batched-tokens " + std::to_string(*s.max_num_batched_tokens);
+    if (s.block_size) command += " --block-size " + std::to_string(*s.block_size);
+    if (s.pipeline_parallel_size > 1) command += " --pipeline-parallel-size " + std::to_string(s.pipeline_parallel_size);
+    if (s.enforce_eager) command += " --enforce-eager";
+    return command;
+}
+
+// [SECTION] The search.
+std::variant<PlanResult, InputError> plan(const PlanTarget& t, const Calibration& calibration) {
+    if (auto error = check_target(t)) return *error;
+    const int64_t sequence_tokens = t.prompt_tokens + t.output_tokens;
+    const int64_t short_len = (sequence_tokens + model_len_step - 1) / model_len_step * model_len_step;
+
+    // One evaluation resolves the ids (an unknown model or GPU is an InputError naming it) and the
+    // engine's default max_num_seqs for this version and GPU.
+    Scenario probe_scenario = replica_scenario(t, std::min(t.users, L::max_concurrent));
+    probe_scenario.max_model_len = short_len;
+    auto probe_outcome = evaluate(probe_scenario, calibration);
+    if (auto* error = std::get_if<InputError>(&probe_outcome)) return *error;
+    const Result& probe = std::get<Result>(probe_outcome);
+    const ModelSpec& model = probe.model;
+    const GpuSpec& gpu = probe.gpu;
+    const int64_t default_max_num_seqs = probe.scenario.max_num_seqs.value_or(0);
+    const bool own_len = model.max_position_embeddings > 0;
+    const bool fp8_weights_allowed = model.weight_format == WeightFormat::bf16;
+
+    PlanResult result;
+    result.target = t;
+    result.evaluations = 1;
+    // Best meeting candidate per (tp, replicas, kv dtype, weight dtype).
+    std::map<std::tuple<int64_t, int64_t, int, int>, PlanCandidate> best;
+    std::optional<PlanCandidate> closest;
+    auto consider = [&](PlanCandidate c) {
+        if (c.meets) {
+            ++result.configurations_met;
+            const auto key = std::make_tuple(c.scenario.tensor_parallel_size, c.replicas, static_cast<int>(c.scenario.kv_cache_dtype),
+                                             static_cast<int>(c.scenario.weight_dtype));
+            auto found = best.find(key);
+            if (found == best.end()) best.emplace(key, std::move(c));
+            else if (cheaper(c, found->second)) found->second = std::move(c);
+        } else if (!closest || closer(c, *closest, t.users)) {
+            closest = std::move(c);
+        }
+    };
+    auto run = [&](const Scenario& s, int64_t replicas, int64_t users_per_replica) {
+        ++result.evaluations;
+        return describe(evaluate_resolved(s, model, gpu, calibration), s, replicas, users_per_replica, t);
+    };
+
+    for (int64_t tp : tensor_parallel_sizes) {
+        if (tp > t.gpu_count) break;
+        int64_t previous_load = 0;
+        for (int64_t replicas = 1; replicas <= t.gpu_count / tp; ++replicas) {
+            const int64_t load = (t.users + replicas - 1) / replicas;  // the busiest replica
+            if (load == previous_load) continue;                       // more GPUs, no fewer users each
+            previous_load = load;
+            if (load > L::max_concurrent) continue;  // beyond the engine's max_num_seqs range
+            for (DType weights : {DType::bf16, DType::fp8}) {
+                if (weights == DType::fp8 && !fp8_weights_allowed) continue;
+                for (DType kv_dtype : {DType::bf16, DType::fp8}) {
+                    for (double utilization : PlanLimits::utilizations) {
+                        Scenario s = replica_scenario(t, load);
+                        s.tensor_parallel_size = tp;
+                        s.weight_dtype = weights;
+                        s.kv_cache_dtype = kv_dtype;
+                        s.gpu_memory_utilization = utilization;
+                        if (default_max_num_seqs < load) s.max_num_seqs = load;
+                        if (!own_len) s.max_model_len = short_len;
+                        PlanCandidate c = run(s, replicas, load);
+                        // The model's own max_model_len first; the shorter one when that falls short.
+                        const bool shorter_may_help = length_refusal(c) || (!c.startup_error && c.running < load);
+                        if (own_len && short_len < model.max_position_embeddings && shorter_may_help) {
+                            s.max_model_len = short_len;
+                            PlanCandidate shorter = run(s, replicas, load);
+                            if (shorter.meets || closer(shorter, c, t.users)) c = std::move(shorter);
+                        }
+                        consider(std::move(c));
+                    }
+                }
+            }
+        }
+    }
+
+    for (auto& [key, c] : best) result.candidates.push_back(std::move(c));
+    std::sort(result.candidates.begin(), result.candidates.end(), cheaper);
+    if (result.candidates.size() > static_cast<size_t>(t.max_candidates)) result.candidates.resize(static_cast<size_t>(t.max_candidates));
+    result.met = !result.candidates.empty();
+    const std::string words = target_words(t, gpu.name);
+    if (result.met) {
+        const PlanCandidate& first = result.candidates.front();
+        result.summary = format_count(result.configurations_met) + " configurations meet " + words + "; the cheapest uses " +
+                         format_count(first.gpus_used) + (first.gpus_used == 1 ? " GPU (" : " GPUs (") + shape(first) +
+                         "), whose KV pool holds " + format_factor(first.users_headroom, 2) + " the users of a replica.";
+    } else if (closest) {
+        result.closest = std::move(closest);
+        result.summary = "Nothing meets " + words + ". Closest: " + shape(*result.closest) + " runs " +
+                         format_count(users_running(*result.closest, t.users)) + " of " + format_count(t.users) + " users" +
+                         (result.closest->misses.empty() ? "" : "; " + result.closest->misses.front()) + ".";
+    } else {
+        result.summary = "Nothing meets " + words + ": a replica takes at most " + format_count(L::max_concurrent) +
+                         " users (max_num_seqs), so " + format_count(t.users) + " users need at least " +
+                         format_count((t.users + L::max_concurrent - 1) / L::max_concurrent) + " replicas.";
+    }
+    return result;
+}
+
+// [SECTION] JSON in and out.
+std::variant<PlanTarget, InputError> plan_target_from_json(const json& in) {
+    if (!in.is_object()) return InputError{"plan", ErrorCode::wrong_type, "the plan target must be a JSON object"};
+    PlanTarget t;
+    json scenario_part = json::object();
+    for (const auto& item : in.items()) {
+        const std::string& key = item.key();
+        const json& value = item.value();
+        if (std::find_if(std::begin(scenario_keys), std::end(scenario_keys), [&key](const char* k) { return key == k; }) !=
+            std::end(scenario_keys)) {
+            scenario_part[key] = value;
+            continue;
+        }
+        const TargetInteger* integer = nullptr;
+        for (const TargetInteger& f : target_integers)
+            if (key == f.name) integer = &f;
+        const TargetObjective* objective = nullptr;
+        for (const TargetObjective& f : target_objectives)
+            if (key == f.name) objective = &f;
+        if (integer) {
+            auto read = read_integer(value, key, integer->lo, integer->hi);
+            if (auto* error = std::get_if<InputError>(&read)) return *error;
+            t.*(integer->member) = std::get<int64_t>(read);
+        } else if (objective) {
+            if (value.is_null()) {
+                (t.*(objective->member)).reset();
+                continue;
+            }
+            auto read = read_number(value, key, PlanLimits::min_objective_s, PlanLimits::max_objective_s, objective_decimals);
+            if (auto* error = std::get_if<InputError>(&read)) return *error;
+            t.*(objective->member) = std::get<double>(read);
+        } else {
+            return InputError{key, ErrorCode::unknown_field, "\"" + key + "\" is not a plan target field; use " + target_field_list};
+        }
+    }
+    Scenario base = replica_scenario(t, 1);
+    auto scenario = scenario_from_json(scenario_part, base);
+    if (auto* error = std::get_if<InputError>(&scenario)) return *error;
+    const Scenario& s = std::get<Scenario>(scenario);
+    t.model = s.model;
+    t.model_config = s.model_config;
+    t.gpu = s.gpu;
+    t.gpu_config = s.gpu_config;
+    t.vllm_version = s.vllm_version;
+    return t;
+}
+
+std::variant<PlanTarget, InputError> plan_target_from_text(const std::string& text) {
+    const json parsed = json::parse(text, nullptr, false);
+    if (parsed.is_discarded()) return InputError{"plan", ErrorCode::malformed_json, "the plan target is not valid JSON"};
+    return plan_target_from_json(parsed);
+}
+
+namespace {
+
+json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+json headroom(double h) { return h > 0 ? json(h) : json(nullptr); }
+
+json candidate_to_json(const PlanCandidate& c, const PlanTarget& t) {
+    return {
+        {"tensor_parallel_size", c.scenario.tensor_parallel_size},
+        {"replicas", c.replicas},
+        {"gpus_used", c.gpus_used},
+        {"users_per_replica", c.users_per_replica},
+        {"command_line", c.command_line},
+        {"startup_lines", c.startup_lines},
+        {"startup_error", startup_error_to_json(c.startup_error)},
+        {"meets", c.meets},
+        {"misses", c.misses},
+        {"margins",
+         {{"running", c.running},
+          {"users_per_replica", c.users_per_replica},
+          {"max_resident_sequences", c.max_resident_sequences},
+          {"users_headroom", c.users_headroom},
+          {"itl_s", c.itl_s},
+          {"itl_objective_s", optional_number(t.itl_s)},
+          {"itl_headroom", headroom(c.itl_headroom)},
+          {"ttft_s", c.ttft_s},
+          {"ttft_objective_s", optional_number(t.ttft_s)},
+          {"ttft_headroom", headroom(c.ttft_headroom)},
+          {"available_kv_cache_bytes", c.available_kv_cache_bytes}}},
+        {"decode_tokens_per_s", c.decode_tokens_per_s},
+        {"scenario", scenario_to_json(c.scenario)},
+    };
+}
+
+}  // namespace
+
+json plan_to_json(const PlanResult& r) {
+    const PlanTarget& t = r.target;
+    json target = {{"model", t.model_config ? json(nullptr) : json(t.model)},
+                   {"gpu", t.gpu_config ? t.gpu_config->name : t.gpu},
+                   {"vllm_version", t.vllm_version},
+                   {"gpu_count", t.gpu_count},
+                   {"users", t.users},
+                   {"prompt_tokens", t.prompt_tokens},
+                   {"output_tokens", t.output_tokens},
+                   {"ttft_s", optional_number(t.ttft_s)},
+                   {"itl_s", optional_number(t.itl_s)},
+                   {"max_candidates", t.max_candidates}};
+    json out = {{"met", r.met},
+                {"summary", r.summary},
+                {"target", target},
+                {"evaluations", r.evaluations},
+                {"configurations_met", r.configurations_met}};
+    if (r.met) {
+        json candidates = json::array();
+        for (const PlanCandidate& c : r.candidates) candidates.push_back(candidate_to_json(c, t));
+        out["candidates"] = candidates;
+    } else {
+        out["closest"] = r.closest ? candidate_to_json(*r.closest, t) : json(nullptr);
+    }
+    return out;
+}
+
+}  // namespace kv

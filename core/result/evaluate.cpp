@@ -1,0 +1,90 @@
+#include "result/evaluate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "model/catalog.hpp"
+#include "memory/memory_plan.hpp"
+#include "memory/startup_checks.hpp"
+#include "time/step_time.hpp"
+
+namespace kv {
+
+const char* status_name(Status status) {
+    static const char* const names[] = {"ok", "engine_refused", "request_too_long"};
+    return names[static_cast<int>(status)];
+}
+
+namespace {
+
+// Ways out of a memory refusal that the panels offer beside the utilisation and max_model_len:
+// the fewest more GPUs, or FP8 weights, all else as is.
+void find_remedies(Result& r, const Scenario& scenario, const ModelSpec& model, const Calibration& calibration) {
+    for (int64_t tp : {2, 4, 8}) {
+        if (tp <= scenario.tensor_parallel_size) continue;
+        Scenario wider = scenario;
+        wider.tensor_parallel_size = tp;
+        if (!evaluate_resolved(wider, model, r.gpu, calibration).memory.startup_error) {
+            r.tensor_parallel_that_starts = tp;
+            break;
+        }
+    }
+    if (scenario.weight_dtype == DType::bf16 && model.weight_format == WeightFormat::bf16) {
+        Scenario fp8 = scenario;
+        fp8.weight_dtype = DType::fp8;
+        r.fp8_weights_start = !evaluate_resolved(fp8, model, r.gpu, calibration).memory.startup_error;
+    }
+}
+
+}  // namespace
+
+std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibration& calibration) {
+    ModelSpec model;
+    if (scenario.model_config) {
+        model = *scenario.model_config;
+        model.name = "config.json";  // the reader's own file, whatever field carried it
+    } else if (const ModelSpec* found = find_model(scenario.model)) {
+        model = *found;
+    } else {
+        return InputError{"model", ErrorCode::unknown_value, "model \"" + scenario.model + "\" is not known; use one of " + model_ids()};
+    }
+    GpuSpec gpu;
+    if (scenario.gpu_config) gpu = *scenario.gpu_config;
+    else if (const GpuSpec* found = find_gpu(scenario.gpu)) gpu = *found;
+    else return InputError{"gpu", ErrorCode::unknown_value, "gpu \"" + scenario.gpu + "\" is not known; use one of " + gpu_ids()};
+    if (!scenario.max_model_len && model.max_position_embeddings <= 0)
+        return InputError{"max_model_len", ErrorCode::missing_field,
+                          "config.json has no max_position_embeddings: set max_model_len (16 to 16,777,216)"};
+    Result r = evaluate_resolved(scenario, model, gpu, calibration);
+    // Only the top-level evaluation looks for ways out: sweeps and the planner evaluate many
+    // refused configurations and need none of them.
+    if (r.memory.startup_error && r.memory.startup_error->stage != RefusalStage::configuration) {
+        find_remedies(r, scenario, model, calibration);
+    }
+    return r;
+}
+
+Result evaluate_resolved(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu, const Calibration& calibration) {
+    Result r;
+    r.model = scenario.force_mha ? with_multi_head_attention(model) : model;
+    r.gpu = gpu;
+    // An unparseable version cannot reach here: the JSON reader checks it.
+    r.rules = engine_rules(parse_engine_version(scenario.vllm_version).value_or(EngineVersion{0, 21, 0}));
+    r.memory = plan_memory(scenario, r.model, gpu, r.rules, calibration);
+    r.memory.startup_error = check_startup(scenario, r.model, r.memory, r.rules, calibration);
+    r.scenario = scenario;
+    r.scenario.max_num_seqs = r.memory.limits.max_num_seqs;
+    r.scenario.max_num_batched_tokens = r.memory.limits.max_num_batched_tokens;
+    r.scenario.max_model_len = r.memory.limits.max_model_len;
+    r.scenario.block_size = r.memory.limits.block_size;
+    r.scenario.gpu_memory_utilization = r.memory.limits.gpu_memory_utilization;
+    r.params = parameter_count(r.model);
+    if (r.memory.startup_error) r.status = Status::engine_refused;
+    else if (scenario.prompt_tokens + scenario.output_tokens > r.memory.limits.max_model_len) r.status = Status::request_too_long;
+    r.admission = admit(r.scenario, r.model, r.memory, r.status == Status::ok);
+    r.steps = time_steps(step_engine(r), r.admission, r.status != Status::engine_refused, calibration);
+    return r;
+}
+
+}  // namespace kv

@@ -1,0 +1,144 @@
+// Serving over time: a discrete-event simulation of one vLLM V1-style scheduler on the engine that
+// evaluate() sized. Requests arrive (Poisson at a rate, or all at once), wait, are admitted under
+// max_num_seqs and the token budget (max_num_batched_tokens, chunked prefill), take KV blocks of
+// block_size tokens from the pool one block at a time as they grow, and finish. When the pool runs
+// dry the most recently admitted running request is preempted and later recomputed from scratch
+// (V1's policy). With prefix caching, a shared system prompt's full blocks are kept in a cache:
+// later requests reuse them, and when no request holds them they stay cached, counted as free,
+// until an allocation evicts them (least recently freed first). Each step's time comes from the
+// same step-time model as the steady state (step_time.hpp).
+// Deterministic for a seed: arrivals and lengths use a fixed generator, not <random>.
+// Leaves out: prefix caching of hybrid (sliding-window) models, caching of a request's own
+// blocks across preemption, speculative decoding, and the CPU overhead between steps.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "engine/calibration.hpp"
+#include "result/evaluate.hpp"
+#include "base/input_error.hpp"
+
+namespace kv {
+
+struct RequestSpec {
+    double arrival_s = 0;
+    int64_t prompt_tokens = 0;  // including the shared prefix
+    int64_t output_tokens = 0;
+};
+
+// Named workloads draw prompt and output lengths from log-normal shapes chosen to illustrate
+// (they are not measurements): chat (short prompts, medium answers), summarise (long documents,
+// short answers), reasoning (short prompts, long outputs); "fixed" uses the scenario's
+// prompt_tokens and output_tokens for every request.
+struct Workload {
+    std::string name = "chat";  // chat, summarise, reasoning, fixed
+    double rate_per_s = 8;      // Poisson arrivals; 0: every request arrives at once
+    int64_t requests = 2000;
+    uint64_t seed = 1;
+    int64_t shared_prefix_tokens = 0;  // a system prompt every request starts with
+    bool prefix_caching = true;        // vLLM V1's default
+    std::vector<RequestSpec> list;     // explicit requests; when set, name/rate/requests are unused
+};
+
+struct WorkloadLimits {
+    static constexpr double max_rate_per_s = 1e4;
+    static constexpr int64_t min_requests = 1, max_requests = 20000;
+    static constexpr int64_t max_shared_prefix_tokens = 1 << 20;
+};
+
+// One scheduler step (or an idle gap, with zero tokens).
+struct SimStep {
+    double start_s = 0;
+    double step_s = 0;
+    int32_t running = 0;
+    int32_t waiting = 0;
+    int32_t preemptions_total = 0;  // cumulative, as vllm:num_preemptions_total
+    int32_t blocks_used = 0;        // held by running requests (shared prefix blocks once)
+    int32_t blocks_cached = 0;      // prefix blocks no request holds: free but still hit-able
+    float kv_cache_usage = 0;       // vllm:kv_cache_usage_perc: blocks_used over the pool, 0..1
+    int32_t prefill_tokens = 0;
+    int32_t decode_tokens = 0;
+};
+
+struct SimRequest {
+    RequestSpec spec;
+    double first_token_s = -1;  // absolute time; -1: never (rejected or unfinished)
+    double finish_s = -1;
+    int64_t preemptions = 0;
+    int64_t prefix_hit_tokens = 0;  // at its first admission
+    bool rejected = false;          // longer than max_model_len (HTTP 400)
+    double ttft_s() const { return first_token_s - spec.arrival_s; }
+    double e2e_s() const { return finish_s - spec.arrival_s; }
+};
+
+// The block pool at one moment, one cell per block or per group of blocks on big pools.
+struct PoolFrame {
+    int32_t step = 0;             // index into Simulation::steps
+    std::vector<uint16_t> owner;  // request index (mod 65,520), or one of the codes below
+    std::vector<uint8_t> fill;    // blocks of the cell in use, 0..255 of the cell
+    static constexpr uint16_t free_cell = 0xFFFF, cached_prefix = 0xFFFE, shared_prefix = 0xFFFD;
+};
+
+struct Percentiles {
+    double p50 = 0, p90 = 0, p99 = 0, mean = 0;
+    int64_t count = 0;
+};
+
+// A Prometheus histogram as vLLM declares it: upper bounds and cumulative counts.
+struct Histogram {
+    std::vector<double> upper_bounds;  // le="..." (the +Inf bucket is `count`)
+    std::vector<int64_t> cumulative;
+    int64_t count = 0;
+    double sum = 0;
+    double quantile(double q) const;  // what histogram_quantile() would report
+};
+
+struct SimSummary {
+    double duration_s = 0;  // first arrival to last finish
+    int64_t finished = 0;
+    int64_t rejected = 0;
+    int64_t preemptions = 0;
+    double generation_tokens_per_s = 0;  // over the whole run
+    double prompt_tokens_per_s = 0;      // prefill tokens computed (recomputation included)
+    double prefix_hit_rate = 0;          // hit tokens / queried prompt tokens
+    double peak_kv_cache_usage = 0;
+    double mean_running = 0;  // time-weighted
+    Percentiles ttft_s, itl_s, e2e_s;
+    Histogram ttft_histogram, itl_histogram;  // vllm:time_to_first_token_seconds, vllm:inter_token_latency_seconds
+};
+
+struct Simulation {
+    int64_t pool_blocks = 0;  // num_gpu_blocks - 1 (one null block)
+    int64_t block_size = 0;
+    int64_t blocks_per_cell = 1;
+    std::vector<SimStep> steps;
+    std::vector<SimRequest> requests;
+    std::vector<PoolFrame> frames;         // at most max_frames, evenly spread over simulated time
+    std::vector<std::string> stats_lines;  // every 10 s of simulated time, in the engine's format
+    std::vector<double> stats_line_s;      // when each was printed
+    SimSummary summary;
+    std::string note;  // what the simulation left out for this scenario, if anything
+};
+
+struct SimOptions {
+    int64_t max_cells = 1024;
+    int64_t max_frames = 400;
+    bool record = true;  // steps, frames and stats lines (off for searches)
+};
+
+// The requests a workload produces (sorted by arrival), or an error naming the field.
+std::variant<std::vector<RequestSpec>, InputError> workload_requests(const Workload& workload, const Scenario& scenario);
+
+// Runs the workload on an evaluated result. A result whose engine refused to start gives an
+// InputError naming the refusal.
+std::variant<Simulation, InputError> simulate(const Result& result, const Workload& workload, const SimOptions& options = {},
+                                              const Calibration& calibration = {});
+
+// The lowest arrival rate (requests/s, to 2 significant figures) at which the workload's run
+// preempts at least once; 0 when even a burst does not.
+double preemption_onset_rate(const Result& result, const Workload& workload, const Calibration& calibration = {});
+
+}  // namespace kv
