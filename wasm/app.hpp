@@ -53,7 +53,7 @@ struct Panel {
     // Where each knob was drawn last frame, in CSS pixels of the canvas, by scenario field name:
     // not lesson data, only for tests and tools that drive the controls (KvPanels' layout()).
     std::map<std::string, std::array<float, 4>> knob_rects;
-    uint32_t knobs_drawn = 0;  // the kvui::Knob mask the last frame drew (knobs.cpp): the page's twin controls
+    std::vector<std::string> knobs_drawn;  // the fields whose knobs the last frame drew (knobs.cpp): the page's twin controls
     // Linked reading: the concept the page asks the panel to emphasise ("" for none), where each
     // concept was drawn last frame, and the one under the pointer (reported as a "hover" event).
     std::string highlight;

@@ -179,17 +179,18 @@ const char* binding_limit_note(kv::BindingLimit limit) {
 
 void admission(const kv::Result& r) {
     heading("Admission");
-    figure_row("admission",
-               {
-                   {"running", kv::format_count(r.admission.running),
-                    "of " + kv::format_count(r.scenario.concurrent_requests) + " requests; " + kv::format_count(r.admission.waiting) + " waiting",
-                    Colour::kv_used, "vLLM's stats line: Running: N reqs, Waiting: M reqs."},
-                   {"the pool holds", kv::format_count(r.admission.max_resident_sequences), "sequences of this length", Colour::text,
-                    "floor(KV pool / bytes per sequence)."},
-                   {"limited by", binding_limit_words(r.admission.binding_limit), binding_limit_note(r.admission.binding_limit), Colour::text, nullptr},
-                   {"KV cache usage", kv::format_percent(r.admission.kv_cache_usage, 1), "of the pool", Colour::kv_used,
-                    "vLLM's GPU KV cache usage (the vllm:kv_cache_usage_perc gauge)."},
-               });
+    figure_row("admission", {
+                                {"running", kv::format_count(r.admission.running),
+                                 "of " + kv::format_count(r.scenario.concurrent_requests) + " requests; " +
+                                     kv::format_count(r.admission.waiting) + " waiting",
+                                 Colour::kv_used, "vLLM's stats line: Running: N reqs, Waiting: M reqs."},
+                                {"the pool holds", kv::format_count(r.admission.max_resident_sequences), "sequences of this length",
+                                 Colour::text, "floor(KV pool / bytes per sequence)."},
+                                {"limited by", binding_limit_words(r.admission.binding_limit),
+                                 binding_limit_note(r.admission.binding_limit), Colour::text, nullptr},
+                                {"KV cache usage", kv::format_percent(r.admission.kv_cache_usage, 1), "of the pool", Colour::kv_used,
+                                 "vLLM's GPU KV cache usage (the vllm:kv_cache_usage_perc gauge)."},
+                            });
 }
 
 //-----------------------------------------------------------------------------
@@ -238,7 +239,9 @@ void log_section(const kv::Result& r) {
 
 void panel_admission(kvapp::Panel& panel) {
     title(panel.result);
-    knobs(panel, knob_all);
+    knobs(panel, {"model", "gpu", "prompt_tokens", "output_tokens", "concurrent_requests", "gpu_memory_utilization", "kv_cache_dtype",
+                  "weight_dtype", "max_num_seqs", "max_num_batched_tokens", "max_model_len", "tensor_parallel_size", "vllm_version",
+                  "enforce_eager", "force_mha"});
     rejected_input_banner(panel);
     const kv::Result& r = panel.result;
     // A refusal comes first, in red, before the bar that shows where the memory went.

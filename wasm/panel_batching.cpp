@@ -242,8 +242,8 @@ void tensor_parallel(const kvapp::Panel& panel) {
 
 void panel_batching(kvapp::Panel& panel) {
     title(panel.result);
-    knobs(panel, knob_model | knob_gpu | knob_prompt_tokens | knob_output_tokens | knob_concurrent_requests | knob_gpu_memory_utilization |
-                     knob_kv_cache_dtype | knob_weight_dtype | knob_max_num_seqs | knob_max_model_len | knob_force_mha);
+    knobs(panel, {"model", "gpu", "prompt_tokens", "output_tokens", "concurrent_requests", "gpu_memory_utilization", "kv_cache_dtype",
+                  "weight_dtype", "max_num_seqs", "max_model_len", "force_mha"});
     rejected_input_banner(panel);
     if (!failure_banner(panel.result)) batch_curve(panel);
     tensor_parallel(panel);  // also when failing: more ranks is one way out

@@ -90,8 +90,8 @@ void phases(const kv::Result& r) {
                 "Time to first token: the whole prompt goes through every matmul at once, so the weights are read "
                 "once and used prompt-length times. More FLOPs help here.");
     ImGui::TableNextColumn();
-    phase_block("Decode: ITL", ("one token for each of " + kv::format_count(r.admission.running) + " running sequences").c_str(), r.steps.decode,
-                Colour::decode,
+    phase_block("Decode: ITL", ("one token for each of " + kv::format_count(r.admission.running) + " running sequences").c_str(),
+                r.steps.decode, Colour::decode,
                 "Inter-token latency: every step reads the weights and every running sequence's whole cache for one "
                 "token per sequence. More bandwidth helps here.");
     ImGui::EndTable();
@@ -213,8 +213,9 @@ void chunked_prefill(const kv::Result& r) {
     if (hovered) {
         const int64_t chunk = std::clamp<int64_t>(std::llround(plot.x_at(ImGui::GetIO().MousePos.x)), 0, static_cast<int64_t>(x_max));
         ImGui::BeginTooltip();
-        ImGui::TextUnformatted(
-            (kv::format_count(chunk) + " prefill tokens: step " + kv::format_duration(kv::decode_step_with_chunk_s(kv::step_engine(r), r.admission.running, chunk))).c_str());
+        ImGui::TextUnformatted((kv::format_count(chunk) + " prefill tokens: step " +
+                                kv::format_duration(kv::decode_step_with_chunk_s(kv::step_engine(r), r.admission.running, chunk)))
+                                   .c_str());
         ImGui::EndTooltip();
     }
 }
@@ -255,8 +256,8 @@ void dcgm_readout(const kv::Result& r) {
 
 void panel_phases(kvapp::Panel& panel) {
     title(panel.result);
-    knobs(panel, knob_model | knob_gpu | knob_prompt_tokens | knob_output_tokens | knob_concurrent_requests | knob_gpu_memory_utilization |
-                     knob_weight_dtype | knob_kv_cache_dtype | knob_max_num_batched_tokens | knob_max_model_len);
+    knobs(panel, {"model", "gpu", "prompt_tokens", "output_tokens", "concurrent_requests", "gpu_memory_utilization", "weight_dtype",
+                  "kv_cache_dtype", "max_num_batched_tokens", "max_model_len"});
     rejected_input_banner(panel);
     const kv::Result& r = panel.result;
     if (failure_banner(r)) {

@@ -484,9 +484,10 @@ void panel_serving(kvapp::Panel& panel) {
     }
     if (!panel.simulation.note.empty()) text_wrapped(panel.simulation.note, Colour::text_muted);
     heading("Engine and workload");
-    uint32_t which = knob_model | knob_gpu | knob_gpu_memory_utilization | knob_kv_cache_dtype | knob_max_num_seqs |
-                     knob_max_num_batched_tokens | knob_all_workload;
-    if (panel.workload.name == "fixed") which |= knob_prompt_tokens | knob_output_tokens;
+    std::vector<std::string_view> which = {
+        "model",      "gpu",      "gpu_memory_utilization", "kv_cache_dtype", "max_num_seqs", "max_num_batched_tokens", "workload",
+        "rate_per_s", "requests", "shared_prefix_tokens",   "prefix_caching", "seed"};
+    if (panel.workload.name == "fixed") which.insert(which.begin() + 2, {"prompt_tokens", "output_tokens"});
     knobs(panel, which);
     // The failing states under the knobs that fix them.
     if (refused) failure_banner(panel.result);

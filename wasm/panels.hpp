@@ -7,6 +7,8 @@
 //   knobs.cpp            the reader's knobs, shared by all four (the workload's on the serving panel)
 #pragma once
 #include <cstdint>
+#include <string_view>
+#include <vector>
 
 #include "app.hpp"
 
@@ -21,37 +23,11 @@ void panel_serving(kvapp::Panel& panel);
 // panel beside the real-system section (panel_phases.cpp).
 void dcgm_readout(const kv::Result& result);
 
-// Which knobs a panel shows.
-enum Knob : uint32_t {
-    knob_model = 1u << 0,
-    knob_gpu = 1u << 1,
-    knob_prompt_tokens = 1u << 2,
-    knob_output_tokens = 1u << 3,
-    knob_concurrent_requests = 1u << 4,
-    knob_gpu_memory_utilization = 1u << 5,
-    knob_kv_cache_dtype = 1u << 6,
-    knob_weight_dtype = 1u << 7,
-    knob_force_mha = 1u << 8,
-    knob_max_num_seqs = 1u << 9,
-    knob_max_num_batched_tokens = 1u << 10,
-    knob_tensor_parallel_size = 1u << 11,
-    knob_max_model_len = 1u << 12,
-    knob_vllm_version = 1u << 13,
-    knob_enforce_eager = 1u << 14,
-    knob_all = (1u << 15) - 1,  // every scenario knob
-    // The serving panel's workload (kv::Workload), written through kvapp::edit_workload().
-    knob_workload = 1u << 15,
-    knob_rate_per_s = 1u << 16,
-    knob_requests = 1u << 17,
-    knob_seed = 1u << 18,
-    knob_shared_prefix_tokens = 1u << 19,
-    knob_prefix_caching = 1u << 20,
-    knob_all_workload = ((1u << 21) - 1) & ~knob_all,
-};
-
-// The knob grid: a label with a (?) tooltip in vLLM's terms and a control, two per row when the
-// canvas is wide. Changes go through kvapp::edit().
-void knobs(kvapp::Panel& panel, uint32_t which);
+// The knob grid: the knobs named by `fields` (scenario fields, and on the serving panel workload
+// fields: core/scenario/scenario_fields.hpp, core/serving/workload_fields.hpp), in the tables'
+// order, each a label with a (?) tooltip in vLLM's terms and the control its row calls for, two
+// per row when the canvas is wide. Changes go through kvapp::edit() and kvapp::edit_workload().
+void knobs(kvapp::Panel& panel, const std::vector<std::string_view>& fields);
 
 // A rejected change from the page (setState) or a scenario the core refused; and the failing
 // states: the engine refuses to start (its message, the lesson's reading and what would start it)

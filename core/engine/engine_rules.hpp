@@ -54,7 +54,9 @@ struct EngineRules {
 
 EngineRules engine_rules(const EngineVersion& version);
 
-// The oldest and newest versions whose accounting the model follows.
+// The oldest version whose accounting the model follows, and the release a scenario that names none
+// follows (the newest modelled).
 inline constexpr EngineVersion oldest_modelled_version{0, 2, 5};
+inline constexpr const char* default_vllm_version = "0.21.0";
 
 }  // namespace kv

@@ -1,11 +1,15 @@
-#include "model/catalog.hpp"
+#include "io/catalog_json.hpp"
 
 #include <cstdio>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "model/catalog_data.hpp"
-#include "io/json_io.hpp"
+#include "io/fields_json.hpp"
+#include "io/result_json.hpp"
+#include "io/scenario_json.hpp"
+#include "scenario/scenario_fields.hpp"
+#include "serving/workload_fields.hpp"
 
 namespace kv {
 namespace {
@@ -48,6 +52,31 @@ std::string join_names(const std::vector<T>& items) {
     return out;
 }
 
+// What a field accepts, as the page's messages list it: [lo, hi], the choices, the catalog's ids.
+nlohmann::json accepted_values(const FieldSpec& spec) {
+    nlohmann::json out = nlohmann::json::array();
+    switch (spec.type) {
+        case FieldType::integer:
+            return {static_cast<int64_t>(spec.lo), static_cast<int64_t>(spec.hi)};
+        case FieldType::number:
+            return {spec.lo, spec.hi};
+        case FieldType::boolean:
+            return {false, true};
+        case FieldType::choice:
+            for (const Choice& c : spec.choices) out.push_back(c.value);
+            return out;
+        case FieldType::text:
+            if (spec.rule == TextRule::model_id)
+                for (const ModelSpec& m : builtin_catalog().models) out.push_back(m.name);
+            if (spec.rule == TextRule::gpu_id)
+                for (const GpuSpec& g : builtin_catalog().gpus) out.push_back(g.name);
+            return out;
+        case FieldType::object:
+            break;
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 const Catalog& builtin_catalog() {
@@ -69,5 +98,27 @@ const GpuSpec* find_gpu(const std::string& id) {
 
 std::string model_ids() { return join_names(builtin_catalog().models); }
 std::string gpu_ids() { return join_names(builtin_catalog().gpus); }
+
+nlohmann::json catalog_to_json() {
+    nlohmann::json models = nlohmann::json::array(), gpus = nlohmann::json::array();
+    for (const ModelSpec& m : builtin_catalog().models) {
+        nlohmann::json entry = model_json(m);
+        entry["id"] = m.name;
+        entry["params"] = parameter_count(m);
+        models.push_back(entry);
+    }
+    for (const GpuSpec& g : builtin_catalog().gpus) gpus.push_back(gpu_to_json(g));
+    nlohmann::json limits = nlohmann::json::object();
+    for (const Field<Scenario>& f : scenario_fields()) {
+        nlohmann::json accepted = accepted_values(*f.spec);
+        if (!accepted.empty()) limits[f.spec->name] = accepted;  // objects and free text have no list
+    }
+    return {{"models", models},
+            {"gpus", gpus},
+            {"fields", fields_table_json(scenario_fields(), Scenario{})},
+            {"workload_fields", fields_table_json(workload_fields(), Workload{})},
+            {"limits", limits},
+            {"defaults", scenario_to_json(Scenario{})}};
+}
 
 }  // namespace kv

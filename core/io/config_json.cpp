@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "base/format.hpp"
-#include "io/json_io.hpp"
+#include "io/fields_json.hpp"
 #include "base/units.hpp"
 
 namespace kv {
@@ -388,54 +388,52 @@ std::variant<ModelSpec, InputError> model_from_config(const json& config, const 
     return m;
 }
 
-std::variant<GpuSpec, InputError> gpu_from_json(const json& entry, const std::string& prefix) {
-    if (!entry.is_object()) return fail(prefix, ErrorCode::wrong_type, prefix + " must be an object describing the GPU");
-    GpuSpec g;
-    g.name = text_or(entry, "id", "custom");
-    g.label = text_or(entry, "label", g.name);
-    struct Number {
-        const char* key;
-        double lo, hi;
-        bool required;
-    };
-    const Number numbers[] = {
-        {"memory_gib", 1, 4096, true},          {"visible_memory_mib", 512, 4096.0 * 1024, false},
-        {"hbm_tb_per_s", 0.01, 100, true},      {"bf16_dense_tflops", 1, 100000, true},
-        {"fp8_dense_tflops", 0, 100000, false}, {"interconnect_gb_per_s", 0, 100000, false},
-    };
-    double values[6] = {0, 0, 0, 0, 0, 0};
-    for (size_t i = 0; i < 6; ++i) {
-        const Number& n = numbers[i];
-        const std::string f = prefix + "." + n.key;
-        if (!entry.contains(n.key) || entry[n.key].is_null()) {
-            if (n.required) return fail(f, ErrorCode::missing_field, f + " is missing");
-            continue;
-        }
-        const json& v = entry[n.key];
-        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < n.lo || v.get<double>() > n.hi)
-            return fail(f, v.is_number() ? ErrorCode::out_of_range : ErrorCode::wrong_type,
-                        f + " must be a number from " + format_grouped(n.lo, n.lo < 1 ? 2 : 0) + " to " + format_grouped(n.hi, 0));
-        values[i] = v.get<double>();
+// A config.json that reads back to the same ModelSpec.
+json model_to_config(const ModelSpec& m) {
+    json c = {{"model_type", m.model_type.empty() ? "llama" : m.model_type},
+              {"num_hidden_layers", m.num_hidden_layers},
+              {"hidden_size", m.hidden_size},
+              {"num_attention_heads", m.num_attention_heads},
+              {"num_key_value_heads", m.num_key_value_heads},
+              {"head_dim", m.head_dim},
+              {"vocab_size", m.vocab_size},
+              {"tie_word_embeddings", m.tie_word_embeddings},
+              {"attention_bias", m.attention_bias}};
+    if (m.norms_per_layer != 2) c["model_type"] = "gemma3_text";
+    if (m.intermediate_size > 0) c["intermediate_size"] = m.intermediate_size;
+    if (m.max_position_embeddings > 0) c["max_position_embeddings"] = m.max_position_embeddings;
+    if (m.attention == AttentionKind::mla)
+        c.update({{"kv_lora_rank", m.kv_lora_rank},
+                  {"q_lora_rank", m.q_lora_rank > 0 ? json(m.q_lora_rank) : json(nullptr)},
+                  {"qk_rope_head_dim", m.qk_rope_head_dim},
+                  {"qk_nope_head_dim", m.qk_nope_head_dim},
+                  {"v_head_dim", m.v_head_dim}});
+    if (m.num_experts > 0)
+        c.update({{"num_experts", m.num_experts},
+                  {"num_experts_per_tok", m.experts_per_token},
+                  {"moe_intermediate_size", m.moe_intermediate_size},
+                  {"shared_expert_intermediate_size", m.shared_expert_intermediate_size},
+                  {"first_k_dense_replace", m.num_dense_layers}});
+    if (m.sliding_window > 0) {
+        json types = json::array();
+        for (int64_t i = 0; i < m.num_hidden_layers; ++i)
+            types.push_back(i < m.num_sliding_layers ? "sliding_attention" : "full_attention");
+        c.update({{"sliding_window", m.sliding_window}, {"layer_types", types}});
     }
-    g.memory_bytes = values[0] * GiB;
-    // Without a measured total, CUDA shows about 1% less than the marketed size (79.19 of 80 GiB).
-    g.visible_memory_bytes = values[1] > 0 ? values[1] * MiB : g.memory_bytes * 0.9899;
-    g.hbm_bytes_per_s = values[2] * 1e12;
-    g.bf16_flops_per_s = values[3] * 1e12;
-    g.fp8_flops_per_s = values[4] * 1e12;
-    double link = values[5];
-    if (entry.contains("interconnect") && entry["interconnect"].is_object()) {
-        const json& ic = entry["interconnect"];
-        g.interconnect = text_or(ic, "kind", "nvlink");
-        if (ic.contains("bidirectional_gb_per_s") && ic["bidirectional_gb_per_s"].is_number())
-            link = ic["bidirectional_gb_per_s"].get<double>();
-    } else if (entry.contains("nvlink_bidirectional_gb_per_s") && entry["nvlink_bidirectional_gb_per_s"].is_number()) {
-        link = entry["nvlink_bidirectional_gb_per_s"].get<double>();
+    switch (m.weight_format) {
+        case WeightFormat::bf16:
+            break;
+        case WeightFormat::fp8:
+            c["quantization_config"] = {{"quant_method", "fp8"}};
+            break;
+        case WeightFormat::int4_grouped:
+            c["quantization_config"] = {{"quant_method", "awq"}, {"bits", 4}, {"group_size", m.quant_group_size}};
+            break;
+        case WeightFormat::mxfp4_experts:
+            c["quantization_config"] = {{"quant_method", "mxfp4"}};
+            break;
     }
-    // PCIe 4.0 x16 when nothing is said: 64 GB/s both ways.
-    g.interconnect_bytes_per_s = (link > 0 ? link : 64.0) * 1e9 / 2.0;
-    if (link <= 0) g.interconnect = "pcie";
-    return g;
+    return c;
 }
 
 }  // namespace kv

@@ -1,16 +1,19 @@
 #include "io/simulate_json.hpp"
 
-#include "io/json_io.hpp"
+#include "base/format.hpp"
+#include "io/fields_json.hpp"
+#include "io/input_text.hpp"
+#include "serving/workload_fields.hpp"
 
 namespace kv {
 namespace {
 
 using json = nlohmann::json;
-using L = WorkloadLimits;
 
 std::optional<InputError> read_requests(const json& value, std::vector<RequestSpec>& list) {
-    const std::string shape = "list must be an array of {arrival_s, prompt_tokens, output_tokens} (1 to 20,000 requests)";
-    if (!value.is_array() || value.empty() || value.size() > static_cast<size_t>(L::max_requests))
+    const std::string shape =
+        "list must be an array of {arrival_s, prompt_tokens, output_tokens} (1 to " + format_count(max_workload_requests()) + " requests)";
+    if (!value.is_array() || value.empty() || static_cast<int64_t>(value.size()) > max_workload_requests())
         return InputError{"list", ErrorCode::wrong_type, shape};
     list.clear();
     for (const json& entry : value) {
@@ -38,61 +41,19 @@ std::optional<InputError> read_requests(const json& value, std::vector<RequestSp
 }  // namespace
 
 std::variant<Workload, InputError> workload_from_json(const json& in, const Workload& base) {
-    if (!in.is_object()) return InputError{"workload", ErrorCode::wrong_type, "the workload must be a JSON object"};
     Workload w = base;
-    for (const auto& [key, value] : in.items()) {
-        if (key == "workload") {
-            if (!value.is_string()) return InputError{key, ErrorCode::wrong_type, "workload must be chat, summarise, reasoning or fixed"};
-            w.name = value.get<std::string>();
-        } else if (key == "rate_per_s") {
-            auto v = read_number(value, key, 0, L::max_rate_per_s, 3);
-            if (auto* e = std::get_if<InputError>(&v)) return *e;
-            w.rate_per_s = std::get<double>(v);
-        } else if (key == "requests") {
-            auto v = read_integer(value, key, L::min_requests, L::max_requests);
-            if (auto* e = std::get_if<InputError>(&v)) return *e;
-            w.requests = std::get<int64_t>(v);
-        } else if (key == "seed") {
-            auto v = read_integer(value, key, 0, int64_t{1} << 53);
-            if (auto* e = std::get_if<InputError>(&v)) return *e;
-            w.seed = static_cast<uint64_t>(std::get<int64_t>(v));
-        } else if (key == "shared_prefix_tokens") {
-            auto v = read_integer(value, key, 0, L::max_shared_prefix_tokens);
-            if (auto* e = std::get_if<InputError>(&v)) return *e;
-            w.shared_prefix_tokens = std::get<int64_t>(v);
-        } else if (key == "prefix_caching") {
-            if (!value.is_boolean()) return InputError{key, ErrorCode::wrong_type, "prefix_caching must be true or false"};
-            w.prefix_caching = value.get<bool>();
-        } else if (key == "list") {
-            if (auto e = read_requests(value, w.list)) return *e;
-        } else {
-            const std::string shown = key.size() > 60 ? key.substr(0, 57) + "..." : key;
-            return InputError{shown, ErrorCode::unknown_field,
-                              "\"" + shown +
-                                  "\" is not a workload field (workload, rate_per_s, requests, seed, "
-                                  "shared_prefix_tokens, prefix_caching, list)"};
-        }
-    }
-    if (w.name != "chat" && w.name != "summarise" && w.name != "reasoning" && w.name != "fixed")
-        return InputError{"workload", ErrorCode::unknown_value, "workload must be chat, summarise, reasoning or fixed"};
+    const OwnKey list = [&w](const std::string&, const json& value) { return read_requests(value, w.list); };
+    if (auto error = read_fields(workload_fields(), in, w, "workload", "workload", list)) return *error;
     return w;
 }
 
 std::variant<Workload, InputError> workload_from_text(const std::string& text, const Workload& base) {
-    if (text.size() > (4u << 20)) return InputError{"workload", ErrorCode::out_of_range, "the workload is larger than 4 MiB"};
-    const json parsed = json::parse(text, nullptr, false);
-    if (parsed.is_discarded()) return InputError{"workload", ErrorCode::malformed_json, "the workload is not valid JSON"};
-    return workload_from_json(parsed, base);
+    auto parsed = parse_input_text(text, "workload", 4u << 20);  // an explicit list of 20,000 requests is about 1 MiB
+    if (auto* error = std::get_if<InputError>(&parsed)) return *error;
+    return workload_from_json(std::get<json>(parsed), base);
 }
 
-json workload_to_json(const Workload& w) {
-    return {{"workload", w.name},
-            {"rate_per_s", w.rate_per_s},
-            {"requests", w.requests},
-            {"seed", w.seed},
-            {"shared_prefix_tokens", w.shared_prefix_tokens},
-            {"prefix_caching", w.prefix_caching}};
-}
+json workload_to_json(const Workload& w) { return write_fields(workload_fields(), w); }
 
 namespace {
 // Exact percentiles of the run, and (for a metric) what histogram_quantile() reads off its buckets.

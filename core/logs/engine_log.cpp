@@ -30,7 +30,6 @@ std::string concurrency(double value) {
 }
 
 // Utilisation rounded up to the next hundredth, so "starts at 0.78" really starts.
-std::string utilization_ceiling(double fraction) { return format_fixed(std::ceil(fraction * 100.0 - 1e-9) / 100.0, 2); }
 
 // The start-up lines the engine prints, in its own formats for the version.
 void log_startup(const Result& r, std::vector<LogLine>& out) {
@@ -81,7 +80,8 @@ void log_refusal(const Result& r, std::vector<LogLine>& out) {
                           "-token request needs " + format_gib(m.request_kv_bytes, 2) + "."
                     : "nothing left for the cache.";
         if (m.estimated_max_model_len > 0) text += " max_model_len " + format_count(m.estimated_max_model_len) + " would start;";
-        if (starts_at <= 1.0) text += " gpu_memory_utilization " + utilization_ceiling(starts_at) + " would start it as is.";
+        if (starts_at <= 1.0)
+            text += " gpu_memory_utilization " + format_fixed(r.admission.min_utilization_setting, 2) + " would start it as is.";
         if (r.tensor_parallel_that_starts > 0)
             text += " tensor_parallel_size " + std::to_string(r.tensor_parallel_that_starts) + " would start it.";
         if (r.fp8_weights_start) text += " FP8 weights (--quantization fp8) would start it.";
@@ -101,13 +101,14 @@ void log_binding_limit(const Result& r, std::vector<LogLine>& out) {
         case BindingLimit::kv_pool:
             add(out, LogKind::lesson,
                 running + ": the KV pool is the limit (" + format_count(r.admission.max_resident_sequences) +
-                    (r.admission.max_resident_sequences == 1 ? " sequence of " : " sequences of ") + format_bytes(r.admission.bytes_per_sequence) +
-                    "). Lowering max_num_seqs would not admit one more.");
+                    (r.admission.max_resident_sequences == 1 ? " sequence of " : " sequences of ") +
+                    format_bytes(r.admission.bytes_per_sequence) + "). Lowering max_num_seqs would not admit one more.");
             break;
         case BindingLimit::max_num_seqs:
             add(out, LogKind::lesson,
                 running + ": max_num_seqs (" + format_count(*s.max_num_seqs) + ") is the limit, below the " +
-                    format_count(r.admission.max_resident_sequences) + " sequences the pool holds: batching already paid for is left unused.");
+                    format_count(r.admission.max_resident_sequences) +
+                    " sequences the pool holds: batching already paid for is left unused.");
             break;
         case BindingLimit::none:
             break;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "scenario/scenario_fields.hpp"
+
 namespace kv {
 
 const char* binding_limit_name(BindingLimit limit) {
@@ -21,6 +23,8 @@ Admission admit(const Scenario& s, const ModelSpec& model, const MemoryPlan& mem
     a.bytes_per_sequence = need;
     a.outside_budget_bytes = mem.visible_bytes - mem.requested_bytes;
     a.min_utilization_that_fits = (mem.requested_bytes - mem.available_kv_bytes + mem.request_kv_bytes) / mem.visible_bytes;
+    const double scale = std::pow(10.0, scenario_field("gpu_memory_utilization").decimals);
+    a.min_utilization_setting = std::ceil(a.min_utilization_that_fits * scale - 1e-9) / scale;
     a.longest_request_tokens = mem.estimated_max_model_len;
     if (!serving) {
         a.waiting = s.concurrent_requests;

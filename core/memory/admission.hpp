@@ -14,10 +14,13 @@ enum class BindingLimit { concurrent_requests, kv_pool, max_num_seqs, none };
 const char* binding_limit_name(BindingLimit limit);
 
 struct Admission {
-    double bytes_per_sequence = 0;    // prompt + output tokens (whole blocks)
-    double outside_budget_bytes = 0;  // visible memory beyond the requested budget
+    double bytes_per_sequence = 0;         // prompt + output tokens (whole blocks)
+    double outside_budget_bytes = 0;       // visible memory beyond the requested budget
     double min_utilization_that_fits = 0;  // smallest gpu_memory_utilization at which the engine starts
-    int64_t longest_request_tokens = 0;    // longest request one sequence could hold in the pool
+    // The same rounded up to the setting's decimals (0.9304 -> 0.94: rounded to nearest, 0.93,
+    // would still fail), as the log and the panels quote it.
+    double min_utilization_setting = 0;
+    int64_t longest_request_tokens = 0;  // longest request one sequence could hold in the pool
     // Zero when the engine does not start.
     int64_t max_resident_sequences = 0;
     int64_t running = 0;

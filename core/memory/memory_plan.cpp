@@ -79,7 +79,6 @@ double weights_of_stage(const ModelSpec& m, const Scenario& s, const Stage& st, 
 }
 
 // The devices vLLM gives its larger batch defaults: at least 70 GiB and not an A100.
-bool large_device(const GpuSpec& gpu) { return gpu.visible_memory_bytes >= 70 * GiB && gpu.name.find("A100") == std::string::npos; }
 
 double activation_peak(const ModelSpec& m, const Scenario& s, const GpuSpec& gpu, const Stage& st, int64_t tokens, int64_t rows,
                        const EngineRules& rules, const Calibration& c) {
@@ -159,30 +158,6 @@ double request_kv_bytes(const KvLayout& k, const ModelSpec& m, int64_t tokens, i
     const int64_t full_groups = ceil_div(full_layers, k.group_size);
     const int64_t sliding_groups = k.num_groups - full_groups;
     return to_d(k.group_size) * k.page_bytes * to_d(full_groups * full_blocks + sliding_groups * sliding_blocks);
-}
-
-ResolvedLimits resolve_limits(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu, const EngineRules& rules) {
-    ResolvedLimits r;
-    r.max_model_len = s.max_model_len ? *s.max_model_len : m.max_position_embeddings;
-    r.block_size = s.block_size ? *s.block_size : (is_mla(m) && rules.v1_engine ? 64 : 16);
-    r.gpu_memory_utilization = s.gpu_memory_utilization.value_or(rules.larger_default_utilization ? 0.92 : 0.90);
-    const bool offline = s.entry == Entry::offline;
-    if (!rules.v1_engine) {
-        r.max_num_seqs = 256;
-        // V0's OpenAI server turned chunked prefill on for contexts above 32K, 512 tokens a step.
-        const bool chunked = !offline && r.max_model_len > 32768;
-        r.max_num_batched_tokens = chunked ? 512 : std::max<int64_t>(r.max_model_len, 2048);
-    } else if (rules.device_batch_defaults && large_device(gpu)) {
-        r.max_num_seqs = 1024;
-        r.max_num_batched_tokens = offline ? 16384 : 8192;
-    } else {
-        r.max_num_seqs = 256;
-        r.max_num_batched_tokens = offline ? 8192 : 2048;
-    }
-    if (s.max_num_seqs) r.max_num_seqs = *s.max_num_seqs;
-    if (s.max_num_batched_tokens) r.max_num_batched_tokens = *s.max_num_batched_tokens;
-    else if (rules.v1_engine) r.max_num_batched_tokens = std::min(r.max_num_batched_tokens, r.max_num_seqs * r.max_model_len);
-    return r;
 }
 
 MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu, const EngineRules& rules, const Calibration& c) {

@@ -20,6 +20,7 @@
 #include "engine/engine_rules.hpp"
 #include "model/gpu_spec.hpp"
 #include "model/model_spec.hpp"
+#include "scenario/defaults.hpp"
 #include "scenario/scenario.hpp"
 
 namespace kv {
@@ -35,16 +36,6 @@ struct StartupError {
                           // no_kv_cache_memory, max_model_len_does_not_fit
     std::string message;  // the engine's own words where it has them
 };
-
-// The scenario with every engine default filled in for this version, GPU and entry point.
-struct ResolvedLimits {
-    int64_t max_num_seqs = 0;
-    int64_t max_num_batched_tokens = 0;
-    int64_t max_model_len = 0;
-    int64_t block_size = 0;
-    double gpu_memory_utilization = 0;
-};
-ResolvedLimits resolve_limits(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu, const EngineRules& rules);
 
 // How one rank lays out its KV cache.
 struct KvLayout {

@@ -3,65 +3,22 @@
 
 #include <algorithm>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <tuple>
 
 #include "engine/engine_rules.hpp"
 #include "base/format.hpp"
-#include "io/json_io.hpp"
+#include "plan/plan_fields.hpp"
+#include "scenario/defaults.hpp"
+#include "scenario/scenario_fields.hpp"
 
 namespace kv {
 namespace {
 
-using nlohmann::json;
-using L = ScenarioLimits;
-
-constexpr int64_t tensor_parallel_sizes[] = {1, 2, 4, 8};
 constexpr int64_t model_len_step = 1024;
-constexpr int objective_decimals = 3;  // objectives start at 1 ms
 // vllm serve takes --data-parallel-size from 0.9.0; before, each replica is its own server.
 constexpr EngineVersion first_data_parallel_serve{0, 9, 0};
 
-// [SECTION] The target's fields: one table for the JSON reader and for plan()'s own check.
-struct TargetInteger {
-    const char* name;
-    int64_t lo, hi;
-    int64_t PlanTarget::*member;
-};
-const TargetInteger target_integers[] = {
-    {"gpu_count", 1, PlanLimits::max_gpu_count, &PlanTarget::gpu_count},
-    {"users", 1, PlanLimits::max_users, &PlanTarget::users},
-    {"prompt_tokens", L::min_prompt_tokens, L::max_prompt_tokens, &PlanTarget::prompt_tokens},
-    {"output_tokens", L::min_output_tokens, L::max_output_tokens, &PlanTarget::output_tokens},
-    {"max_candidates", 1, PlanLimits::max_candidates, &PlanTarget::max_candidates},
-};
-struct TargetObjective {
-    const char* name;
-    std::optional<double> PlanTarget::*member;
-};
-const TargetObjective target_objectives[] = {{"ttft_s", &PlanTarget::ttft_s}, {"itl_s", &PlanTarget::itl_s}};
-// Read by the scenario reader, so a bad id or config.json is named exactly as in a scenario.
-const char* const scenario_keys[] = {"model", "model_config", "gpu", "gpu_config", "vllm_version"};
-const char* const target_field_list =
-    "model, model_config, gpu, gpu_config, vllm_version, gpu_count, users, prompt_tokens, output_tokens, "
-    "ttft_s, itl_s, max_candidates";
-
-std::optional<InputError> check_target(const PlanTarget& t) {
-    for (const TargetInteger& f : target_integers) {
-        auto read = read_integer(json(t.*(f.member)), f.name, f.lo, f.hi);
-        if (auto* error = std::get_if<InputError>(&read)) return *error;
-    }
-    for (const TargetObjective& f : target_objectives) {
-        if (!(t.*(f.member))) continue;
-        auto read =
-            read_number(json(*(t.*(f.member))), f.name, PlanLimits::min_objective_s, PlanLimits::max_objective_s, objective_decimals);
-        if (auto* error = std::get_if<InputError>(&read)) return *error;
-    }
-    // The version through the scenario reader (the one place that knows the modelled versions).
-    auto version = scenario_from_json(json{{"vllm_version", t.vllm_version}});
-    if (auto* error = std::get_if<InputError>(&version)) return *error;
-    return std::nullopt;
-}
+std::optional<InputError> check_target(const PlanTarget& t) { return check_fields(plan_target_fields(), t); }
 
 // [SECTION] One replica's scenario and what its evaluation says.
 Scenario replica_scenario(const PlanTarget& t, int64_t users_per_replica) {
@@ -173,13 +130,13 @@ std::string target_words(const PlanTarget& t, const std::string& gpu) {
 
 // [SECTION] The command line.
 std::string serve_command(const Scenario& s, const ModelSpec& model, int64_t replicas) {
-    const EngineVersion version = parse_engine_version(s.vllm_version).value_or(EngineVersion{0, 21, 0});
-    const EngineRules rules = engine_rules(version);
+    const EngineRules rules = rules_of(s.vllm_version);
+    const EngineVersion& version = rules.version;
     // A config.json of the reader's own: the directory holding it and its weights.
     std::string command = "vllm serve " + (!model.hf_repo.empty() ? model.hf_repo : s.model_config ? "MODEL_DIR" : s.model);
     if (s.tensor_parallel_size > 1) command += " --tensor-parallel-size " + std::to_string(s.tensor_parallel_size);
     if (replicas > 1 && !(version < first_data_parallel_serve)) command += " --data-parallel-size " + std::to_string(replicas);
-    const double default_utilization = rules.larger_default_utilization ? 0.92 : 0.90;
+    const double default_utilization = default_gpu_memory_utilization(rules);
     if (s.gpu_memory_utilization && format_fixed(*s.gpu_memory_utilization, 2) != format_fixed(default_utilization, 2))
         command += " --gpu-memory-utilization " + format_fixed(*s.gpu_memory_utilization, 2);
     if (s.max_model_len) command += " --max-model-len " + std::to_string(*s.max_model_len);
@@ -196,12 +153,13 @@ std::string serve_command(const Scenario& s, const ModelSpec& model, int64_t rep
 // [SECTION] The search.
 std::variant<PlanResult, InputError> plan(const PlanTarget& t, const Calibration& calibration) {
     if (auto error = check_target(t)) return *error;
+    const auto max_concurrent = static_cast<int64_t>(scenario_field("concurrent_requests").hi);
     const int64_t sequence_tokens = t.prompt_tokens + t.output_tokens;
     const int64_t short_len = (sequence_tokens + model_len_step - 1) / model_len_step * model_len_step;
 
     // One evaluation resolves the ids (an unknown model or GPU is an InputError naming it) and the
     // engine's default max_num_seqs for this version and GPU.
-    Scenario probe_scenario = replica_scenario(t, std::min(t.users, L::max_concurrent));
+    Scenario probe_scenario = replica_scenario(t, std::min(t.users, max_concurrent));
     probe_scenario.max_model_len = short_len;
     auto probe_outcome = evaluate(probe_scenario, calibration);
     if (auto* error = std::get_if<InputError>(&probe_outcome)) return *error;
@@ -235,18 +193,18 @@ std::variant<PlanResult, InputError> plan(const PlanTarget& t, const Calibration
         return describe(evaluate_resolved(s, model, gpu, calibration), s, replicas, users_per_replica, t);
     };
 
-    for (int64_t tp : tensor_parallel_sizes) {
+    for (int64_t tp : deployed_tensor_parallel_sizes()) {
         if (tp > t.gpu_count) break;
         int64_t previous_load = 0;
         for (int64_t replicas = 1; replicas <= t.gpu_count / tp; ++replicas) {
             const int64_t load = (t.users + replicas - 1) / replicas;  // the busiest replica
             if (load == previous_load) continue;                       // more GPUs, no fewer users each
             previous_load = load;
-            if (load > L::max_concurrent) continue;  // beyond the engine's max_num_seqs range
+            if (load > max_concurrent) continue;  // beyond the engine's max_num_seqs range
             for (DType weights : {DType::bf16, DType::fp8}) {
                 if (weights == DType::fp8 && !fp8_weights_allowed) continue;
                 for (DType kv_dtype : {DType::bf16, DType::fp8}) {
-                    for (double utilization : PlanLimits::utilizations) {
+                    for (double utilization : searched_utilizations) {
                         Scenario s = replica_scenario(t, load);
                         s.tensor_parallel_size = tp;
                         s.weight_dtype = weights;
@@ -285,126 +243,12 @@ std::variant<PlanResult, InputError> plan(const PlanTarget& t, const Calibration
                          format_count(users_running(*result.closest, t.users)) + " of " + format_count(t.users) + " users" +
                          (result.closest->misses.empty() ? "" : "; " + result.closest->misses.front()) + ".";
     } else {
-        result.summary = "Nothing meets " + words + ": a replica takes at most " + format_count(L::max_concurrent) +
+        result.summary = "Nothing meets " + words + ": a replica takes at most " + format_count(max_concurrent) +
                          " users (max_num_seqs), so " + format_count(t.users) + " users need at least " +
-                         format_count((t.users + L::max_concurrent - 1) / L::max_concurrent) + " replicas.";
+                         format_count((t.users + max_concurrent - 1) / max_concurrent) + " replicas.";
     }
     return result;
 }
 
 // [SECTION] JSON in and out.
-std::variant<PlanTarget, InputError> plan_target_from_json(const json& in) {
-    if (!in.is_object()) return InputError{"plan", ErrorCode::wrong_type, "the plan target must be a JSON object"};
-    PlanTarget t;
-    json scenario_part = json::object();
-    for (const auto& item : in.items()) {
-        const std::string& key = item.key();
-        const json& value = item.value();
-        if (std::find_if(std::begin(scenario_keys), std::end(scenario_keys), [&key](const char* k) { return key == k; }) !=
-            std::end(scenario_keys)) {
-            scenario_part[key] = value;
-            continue;
-        }
-        const TargetInteger* integer = nullptr;
-        for (const TargetInteger& f : target_integers)
-            if (key == f.name) integer = &f;
-        const TargetObjective* objective = nullptr;
-        for (const TargetObjective& f : target_objectives)
-            if (key == f.name) objective = &f;
-        if (integer) {
-            auto read = read_integer(value, key, integer->lo, integer->hi);
-            if (auto* error = std::get_if<InputError>(&read)) return *error;
-            t.*(integer->member) = std::get<int64_t>(read);
-        } else if (objective) {
-            if (value.is_null()) {
-                (t.*(objective->member)).reset();
-                continue;
-            }
-            auto read = read_number(value, key, PlanLimits::min_objective_s, PlanLimits::max_objective_s, objective_decimals);
-            if (auto* error = std::get_if<InputError>(&read)) return *error;
-            t.*(objective->member) = std::get<double>(read);
-        } else {
-            return InputError{key, ErrorCode::unknown_field, "\"" + key + "\" is not a plan target field; use " + target_field_list};
-        }
-    }
-    Scenario base = replica_scenario(t, 1);
-    auto scenario = scenario_from_json(scenario_part, base);
-    if (auto* error = std::get_if<InputError>(&scenario)) return *error;
-    const Scenario& s = std::get<Scenario>(scenario);
-    t.model = s.model;
-    t.model_config = s.model_config;
-    t.gpu = s.gpu;
-    t.gpu_config = s.gpu_config;
-    t.vllm_version = s.vllm_version;
-    return t;
-}
-
-std::variant<PlanTarget, InputError> plan_target_from_text(const std::string& text) {
-    const json parsed = json::parse(text, nullptr, false);
-    if (parsed.is_discarded()) return InputError{"plan", ErrorCode::malformed_json, "the plan target is not valid JSON"};
-    return plan_target_from_json(parsed);
-}
-
-namespace {
-
-json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-json headroom(double h) { return h > 0 ? json(h) : json(nullptr); }
-
-json candidate_to_json(const PlanCandidate& c, const PlanTarget& t) {
-    return {
-        {"tensor_parallel_size", c.scenario.tensor_parallel_size},
-        {"replicas", c.replicas},
-        {"gpus_used", c.gpus_used},
-        {"users_per_replica", c.users_per_replica},
-        {"command_line", c.command_line},
-        {"startup_lines", c.startup_lines},
-        {"startup_error", startup_error_to_json(c.startup_error)},
-        {"meets", c.meets},
-        {"misses", c.misses},
-        {"margins",
-         {{"running", c.running},
-          {"users_per_replica", c.users_per_replica},
-          {"max_resident_sequences", c.max_resident_sequences},
-          {"users_headroom", c.users_headroom},
-          {"itl_s", c.itl_s},
-          {"itl_objective_s", optional_number(t.itl_s)},
-          {"itl_headroom", headroom(c.itl_headroom)},
-          {"ttft_s", c.ttft_s},
-          {"ttft_objective_s", optional_number(t.ttft_s)},
-          {"ttft_headroom", headroom(c.ttft_headroom)},
-          {"available_kv_cache_bytes", c.available_kv_cache_bytes}}},
-        {"decode_tokens_per_s", c.decode_tokens_per_s},
-        {"scenario", scenario_to_json(c.scenario)},
-    };
-}
-
-}  // namespace
-
-json plan_to_json(const PlanResult& r) {
-    const PlanTarget& t = r.target;
-    json target = {{"model", t.model_config ? json(nullptr) : json(t.model)},
-                   {"gpu", t.gpu_config ? t.gpu_config->name : t.gpu},
-                   {"vllm_version", t.vllm_version},
-                   {"gpu_count", t.gpu_count},
-                   {"users", t.users},
-                   {"prompt_tokens", t.prompt_tokens},
-                   {"output_tokens", t.output_tokens},
-                   {"ttft_s", optional_number(t.ttft_s)},
-                   {"itl_s", optional_number(t.itl_s)},
-                   {"max_candidates", t.max_candidates}};
-    json out = {{"met", r.met},
-                {"summary", r.summary},
-                {"target", target},
-                {"evaluations", r.evaluations},
-                {"configurations_met", r.configurations_met}};
-    if (r.met) {
-        json candidates = json::array();
-        for (const PlanCandidate& c : r.candidates) candidates.push_back(candidate_to_json(c, t));
-        out["candidates"] = candidates;
-    } else {
-        out["closest"] = r.closest ? candidate_to_json(*r.closest, t) : json(nullptr);
-    }
-    return out;
-}
-
 }  // namespace kv

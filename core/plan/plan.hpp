@@ -21,7 +21,6 @@
 // cache (the ranking does not weigh it), and a load balancer's uneven split across replicas.
 #pragma once
 #include <cstdint>
-#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <variant>
@@ -41,7 +40,7 @@ struct PlanTarget {
     std::optional<ModelSpec> model_config;  // a parsed Hugging Face config.json
     std::string gpu = "H100";               // catalog id, ignored when gpu_config is set
     std::optional<GpuSpec> gpu_config;
-    std::string vllm_version = "0.21.0";
+    std::string vllm_version = default_vllm_version;
     int64_t gpu_count = 1;  // GPUs available; a plan may use fewer
     int64_t users = 32;     // concurrent users, across all replicas
     int64_t prompt_tokens = 4096;
@@ -51,14 +50,8 @@ struct PlanTarget {
     int64_t max_candidates = 5;
 };
 
-// Inclusive ranges of the target's own fields (prompt and output tokens use ScenarioLimits).
-struct PlanLimits {
-    static constexpr int64_t max_gpu_count = 64;
-    static constexpr int64_t max_users = ScenarioLimits::max_concurrent * max_gpu_count;
-    static constexpr double min_objective_s = 0.001, max_objective_s = 3600.0;
-    static constexpr int64_t max_candidates = 20;
-    static constexpr double utilizations[] = {0.90, 0.92, 0.95};
-};
+// The utilisations the search tries.
+inline constexpr double searched_utilizations[] = {0.90, 0.92, 0.95};
 
 struct PlanCandidate {
     Scenario scenario;  // one replica, as `vllm serve` is told (unset = engine default)
@@ -98,12 +91,5 @@ std::variant<PlanResult, InputError> plan(const PlanTarget& target, const Calibr
 // The `vllm serve` command for one replica of `scenario` (flags only where they differ from the
 // engine's defaults; --data-parallel-size when replicas > 1).
 std::string serve_command(const Scenario& scenario, const ModelSpec& model, int64_t replicas);
-
-// The JSON boundary (`kvcache --plan`): model, model_config, gpu, gpu_config, vllm_version,
-// prompt_tokens and output_tokens read as in a scenario; gpu_count, users, ttft_s, itl_s (null: no
-// objective) and max_candidates as in PlanLimits. Missing fields keep PlanTarget's defaults.
-std::variant<PlanTarget, InputError> plan_target_from_json(const nlohmann::json& json);
-std::variant<PlanTarget, InputError> plan_target_from_text(const std::string& text);
-nlohmann::json plan_to_json(const PlanResult& result);
 
 }  // namespace kv

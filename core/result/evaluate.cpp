@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "model/catalog.hpp"
+#include "scenario/scenario_fields.hpp"
 #include "memory/memory_plan.hpp"
 #include "memory/startup_checks.hpp"
 #include "time/step_time.hpp"
@@ -21,7 +22,7 @@ namespace {
 // Ways out of a memory refusal that the panels offer beside the utilisation and max_model_len:
 // the fewest more GPUs, or FP8 weights, all else as is.
 void find_remedies(Result& r, const Scenario& scenario, const ModelSpec& model, const Calibration& calibration) {
-    for (int64_t tp : {2, 4, 8}) {
+    for (int64_t tp : deployed_tensor_parallel_sizes()) {
         if (tp <= scenario.tensor_parallel_size) continue;
         Scenario wider = scenario;
         wider.tensor_parallel_size = tp;
@@ -70,7 +71,7 @@ Result evaluate_resolved(const Scenario& scenario, const ModelSpec& model, const
     r.model = scenario.force_mha ? with_multi_head_attention(model) : model;
     r.gpu = gpu;
     // An unparseable version cannot reach here: the JSON reader checks it.
-    r.rules = engine_rules(parse_engine_version(scenario.vllm_version).value_or(EngineVersion{0, 21, 0}));
+    r.rules = rules_of(scenario.vllm_version);  // the readers have checked the text
     r.memory = plan_memory(scenario, r.model, gpu, r.rules, calibration);
     r.memory.startup_error = check_startup(scenario, r.model, r.memory, r.rules, calibration);
     r.scenario = scenario;

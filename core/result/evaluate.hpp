@@ -28,11 +28,11 @@ struct Result {
     Scenario scenario;  // as evaluated: ids resolved, every engine default filled in
     ModelSpec model;    // after force_mha
     GpuSpec gpu;
-    EngineRules rules;      // the vLLM version's accounting
-    MemoryPlan memory;      // the engine's start-up accounting (memory/memory_plan.hpp)
-    int64_t params = 0;     // parameters of the model
-    Admission admission;    // what the scheduler runs (memory/admission.hpp)
-    StepTimes steps;        // step times, rates and DCGM readouts (time/step_time.hpp)
+    EngineRules rules;    // the vLLM version's accounting
+    MemoryPlan memory;    // the engine's start-up accounting (memory/memory_plan.hpp)
+    int64_t params = 0;   // parameters of the model
+    Admission admission;  // what the scheduler runs (memory/admission.hpp)
+    StepTimes steps;      // step times, rates and DCGM readouts (time/step_time.hpp)
     // When the engine refuses for memory: other ways to start it, all else as is (evaluate() only;
     // evaluate_resolved leaves them 0 for the sweeps and the planner).
     int64_t tensor_parallel_that_starts = 0;  // the smallest of 2, 4, 8 above the current size; 0: none

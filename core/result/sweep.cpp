@@ -1,5 +1,7 @@
 #include "result/sweep.hpp"
 
+#include "scenario/scenario_fields.hpp"
+
 #include <algorithm>
 
 namespace kv {
@@ -30,7 +32,7 @@ BatchSweep sweep_batch(const Result& base, int max_points, const Calibration& c)
 
 std::vector<TensorParallelPoint> sweep_tensor_parallel(const Result& base, const Calibration& c) {
     std::vector<TensorParallelPoint> points;
-    for (int64_t tp : {1, 2, 4, 8}) {
+    for (int64_t tp : deployed_tensor_parallel_sizes()) {
         TensorParallelPoint point;
         point.tensor_parallel_size = tp;
         Scenario s = base.scenario;

@@ -1,12 +1,13 @@
 // The reader's knobs: one serving scenario. Names and units match vLLM's engine arguments where
 // vLLM has one; a field left unset (std::nullopt) takes the engine's own default for that version,
-// GPU and entry point, and the result reports the value used. Defaults live here only; the field
-// table (scenario_fields.hpp) gives each one's range and help.
+// GPU and entry point (scenario/defaults.hpp), and the result reports the value used. Defaults live
+// here only; the field table (scenario/scenario_fields.hpp) gives each one's range, stops and help.
 #pragma once
 #include <cstdint>
 #include <optional>
 #include <string>
 
+#include "engine/engine_rules.hpp"
 #include "model/gpu_spec.hpp"
 #include "model/model_spec.hpp"
 
@@ -22,11 +23,11 @@ enum class Entry { serve, offline };
 const char* entry_name(Entry entry);
 
 struct Scenario {
-    std::string model = "Qwen3-8B";         // catalog id, ignored when model_config is set
-    std::optional<ModelSpec> model_config;  // a parsed Hugging Face config.json
-    std::string gpu = "H100";               // catalog id, ignored when gpu_config is set
-    std::optional<GpuSpec> gpu_config;      // a GPU described by the reader
-    std::string vllm_version = "0.21.0";    // picks the engine's accounting rules
+    std::string model = "Qwen3-8B";                   // catalog id, ignored when model_config is set
+    std::optional<ModelSpec> model_config;            // a parsed Hugging Face config.json
+    std::string gpu = "H100";                         // catalog id, ignored when gpu_config is set
+    std::optional<GpuSpec> gpu_config;                // a GPU described by the reader
+    std::string vllm_version = default_vllm_version;  // picks the engine's accounting rules
     Entry entry = Entry::serve;
     int64_t prompt_tokens = 4096;
     int64_t output_tokens = 256;
@@ -42,20 +43,6 @@ struct Scenario {
     std::optional<int64_t> block_size;              // 16, or 64 for MLA models, when unset
     int64_t tensor_parallel_size = 1;
     int64_t pipeline_parallel_size = 1;
-};
-
-// Inclusive ranges for every numeric knob; the JSON parser, the panels' sliders and the error
-// messages all read these.
-struct ScenarioLimits {
-    static constexpr int64_t min_prompt_tokens = 1, max_prompt_tokens = 1 << 20;
-    static constexpr int64_t min_output_tokens = 1, max_output_tokens = 1 << 20;
-    static constexpr int64_t min_concurrent = 1, max_concurrent = 4096;
-    static constexpr double min_utilization = 0.05, max_utilization = 1.0;
-    static constexpr int64_t min_num_seqs = 1, max_num_seqs = 4096;
-    static constexpr int64_t min_batched_tokens = 16, max_batched_tokens = 1 << 20;
-    static constexpr int64_t min_model_len = 16, max_model_len = 1 << 24;
-    static constexpr int64_t min_block_size = 1, max_block_size = 256;
-    static constexpr int64_t max_pipeline_parallel = 16;
 };
 
 }  // namespace kv

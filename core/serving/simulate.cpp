@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "base/format.hpp"
+#include "serving/workload_fields.hpp"
 #include "memory/memory_plan.hpp"
 #include "time/step_time.hpp"
 
@@ -585,10 +586,9 @@ double Histogram::quantile(double q) const {
 }
 
 std::variant<std::vector<RequestSpec>, InputError> workload_requests(const Workload& w, const Scenario& scenario) {
-    using L = WorkloadLimits;
     if (!w.list.empty()) {
-        if (static_cast<int64_t>(w.list.size()) > L::max_requests)
-            return InputError{"requests", ErrorCode::out_of_range, "at most 20,000 requests"};
+        if (static_cast<int64_t>(w.list.size()) > max_workload_requests())
+            return InputError{"requests", ErrorCode::out_of_range, "at most " + format_count(max_workload_requests()) + " requests"};
         std::vector<RequestSpec> list = w.list;
         for (const RequestSpec& q : list)
             if (!(q.arrival_s >= 0 && q.arrival_s < 1e9) || q.prompt_tokens < 1 || q.output_tokens < 1 || q.prompt_tokens > (1 << 24) ||
@@ -598,17 +598,10 @@ std::variant<std::vector<RequestSpec>, InputError> workload_requests(const Workl
         std::stable_sort(list.begin(), list.end(), [](const RequestSpec& a, const RequestSpec& b) { return a.arrival_s < b.arrival_s; });
         return list;
     }
-    if (!(w.rate_per_s >= 0 && w.rate_per_s <= L::max_rate_per_s))
-        return InputError{"rate_per_s", ErrorCode::out_of_range, "rate_per_s must be 0 (all at once) to 10,000 requests per second"};
-    if (w.requests < L::min_requests || w.requests > L::max_requests)
-        return InputError{"requests", ErrorCode::out_of_range, "requests must be 1 to 20,000"};
-    if (w.shared_prefix_tokens < 0 || w.shared_prefix_tokens > L::max_shared_prefix_tokens)
-        return InputError{"shared_prefix_tokens", ErrorCode::out_of_range, "shared_prefix_tokens must be 0 to 1,048,576"};
+    if (auto error = check_fields(workload_fields(), w)) return *error;
     const LengthShape* shape = nullptr;
     for (const LengthShape& s : shapes)
         if (w.name == s.name) shape = &s;
-    if (!shape && w.name != "fixed")
-        return InputError{"workload", ErrorCode::unknown_value, "workload must be chat, summarise, reasoning or fixed"};
     Rng rng{w.seed};
     std::vector<RequestSpec> list;
     list.reserve(static_cast<size_t>(w.requests));
@@ -651,7 +644,7 @@ double preemption_onset_rate(const Result& result, const Workload& workload, con
     if (!preempts(0)) return 0.0;
     double lo = 0.01, hi = 1.0;  // lo: no preemption; hi: preemption
     while (preempts(lo) && lo > 1e-4) lo /= 10;
-    while (!preempts(hi) && hi < WorkloadLimits::max_rate_per_s) hi *= 2;
+    while (!preempts(hi) && hi < find_field(workload_fields(), "rate_per_s")->spec->hi) hi *= 2;
     while (hi / lo > 1.01) {
         const double mid = std::sqrt(lo * hi);
         (preempts(mid) ? hi : lo) = mid;

@@ -43,12 +43,6 @@ struct Workload {
     std::vector<RequestSpec> list;     // explicit requests; when set, name/rate/requests are unused
 };
 
-struct WorkloadLimits {
-    static constexpr double max_rate_per_s = 1e4;
-    static constexpr int64_t min_requests = 1, max_requests = 20000;
-    static constexpr int64_t max_shared_prefix_tokens = 1 << 20;
-};
-
 // One scheduler step (or an idle gap, with zero tokens).
 struct SimStep {
     double start_s = 0;

@@ -246,7 +246,8 @@ std::variant<Picture, std::string> roofline(const kv::Result& r, const std::stri
              "achieved: " + kv::format_flops_per_s(t.achieved_flops_per_s) + ", " + kv::format_bandwidth(t.achieved_bytes_per_s), "start",
              "p-small");
     svg.circle(x.at(t.decode.arithmetic_intensity), y.at(decode_rate), 5, "c-decode");
-    svg.text(x.at(t.decode.arithmetic_intensity) + 8, y.at(decode_rate) + 4, "decode, batch " + count(static_cast<double>(r.admission.running)));
+    svg.text(x.at(t.decode.arithmetic_intensity) + 8, y.at(decode_rate) + 4,
+             "decode, batch " + count(static_cast<double>(r.admission.running)));
     svg.circle(x.at(t.prefill.arithmetic_intensity), y.at(prefill_rate), 5, "c-prefill");
     svg.text(x.at(t.prefill.arithmetic_intensity), y.at(prefill_rate) + 20, "prefill", "middle");
     p.title = "The roofline of the " + r.gpu.name + ", and where decode and prefill sit";

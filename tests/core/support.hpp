@@ -5,6 +5,7 @@
 
 #include "result/evaluate.hpp"
 #include "io/json_io.hpp"
+#include "scenario/scenario_fields.hpp"
 
 namespace kvtest {
 
@@ -24,5 +25,8 @@ inline kv::InputError evaluate_error(const std::string& text) {
     REQUIRE(std::holds_alternative<kv::InputError>(outcome));
     return std::get<kv::InputError>(outcome);
 }
+
+// The largest value a scenario field's row accepts.
+inline int64_t field_max(const char* name) { return static_cast<int64_t>(kv::scenario_field(name).hi); }
 
 }  // namespace kvtest

@@ -48,13 +48,15 @@ TEST_CASE("V0 start-up lines: blocks, not tokens") {
 
 TEST_CASE("the stats line and the lesson lines") {
     const Result r = evaluate_ok({{"prompt_tokens", 32768}});
-    CHECK(has_line(r, "INFO Engine 000: Avg prompt throughput: " + format_fixed(r.steps.serving.prompt_tokens_per_s, 1) +
-                          " tokens/s, Avg generation throughput: " + format_fixed(r.steps.serving.generation_tokens_per_s, 1) +
-                          " tokens/s, Running: " + std::to_string(r.admission.running) + " reqs, Waiting: " + std::to_string(r.admission.waiting) +
-                          " reqs, GPU KV cache usage: " + format_fixed(r.admission.kv_cache_usage * 100, 1) + "%, Prefix cache hit rate: 0.0%"));
+    CHECK(has_line(
+        r, "INFO Engine 000: Avg prompt throughput: " + format_fixed(r.steps.serving.prompt_tokens_per_s, 1) +
+               " tokens/s, Avg generation throughput: " + format_fixed(r.steps.serving.generation_tokens_per_s, 1) +
+               " tokens/s, Running: " + std::to_string(r.admission.running) + " reqs, Waiting: " + std::to_string(r.admission.waiting) +
+               " reqs, GPU KV cache usage: " + format_fixed(r.admission.kv_cache_usage * 100, 1) + "%, Prefix cache hit rate: 0.0%"));
     const auto lessons = lines_of(r, LogKind::lesson);
     REQUIRE(lessons.size() >= 3);
-    CHECK(lessons[0].find("the KV pool is the limit (" + format_count(r.admission.max_resident_sequences) + " sequences") != std::string::npos);
+    CHECK(lessons[0].find("the KV pool is the limit (" + format_count(r.admission.max_resident_sequences) + " sequences") !=
+          std::string::npos);
     CHECK(lessons[0].find("Lowering max_num_seqs would not admit one more") != std::string::npos);
 }
 

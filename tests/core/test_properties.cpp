@@ -122,7 +122,7 @@ TEST_CASE("properties hold over 3,000 random scenarios") {
 
         // Capacity never rises with prompt length.
         Scenario longer = s;
-        longer.prompt_tokens = std::min<int64_t>(s.prompt_tokens * 2, ScenarioLimits::max_prompt_tokens);
+        longer.prompt_tokens = std::min<int64_t>(s.prompt_tokens * 2, kvtest::field_max("prompt_tokens"));
         CHECK(evaluate_scenario(longer).admission.max_resident_sequences <= r.admission.max_resident_sequences);
 
         // An FP8 cache never lowers capacity; FP8 weights never shrink the pool.
@@ -146,12 +146,12 @@ TEST_CASE("properties hold over 3,000 random scenarios") {
 TEST_CASE("extreme accepted inputs neither overflow nor produce NaN") {
     Scenario s;
     s.model = "Qwen3-32B";
-    s.prompt_tokens = ScenarioLimits::max_prompt_tokens;
-    s.output_tokens = ScenarioLimits::max_output_tokens;
-    s.concurrent_requests = ScenarioLimits::max_concurrent;
-    s.max_num_batched_tokens = ScenarioLimits::max_batched_tokens;
-    s.max_num_seqs = ScenarioLimits::max_num_seqs;
-    s.gpu_memory_utilization = ScenarioLimits::min_utilization;
+    s.prompt_tokens = kvtest::field_max("prompt_tokens");
+    s.output_tokens = kvtest::field_max("output_tokens");
+    s.concurrent_requests = kvtest::field_max("concurrent_requests");
+    s.max_num_batched_tokens = kvtest::field_max("max_num_batched_tokens");
+    s.max_num_seqs = kvtest::field_max("max_num_seqs");
+    s.gpu_memory_utilization = kv::scenario_field("gpu_memory_utilization").lo;
     check_finite(result_to_json(evaluate_scenario(s)), "min-utilisation");
     s.gpu_memory_utilization = 0.99;
     s.max_num_batched_tokens = 16;

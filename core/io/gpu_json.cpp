@@ -1,0 +1,85 @@
+// A GPU as JSON: a catalog entry (content/data/gpus.json) or the reader's own description, with
+// every number range-checked and the interconnect read in either of its two spellings.
+#include <cmath>
+
+#include "base/format.hpp"
+#include "base/units.hpp"
+#include "io/fields_json.hpp"
+
+namespace kv {
+
+using nlohmann::json;
+
+namespace {
+
+InputError fail(std::string field, ErrorCode code, std::string message) { return InputError{std::move(field), code, std::move(message)}; }
+
+std::string text_or(const json& object, const char* key, const std::string& fallback) {
+    if (!object.is_object() || !object.contains(key) || !object[key].is_string()) return fallback;
+    return object[key].get<std::string>();
+}
+
+}  // namespace
+
+std::variant<GpuSpec, InputError> gpu_from_json(const json& entry, const std::string& prefix) {
+    if (!entry.is_object()) return fail(prefix, ErrorCode::wrong_type, prefix + " must be an object describing the GPU");
+    GpuSpec g;
+    g.name = text_or(entry, "id", "custom");
+    g.label = text_or(entry, "label", g.name);
+    struct Number {
+        const char* key;
+        double lo, hi;
+        bool required;
+    };
+    const Number numbers[] = {
+        {"memory_gib", 1, 4096, true},          {"visible_memory_mib", 512, 4096.0 * 1024, false},
+        {"hbm_tb_per_s", 0.01, 100, true},      {"bf16_dense_tflops", 1, 100000, true},
+        {"fp8_dense_tflops", 0, 100000, false}, {"interconnect_gb_per_s", 0, 100000, false},
+    };
+    double values[6] = {0, 0, 0, 0, 0, 0};
+    for (size_t i = 0; i < 6; ++i) {
+        const Number& n = numbers[i];
+        const std::string f = prefix + "." + n.key;
+        if (!entry.contains(n.key) || entry[n.key].is_null()) {
+            if (n.required) return fail(f, ErrorCode::missing_field, f + " is missing");
+            continue;
+        }
+        const json& v = entry[n.key];
+        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < n.lo || v.get<double>() > n.hi)
+            return fail(f, v.is_number() ? ErrorCode::out_of_range : ErrorCode::wrong_type,
+                        f + " must be a number from " + format_grouped(n.lo, n.lo < 1 ? 2 : 0) + " to " + format_grouped(n.hi, 0));
+        values[i] = v.get<double>();
+    }
+    g.memory_bytes = values[0] * GiB;
+    // Without a measured total, CUDA shows about 1% less than the marketed size (79.19 of 80 GiB).
+    g.visible_memory_bytes = values[1] > 0 ? values[1] * MiB : g.memory_bytes * 0.9899;
+    g.hbm_bytes_per_s = values[2] * 1e12;
+    g.bf16_flops_per_s = values[3] * 1e12;
+    g.fp8_flops_per_s = values[4] * 1e12;
+    double link = values[5];
+    if (entry.contains("interconnect") && entry["interconnect"].is_object()) {
+        const json& ic = entry["interconnect"];
+        g.interconnect = text_or(ic, "kind", "nvlink");
+        if (ic.contains("bidirectional_gb_per_s") && ic["bidirectional_gb_per_s"].is_number())
+            link = ic["bidirectional_gb_per_s"].get<double>();
+    } else if (entry.contains("nvlink_bidirectional_gb_per_s") && entry["nvlink_bidirectional_gb_per_s"].is_number()) {
+        link = entry["nvlink_bidirectional_gb_per_s"].get<double>();
+    }
+    // PCIe 4.0 x16 when nothing is said: 64 GB/s both ways.
+    g.interconnect_bytes_per_s = (link > 0 ? link : 64.0) * 1e9 / 2.0;
+    if (link <= 0) g.interconnect = "pcie";
+    return g;
+}
+
+json gpu_to_json(const GpuSpec& g) {
+    return {{"id", g.name},
+            {"label", g.label},
+            {"memory_gib", g.memory_bytes / GiB},
+            {"visible_memory_mib", g.visible_memory_bytes / MiB},
+            {"hbm_tb_per_s", g.hbm_bytes_per_s / 1e12},
+            {"bf16_dense_tflops", g.bf16_flops_per_s / 1e12},
+            {"fp8_dense_tflops", g.fp8_flops_per_s / 1e12},
+            {"interconnect", {{"kind", g.interconnect}, {"bidirectional_gb_per_s", g.interconnect_bytes_per_s * 2 / 1e9}}}};
+}
+
+}  // namespace kv

@@ -1,0 +1,36 @@
+// The engine's own defaults: what each field a scenario leaves unset becomes, for the scenario's
+// vLLM version, GPU and entry point. One function, called by everyone that needs a default
+// (evaluate, the planner's command lines, the panels' "default" marks). Sources:
+// shared/reference/vllm-memory.md section 4 (EngineArgs.get_batch_defaults in arg_utils.py,
+// CacheConfig's block_size, the utilisation default of each release).
+#pragma once
+#include <cstdint>
+
+#include "engine/engine_rules.hpp"
+#include "model/gpu_spec.hpp"
+#include "model/model_spec.hpp"
+#include "scenario/scenario.hpp"
+
+namespace kv {
+
+// The scenario with every engine default filled in for this version, GPU and entry point.
+struct ResolvedLimits {
+    int64_t max_num_seqs = 0;
+    int64_t max_num_batched_tokens = 0;
+    int64_t max_model_len = 0;
+    int64_t block_size = 0;
+    double gpu_memory_utilization = 0;
+};
+ResolvedLimits resolve_limits(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu, const EngineRules& rules);
+
+// 0.90, or 0.92 from the release that moved the CUDA-graph estimate into the budget.
+double default_gpu_memory_utilization(const EngineRules& rules);
+
+// The rules of a scenario's release (the readers have checked the text; an unreadable one falls
+// back to the default release).
+EngineRules rules_of(const std::string& vllm_version);
+
+// vLLM's "large device" (get_batch_defaults): at least 70 GiB and not an A100.
+bool large_device(const GpuSpec& gpu);
+
+}  // namespace kv

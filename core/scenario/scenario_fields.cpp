@@ -1,0 +1,237 @@
+#include "scenario/scenario_fields.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace kv {
+namespace {
+
+std::vector<Choice> bf16_or_fp8() { return {{"bf16", "BF16", ""}, {"fp8", "FP8", ""}}; }
+
+// The rows, in the order the panels list their knobs; a row with a label is a knob (knobs.cpp).
+// Designated initializers follow FieldSpec's member order (scenario/fields.hpp).
+const FieldSpec rows[] = {
+    {.name = "model",
+     .type = FieldType::text,
+     .rule = TextRule::model_id,
+     .flag = "--model",
+     .label = "model",
+     .help = "The checkpoint vLLM serves (--model). Its config.json fixes num_hidden_layers, num_key_value_heads and "
+             "head_dim (or MLA's latent width), hence the KV bytes per token, and the parameter count, hence the "
+             "weights. The lesson page's \"Your own model or GPU\" form (or the model_config field) takes a "
+             "config.json of your own."},
+    {.name = "model_config",
+     .type = FieldType::object,
+     .nullable = true,
+     .help = "A Hugging Face config.json as published; null goes back to the catalog model named by model."},
+    {.name = "gpu",
+     .type = FieldType::text,
+     .rule = TextRule::gpu_id,
+     .label = "GPU",
+     .help = "The accelerator. The memory CUDA reports (a little under the marketed size) sets the budget, HBM "
+             "bandwidth sets the decode step, tensor-core throughput sets the prefill. The lesson page's \"Your own "
+             "model or GPU\" form (or the gpu_config field) describes one of your own."},
+    {.name = "gpu_config",
+     .type = FieldType::object,
+     .nullable = true,
+     .help = "A GPU of your own (memory, bandwidth, tensor throughput, interconnect); null goes back to the catalog GPU."},
+    {.name = "prompt_tokens",
+     .type = FieldType::integer,
+     .lo = 1,
+     .hi = 1 << 20,
+     .stops = log_stops(128, 131072),
+     .unit = "tokens",
+     .label = "prompt tokens",
+     .help = "Prompt length of every request, in tokens. With the output tokens it sets the KV cache one sequence "
+             "holds: this simulation gives each sequence a block for its full final length."},
+    {.name = "output_tokens",
+     .type = FieldType::integer,
+     .lo = 1,
+     .hi = 1 << 20,
+     .stops = log_stops(1, 32768),
+     .unit = "tokens",
+     .label = "output tokens",
+     .help = "Tokens generated per request (the request's max_tokens). Adds to each sequence's cache and sets how many "
+             "decode steps a request takes."},
+    {.name = "concurrent_requests",
+     .type = FieldType::integer,
+     .lo = 1,
+     .hi = 4096,
+     .stops = log_stops(1, 4096),
+     .unit = "requests",
+     .label = "concurrent requests",
+     .help = "Requests the clients keep in flight. The scheduler runs as many as the KV pool and max_num_seqs allow; "
+             "the rest wait (vLLM's \"Waiting: N reqs\")."},
+    {.name = "gpu_memory_utilization",
+     .type = FieldType::number,
+     .lo = 0.05,
+     .hi = 1.0,
+     .decimals = 2,
+     .nullable = true,
+     .unit = "fraction",
+     .flag = "--gpu-memory-utilization",
+     .label = "gpu_memory_utilization",
+     .help = "vLLM's --gpu-memory-utilization: the fraction of the memory CUDA reports that the engine may use. Weights, "
+             "the profile run's activation peak, memory outside PyTorch, CUDA graphs (from 0.21.0) and the KV pool all "
+             "come out of it; the rest is left to the driver and whatever else runs on the GPU."},
+    {.name = "kv_cache_dtype",
+     .type = FieldType::choice,
+     .choices = bf16_or_fp8(),
+     .alias = "auto",
+     .choice_words = "\"bf16\" or \"fp8\"",
+     .flag = "--kv-cache-dtype",
+     .label = "kv cache precision",
+     .help = "vLLM's --kv-cache-dtype: auto keeps the model's BF16; fp8 stores keys and values in one byte, halving the "
+             "bytes per token and doubling the sequences the pool holds."},
+    {.name = "weight_dtype",
+     .type = FieldType::choice,
+     .choices = bf16_or_fp8(),
+     .alias = "auto",
+     .choice_words = "\"bf16\" or \"fp8\"",
+     .flag = "--quantization",
+     .label = "weight precision",
+     .help = "Weight precision (--quantization fp8 or an FP8 checkpoint): halves the weight bytes, which enlarges the "
+             "KV pool, and runs the matmuls on FP8 tensor cores where the GPU has them."},
+    {.name = "max_num_seqs",
+     .type = FieldType::integer,
+     .lo = 1,
+     .hi = 4096,
+     .nullable = true,
+     .stops = log_stops(1, 4096),
+     .unit = "sequences",
+     .flag = "--max-num-seqs",
+     .label = "max_num_seqs",
+     .help = "vLLM's --max-num-seqs: the most sequences the scheduler runs in one step. It caps what the scheduler "
+             "tries to run; the KV pool caps what it can. Unset, the engine picks it (1,024 on large GPUs from 0.9.0, "
+             "256 otherwise); \"default\" goes back to that."},
+    {.name = "max_num_batched_tokens",
+     .type = FieldType::integer,
+     .lo = 16,
+     .hi = 1 << 20,
+     .nullable = true,
+     .stops = log_stops(256, 131072),
+     .unit = "tokens",
+     .flag = "--max-num-batched-tokens",
+     .label = "max_num_batched_tokens",
+     .help = "vLLM's --max-num-batched-tokens: the token budget of one forward pass. It sizes the profile run's "
+             "activation peak and the prefill chunk that rides along with a decode step (chunked prefill). Unset, the "
+             "engine picks it for the version, GPU and entry point; \"default\" goes back to that."},
+    {.name = "max_model_len",
+     .type = FieldType::integer,
+     .lo = 16,
+     .hi = 1 << 24,
+     .nullable = true,
+     .stops = log_stops(256, 1 << 24),
+     .unit = "tokens",
+     .flag = "--max-model-len",
+     .label = "max_model_len",
+     .help = "vLLM's --max-model-len: the longest request the engine accepts. Unset, it is the model's "
+             "max_position_embeddings. At start-up the engine refuses unless one request this long fits in the KV pool, "
+             "and its \"Maximum concurrency\" line divides the pool by it. \"default\" goes back to the model's."},
+    {.name = "tensor_parallel_size",
+     .type = FieldType::integer,
+     .lo = 1,
+     .hi = 64,
+     .stops = {1, 2, 4, 8},
+     .unit = "GPUs",
+     .flag = "--tensor-parallel-size",
+     .label = "tensor parallel size",
+     .help = "vLLM's --tensor-parallel-size: GPUs that split every layer. Each rank holds 1/N of the weights and of "
+             "every sequence's cache, and the ranks all-reduce twice per layer over the GPUs' interconnect. The engine "
+             "refuses a size that does not divide the attention heads."},
+    {.name = "vllm_version",
+     .type = FieldType::text,
+     .rule = TextRule::vllm_version,
+     .choices =
+         {
+             {"0.6.3", "0.6.3",
+              "V0 engine: profiles max(max_model_len, 2,048) tokens; the server turns chunked prefill on above 32K (512)"},
+             {"0.8.5", "0.8.5", "V1 engine: profiles max_num_batched_tokens"},
+             {"0.10.1", "0.10.1", "V1, sliding-window layers keep only their window"},
+             {"0.13.0", "0.13.0", "V1, CUDA graphs still outside the budget"},
+             {"0.21.0", "0.21.0", "V1, CUDA graphs inside the budget"},
+         },
+     .choice_words = "a version string such as \"0.6.3\" or \"0.21.0\" (0.2.5 or newer: the first to count memory outside torch)",
+     .label = "vLLM version",
+     .help = "The vLLM release whose start-up accounting the engine follows. Before 0.8 (V0) the profile run pushes "
+             "max(max_model_len, 2048) tokens through without chunked prefill; V1 profiles max_num_batched_tokens. From "
+             "0.9 large GPUs get bigger batch defaults, from 0.10 sliding-window layers keep only their window, and from "
+             "0.21 the CUDA graphs come out of the budget."},
+    {.name = "enforce_eager",
+     .type = FieldType::boolean,
+     .flag = "--enforce-eager",
+     .label = "enforce_eager",
+     .help = "vLLM's --enforce-eager: run without capturing CUDA graphs. Saves their memory (inside the budget from "
+             "0.21.0, in the headroom outside it before) and costs some decode speed, which this model leaves out."},
+    {.name = "force_mha",
+     .type = FieldType::boolean,
+     .label = "force multi-head attention",
+     .help = "Not a vLLM flag: a what-if that gives every query head its own K and V head (num_key_value_heads = "
+             "num_attention_heads), as the model would be without grouped-query attention. k_proj and v_proj widen too."},
+    {.name = "entry",
+     .type = FieldType::choice,
+     .choices = {{"serve", "vllm serve", ""}, {"offline", "LLM class", ""}},
+     .choice_words = "\"serve\" (vllm serve) or \"offline\" (the LLM class)",
+     .help = "How vLLM was started: vllm serve (the OpenAI server) or the offline LLM(...) class; they get different batch defaults."},
+    {.name = "block_size",
+     .type = FieldType::integer,
+     .lo = 1,
+     .hi = 256,
+     .nullable = true,
+     .unit = "tokens",
+     .flag = "--block-size",
+     .help = "vLLM's --block-size: tokens per KV-cache block. Unset, 16 (64 for MLA models on V1)."},
+    {.name = "pipeline_parallel_size",
+     .type = FieldType::integer,
+     .lo = 1,
+     .hi = 16,
+     .unit = "GPUs",
+     .flag = "--pipeline-parallel-size",
+     .help = "vLLM's --pipeline-parallel-size: GPUs that each hold a consecutive slice of the layers."},
+};
+
+}  // namespace
+
+const FieldSpec& scenario_field(std::string_view name) {
+    for (const FieldSpec& f : rows)
+        if (name == f.name) return f;
+    std::fprintf(stderr, "scenario_field: \"%.*s\" is not a scenario field\n", static_cast<int>(name.size()), name.data());
+    std::abort();
+}
+
+const std::vector<Field<Scenario>>& scenario_fields() {
+    static const std::vector<Field<Scenario>> fields = {
+        {&scenario_field("model"), &Scenario::model},
+        {&scenario_field("model_config"), &Scenario::model_config},
+        {&scenario_field("gpu"), &Scenario::gpu},
+        {&scenario_field("gpu_config"), &Scenario::gpu_config},
+        {&scenario_field("prompt_tokens"), &Scenario::prompt_tokens},
+        {&scenario_field("output_tokens"), &Scenario::output_tokens},
+        {&scenario_field("concurrent_requests"), &Scenario::concurrent_requests},
+        {&scenario_field("gpu_memory_utilization"), &Scenario::gpu_memory_utilization},
+        {&scenario_field("kv_cache_dtype"), &Scenario::kv_cache_dtype},
+        {&scenario_field("weight_dtype"), &Scenario::weight_dtype},
+        {&scenario_field("max_num_seqs"), &Scenario::max_num_seqs},
+        {&scenario_field("max_num_batched_tokens"), &Scenario::max_num_batched_tokens},
+        {&scenario_field("max_model_len"), &Scenario::max_model_len},
+        {&scenario_field("tensor_parallel_size"), &Scenario::tensor_parallel_size},
+        {&scenario_field("vllm_version"), &Scenario::vllm_version},
+        {&scenario_field("enforce_eager"), &Scenario::enforce_eager},
+        {&scenario_field("force_mha"), &Scenario::force_mha},
+        {&scenario_field("entry"), &Scenario::entry},
+        {&scenario_field("block_size"), &Scenario::block_size},
+        {&scenario_field("pipeline_parallel_size"), &Scenario::pipeline_parallel_size},
+    };
+    return fields;
+}
+
+const std::vector<int64_t>& deployed_tensor_parallel_sizes() {
+    static const std::vector<int64_t> sizes = [] {
+        std::vector<int64_t> out;
+        for (double tp : scenario_field("tensor_parallel_size").stops) out.push_back(static_cast<int64_t>(tp));
+        return out;
+    }();
+    return sizes;
+}
+
+}  // namespace kv
