@@ -61,7 +61,7 @@ void what_would_start_it(const kv::Result& r) {
                            "The smallest setting at which the weights, the profile run and one "
                            "max_model_len request all fit in the budget."});
     const int64_t longest = r.memory.estimated_max_model_len;
-    if (e.kind == "max_model_len_does_not_fit" && longest > 0 && longest < *r.scenario.max_model_len)
+    if (e.kind == kv::RefusalKind::max_model_len_does_not_fit && longest > 0 && longest < *r.scenario.max_model_len)
         figures.push_back({"max_model_len", "≤ " + kv::format_count(longest),
                            "instead of " + kv::format_count(*r.scenario.max_model_len) + ", at this utilisation", Colour::text,
                            "The engine's own estimate: the longest request one sequence could hold in the "

@@ -21,7 +21,7 @@
 #include "result/evaluate.hpp"
 #include "base/format.hpp"
 #include "io/json_io.hpp"
-#include "logs/log_explain.hpp"
+#include "io/explain_json.hpp"
 #include "palette.hpp"
 #include "panels.hpp"
 #include "plan/plan.hpp"
@@ -70,7 +70,7 @@ std::string explain_log(const std::string& text, const std::string& given_json) 
     const json given = json::parse(given_json.empty() ? "{}" : given_json, nullptr, false);
     if (given.is_discarded() || !given.is_object())
         return kv::error_to_json({"scenario", kv::ErrorCode::malformed_json, "the given scenario must be a JSON object"}).dump();
-    auto outcome = kv::explain_log(text, given);
+    auto outcome = kv::explain_log_json(text, given);
     if (auto* error = std::get_if<kv::InputError>(&outcome)) return kv::error_to_json(*error).dump();
     return kv::explanation_to_json(std::get<kv::LogExplanation>(outcome)).dump();
 }

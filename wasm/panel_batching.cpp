@@ -132,21 +132,34 @@ void batch_curve(const kvapp::Panel& panel) {
 //-----------------------------------------------------------------------------
 
 // A refusal in a few words for a table cell; the engine's full message is the cell's tooltip.
-const char* refusal_words(const std::string& kind) {
-    if (kind == "tensor_parallel_mismatch") return "heads do not divide";
-    if (kind == "weights_do_not_fit") return "weights do not fit";
-    if (kind == "profile_out_of_memory") return "profile run out of memory";
-    if (kind == "no_kv_cache_memory") return "no memory for the cache";
-    if (kind == "max_model_len_does_not_fit") return "max_model_len does not fit";
-    if (kind == "max_model_len_too_long") return "max_model_len too long";
-    if (kind == "free_memory_below_request") return "free memory below the budget";
-    if (kind == "quantization_mismatch") return "quantization mismatch";
+const char* refusal_words(kv::RefusalKind kind) {
+    switch (kind) {
+        case kv::RefusalKind::tensor_parallel_mismatch:
+            return "heads do not divide";
+        case kv::RefusalKind::weights_do_not_fit:
+            return "weights do not fit";
+        case kv::RefusalKind::profile_out_of_memory:
+            return "profile run out of memory";
+        case kv::RefusalKind::no_kv_cache_memory:
+            return "no memory for the cache";
+        case kv::RefusalKind::max_model_len_does_not_fit:
+            return "max_model_len does not fit";
+        case kv::RefusalKind::max_model_len_too_long:
+            return "max_model_len too long";
+        case kv::RefusalKind::free_memory_below_request:
+            return "free memory below the budget";
+        case kv::RefusalKind::quantization_mismatch:
+            return "quantization mismatch";
+        case kv::RefusalKind::pipeline_parallel_mismatch:
+        case kv::RefusalKind::out_of_memory_after_sizing:
+            break;
+    }
     return "engine refuses";
 }
 
 void refusal_cell(const kv::Result& t) {
-    const std::string kind = t.memory.startup_error ? t.memory.startup_error->kind : "";
-    text_in(Colour::failure, std::string("refused: ") + refusal_words(kind));
+    text_in(Colour::failure,
+            std::string("refused: ") + (t.memory.startup_error ? refusal_words(t.memory.startup_error->kind) : "engine refuses"));
     if (t.memory.startup_error && ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26.0f);

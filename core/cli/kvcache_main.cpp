@@ -24,8 +24,8 @@
 #include "plan/plan.hpp"
 #include "io/simulate_json.hpp"
 #include "result/sweep.hpp"
-#include "logs/log_explain.hpp"
-#include "logs/validation.hpp"
+#include "io/explain_json.hpp"
+#include "io/validation_json.hpp"
 
 namespace {
 
@@ -47,7 +47,7 @@ int explain(const std::string& given_text) {
     const auto given = nlohmann::json::parse(given_text.empty() ? "{}" : given_text, nullptr, false);
     if (given.is_discarded() || !given.is_object())
         return print_error({"scenario", kv::ErrorCode::malformed_json, "--scenario must be a JSON object"});
-    auto outcome = kv::explain_log(text, given);
+    auto outcome = kv::explain_log_json(text, given);
     if (auto* error = std::get_if<kv::InputError>(&outcome)) return print_error(*error);
     std::cout << kv::explanation_to_json(std::get<kv::LogExplanation>(outcome)).dump(2) << "\n";
     return 0;

@@ -42,7 +42,7 @@ json serving_to_json(const ServingSteady& v) {
 }  // namespace
 
 json startup_error_to_json(const std::optional<StartupError>& e) {
-    return e ? json{{"kind", e->kind}, {"message", e->message}} : json(nullptr);
+    return e ? json{{"kind", refusal_kind_name(e->kind)}, {"message", e->message}} : json(nullptr);
 }
 
 json model_json(const ModelSpec& m) {

@@ -43,7 +43,7 @@ void log_startup(const Result& r, std::vector<LogLine>& out) {
                 "GiB peak_torch_memory=" + gib(m.weight_bytes + m.activation_peak_bytes, 2) +
                 "GiB non_torch_memory=" + gib(m.non_torch_bytes, 2) + "GiB kv_cache_size=" + gib(m.available_kv_bytes, 2) +
                 "GiB gpu_memory_utilization=" + format_fixed(*r.scenario.gpu_memory_utilization, 2));
-        if (m.startup_error && m.startup_error->kind != "max_model_len_does_not_fit") return;
+        if (m.startup_error && m.startup_error->kind != RefusalKind::max_model_len_does_not_fit) return;
         add(out, LogKind::info,
             "# GPU blocks: " + std::to_string(m.num_gpu_blocks) + ", # CPU blocks: " + std::to_string(m.cpu_swap_blocks));
         add(out, LogKind::info, "Maximum concurrency for " + max_len + " tokens per request: " + concurrency(m.max_concurrency));
@@ -71,7 +71,7 @@ void log_refusal(const Result& r, std::vector<LogLine>& out) {
     const std::string& message = m.startup_error->message;
     add(out, LogKind::failure, message.rfind("torch.", 0) == 0 ? message : "ValueError: " + message);
     const double starts_at = r.admission.min_utilization_that_fits;
-    if (m.startup_error->kind == "max_model_len_does_not_fit" || m.startup_error->kind == "no_kv_cache_memory") {
+    if (m.startup_error->kind == RefusalKind::max_model_len_does_not_fit || m.startup_error->kind == RefusalKind::no_kv_cache_memory) {
         std::string text = "the engine loads the weights (" + format_gib(m.weight_bytes, 1) + ") and profiles (" +
                            format_gib(m.activation_peak_bytes, 1) + " of activations, " + format_gib(m.non_torch_bytes, 2) +
                            " outside torch), then finds ";

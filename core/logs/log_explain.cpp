@@ -6,7 +6,7 @@
 
 #include "model/catalog.hpp"
 #include "base/format.hpp"
-#include "io/json_io.hpp"
+#include "scenario/scenario_fields.hpp"
 #include "base/units.hpp"
 
 namespace kv {
@@ -50,70 +50,10 @@ std::string version_from_shape(const ParsedLog& p) {
     return "0.6.4";
 }
 
-}  // namespace
-
-std::variant<LogExplanation, InputError> explain_log(std::string_view text, const nlohmann::json& given) {
-    LogExplanation x;
-    x.log = parse_vllm_log(text);
+// Each number the log states beside the model's, with what it means; the unstated terms inferred.
+void add_terms(LogExplanation& x) {
     const ParsedLog& p = x.log;
-    if (p.recognised.empty())
-        return InputError{"log", ErrorCode::unknown_value,
-                          "no vLLM start-up line was recognised (looked for the version banner, \"Model loading took\", "
-                          "\"Available KV cache memory\", \"GPU KV cache size\", \"# GPU blocks\", \"Maximum "
-                          "concurrency\" and the engine's refusals)"};
-
-    nlohmann::json s = given.is_object() ? given : nlohmann::json::object();
-    auto note = [&](std::string what) { x.assumptions.push_back(std::move(what)); };
-    if (p.version) s["vllm_version"] = *p.version;
-    else if (!s.contains("vllm_version")) {
-        s["vllm_version"] = version_from_shape(p);
-        note("vllm_version " + s["vllm_version"].get<std::string>() + ": the log prints no version; its line formats point to it");
-    }
-    if (p.model && !s.contains("model") && !s.contains("model_config")) {
-        if (const ModelSpec* m = model_for(*p.model)) s["model"] = m->name;
-        else
-            return InputError{"model", ErrorCode::unknown_value,
-                              "the log launches \"" + *p.model +
-                                  "\", which is not in the catalog; give its model (a catalog id) "
-                                  "or its config.json as model_config"};
-    } else if (!p.model && !s.contains("model") && !s.contains("model_config")) {
-        return InputError{"model", ErrorCode::missing_field,
-                          "the log does not name the model; give it as model (a catalog id) or model_config"};
-    }
-    if (!s.contains("gpu") && !s.contains("gpu_config")) {
-        if (p.total_gib) {
-            bool exact = false;
-            const GpuSpec* g = gpu_for(*p.total_gib, exact);
-            s["gpu"] = g->name;
-            if (!exact) note("gpu " + g->name + ": the nearest catalog GPU to the logged " + format_fixed(*p.total_gib, 2) + " GiB");
-        } else {
-            note("gpu H100: the log states no GPU memory; give gpu or gpu_config");
-            s["gpu"] = "H100";
-        }
-    }
-    auto flag = [&](const char* key, const auto& value) {
-        if (value) s[key] = *value;
-    };
-    flag("gpu_memory_utilization", p.gpu_memory_utilization);
-    flag("max_model_len", p.max_model_len);
-    flag("tensor_parallel_size", p.tensor_parallel_size);
-    flag("pipeline_parallel_size", p.pipeline_parallel_size);
-    flag("max_num_seqs", p.max_num_seqs);
-    flag("max_num_batched_tokens", p.max_num_batched_tokens);
-    flag("block_size", p.block_size);
-    flag("enforce_eager", p.enforce_eager);
-    if (p.kv_cache_dtype && p.kv_cache_dtype->rfind("fp8", 0) == 0) s["kv_cache_dtype"] = "fp8";
-    if (p.quantization && *p.quantization == "fp8") s["weight_dtype"] = "fp8";
-    if (!p.max_model_len && p.concurrency_tokens && !s.contains("max_model_len")) s["max_model_len"] = *p.concurrency_tokens;
-
-    auto scenario = scenario_from_json(s);
-    if (auto* e = std::get_if<InputError>(&scenario)) return *e;
-    x.scenario = std::get<Scenario>(scenario);
-    auto outcome = evaluate(x.scenario);
-    if (auto* e = std::get_if<InputError>(&outcome)) return *e;
-    x.result = std::get<Result>(outcome);
     const MemoryPlan& m = x.result.memory;
-
     auto term = [&](std::string name, std::optional<double> logged, double model, std::string unit, std::string meaning,
                     bool inferred = false) {
         x.terms.push_back({std::move(name), logged, inferred, model, std::move(unit), std::move(meaning)});
@@ -156,25 +96,73 @@ std::variant<LogExplanation, InputError> explain_log(std::string_view text, cons
              static_cast<double>(m.num_gpu_blocks), "blocks", "Blocks of --block-size tokens over every layer.");
     term("maximum concurrency", p.max_concurrency, m.max_concurrency, "x",
          "How many requests of --max-model-len tokens the pool holds at once; shorter requests fit more.");
-    return x;
 }
 
-nlohmann::json explanation_to_json(const LogExplanation& x) {
-    nlohmann::json terms = nlohmann::json::array();
-    for (const ExplainedTerm& t : x.terms) {
-        nlohmann::json j = {{"term", t.term}, {"model", t.model}, {"unit", t.unit}, {"inferred", t.inferred}, {"meaning", t.meaning}};
-        j["logged"] = t.logged ? nlohmann::json(*t.logged) : nlohmann::json(nullptr);
-        j["difference"] = t.logged && *t.logged != 0 ? nlohmann::json(t.model / *t.logged - 1) : nlohmann::json(nullptr);
-        terms.push_back(j);
+// The scenario the log describes: what it states, over what the caller gave, over the defaults.
+std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenScenario& given, std::vector<std::string>& assumptions) {
+    Scenario s = given.scenario;
+    if (p.version) s.vllm_version = *p.version;
+    else if (!given.has("vllm_version")) {
+        s.vllm_version = version_from_shape(p);
+        assumptions.push_back("vllm_version " + s.vllm_version + ": the log prints no version; its line formats point to it");
     }
-    nlohmann::json refusal = nullptr;
-    if (x.log.refusal_kind) refusal = {{"kind", *x.log.refusal_kind}, {"line", x.log.refusal_line.value_or("")}};
-    return {{"scenario", scenario_to_json(x.scenario)},
-            {"assumptions", x.assumptions},
-            {"terms", terms},
-            {"logged_refusal", refusal},
-            {"model_refusal", startup_error_to_json(x.result.memory.startup_error)},
-            {"recognised_lines", x.log.recognised}};
+    const bool model_given = given.has("model") || given.has("model_config");
+    if (p.model && !model_given) {
+        const ModelSpec* m = model_for(*p.model);
+        if (!m)
+            return InputError{"model", ErrorCode::unknown_value,
+                              "the log launches \"" + *p.model +
+                                  "\", which is not in the catalog; give its model (a catalog id) or its config.json as model_config"};
+        s.model = m->name;
+    } else if (!p.model && !model_given) {
+        return InputError{"model", ErrorCode::missing_field,
+                          "the log does not name the model; give it as model (a catalog id) or model_config"};
+    }
+    if (!given.has("gpu") && !given.has("gpu_config")) {
+        if (p.total_gib) {
+            bool exact = false;
+            s.gpu = gpu_for(*p.total_gib, exact)->name;
+            if (!exact)
+                assumptions.push_back("gpu " + s.gpu + ": the nearest catalog GPU to the logged " + format_fixed(*p.total_gib, 2) + " GiB");
+        } else {
+            assumptions.push_back("gpu H100: the log states no GPU memory; give gpu or gpu_config");
+            s.gpu = "H100";
+        }
+    }
+    if (p.gpu_memory_utilization) s.gpu_memory_utilization = *p.gpu_memory_utilization;
+    if (p.max_model_len) s.max_model_len = *p.max_model_len;
+    else if (p.concurrency_tokens && !given.has("max_model_len")) s.max_model_len = *p.concurrency_tokens;
+    if (p.tensor_parallel_size) s.tensor_parallel_size = *p.tensor_parallel_size;
+    if (p.pipeline_parallel_size) s.pipeline_parallel_size = *p.pipeline_parallel_size;
+    if (p.max_num_seqs) s.max_num_seqs = *p.max_num_seqs;
+    if (p.max_num_batched_tokens) s.max_num_batched_tokens = *p.max_num_batched_tokens;
+    if (p.block_size) s.block_size = *p.block_size;
+    if (p.enforce_eager) s.enforce_eager = *p.enforce_eager;
+    if (p.kv_cache_dtype && p.kv_cache_dtype->rfind("fp8", 0) == 0) s.kv_cache_dtype = DType::fp8;
+    if (p.quantization && *p.quantization == "fp8") s.weight_dtype = DType::fp8;
+    // What the log states is checked as a scenario's fields are (a version too old, a size out of range).
+    if (auto error = check_fields(scenario_fields(), s)) return *error;
+    return s;
+}
+
+}  // namespace
+
+std::variant<LogExplanation, InputError> explain_log(std::string_view text, const GivenScenario& given) {
+    LogExplanation x;
+    x.log = parse_vllm_log(text);
+    if (x.log.recognised.empty())
+        return InputError{"log", ErrorCode::unknown_value,
+                          "no vLLM start-up line was recognised (looked for the version banner, \"Model loading took\", "
+                          "\"Available KV cache memory\", \"GPU KV cache size\", \"# GPU blocks\", \"Maximum "
+                          "concurrency\" and the engine's refusals)"};
+    auto scenario = scenario_of(x.log, given, x.assumptions);
+    if (auto* e = std::get_if<InputError>(&scenario)) return *e;
+    x.scenario = std::get<Scenario>(scenario);
+    auto outcome = evaluate(x.scenario);
+    if (auto* e = std::get_if<InputError>(&outcome)) return *e;
+    x.result = std::get<Result>(outcome);
+    add_terms(x);
+    return x;
 }
 
 }  // namespace kv

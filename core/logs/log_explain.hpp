@@ -6,7 +6,7 @@
 // and available memory) and marked as inferred. What the log cannot tell (the model, the GPU) the
 // caller may add as a partial scenario; what is still missing is said, not guessed.
 #pragma once
-#include <nlohmann/json.hpp>
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <variant>
@@ -35,10 +35,17 @@ struct LogExplanation {
     std::vector<ExplainedTerm> terms;
 };
 
+// What the caller adds to a log: a partial scenario, and which of its fields were given (the rest
+// are defaults the log's own statements replace).
+struct GivenScenario {
+    Scenario scenario;
+    std::vector<std::string> fields;
+    bool has(const std::string& field) const { return std::find(fields.begin(), fields.end(), field) != fields.end(); }
+};
+
 // `given` fills what the log leaves out (model, gpu, ...); the log's own statements win over it.
 // An InputError when nothing in the text is a vLLM start-up line, or the model cannot be named.
-std::variant<LogExplanation, InputError> explain_log(std::string_view text, const nlohmann::json& given = {});
-
-nlohmann::json explanation_to_json(const LogExplanation& explanation);
+// (io/explain_json.hpp reads `given` from JSON and writes the explanation.)
+std::variant<LogExplanation, InputError> explain_log(std::string_view text, const GivenScenario& given = {});
 
 }  // namespace kv

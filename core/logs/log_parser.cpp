@@ -152,7 +152,7 @@ bool read_line(ParsedLog& p, std::string_view line) {
         keep(p.total_gib, number_after(line, "total_gpu_memory ("));
         keep(p.gpu_memory_utilization, number_after(line, "gpu_memory_utilization ("));
     } else if (contains(line, "on startup is less than desired")) {
-        p.refusal_kind = "free_memory_below_request";
+        p.refusal_kind = RefusalKind::free_memory_below_request;
         p.refusal_line = std::string(line);
         keep(p.total_gib, total_after_free(line));
     } else if (contains(line, "Free memory on device (")) {
@@ -184,25 +184,25 @@ bool read_line(ParsedLog& p, std::string_view line) {
     } else if (contains(line, "Graph capturing finished in ") && contains(line, " took ")) {
         keep(p.cuda_graph_captured_gib, number_after(line.substr(line.find(" took ")), " took "));
     } else if (contains(line, "No available memory for the cache blocks")) {
-        p.refusal_kind = "no_kv_cache_memory";
+        p.refusal_kind = RefusalKind::no_kv_cache_memory;
         p.refusal_line = std::string(line);
     } else if (contains(line, "To serve at least one request with the model")) {
-        p.refusal_kind = "max_model_len_does_not_fit";
+        p.refusal_kind = RefusalKind::max_model_len_does_not_fit;
         p.refusal_line = std::string(line);
         keep(p.estimated_max_model_len, integer_after(line, "estimated maximum model length is "));
     } else if (contains(line, "is larger than the maximum number of tokens that can be stored in KV cache")) {
-        p.refusal_kind = "max_model_len_does_not_fit";
+        p.refusal_kind = RefusalKind::max_model_len_does_not_fit;
         p.refusal_line = std::string(line);
         if (auto c = line.find("stored in KV cache ("); c != std::string_view::npos)
             keep(p.kv_cache_tokens, integer_after(line.substr(c), "stored in KV cache ("));
     } else if (contains(line, "is greater than the derived max_model_len")) {
-        p.refusal_kind = "max_model_len_too_long";
+        p.refusal_kind = RefusalKind::max_model_len_too_long;
         p.refusal_line = std::string(line);
     } else if (contains(line, "must be divisible by tensor parallel size")) {
-        p.refusal_kind = "tensor_parallel_mismatch";
+        p.refusal_kind = RefusalKind::tensor_parallel_mismatch;
         p.refusal_line = std::string(line);
     } else if (contains(line, "CUDA out of memory")) {
-        if (!p.refusal_kind) p.refusal_kind = p.available_gib ? "out_of_memory_after_sizing" : "weights_do_not_fit";
+        if (!p.refusal_kind) p.refusal_kind = p.available_gib ? RefusalKind::out_of_memory_after_sizing : RefusalKind::weights_do_not_fit;
         p.refusal_line = std::string(line);
     } else if (contains(line, "Running: ") && contains(line, "reqs")) {
         keep(p.running, integer_after(line, "Running: "));

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "memory/memory_plan.hpp"
+
 namespace kv {
 
 struct ParsedLog {
@@ -30,7 +32,8 @@ struct ParsedLog {
     std::optional<int64_t> kv_cache_tokens, gpu_blocks, cpu_blocks, concurrency_tokens;
     std::optional<double> max_concurrency;
     // A refusal: kind as the model names it (startup_checks.hpp), and the engine's line.
-    std::optional<std::string> refusal_kind, refusal_line;
+    std::optional<RefusalKind> refusal_kind;
+    std::optional<std::string> refusal_line;
     std::optional<int64_t> estimated_max_model_len;
     // The last stats line.
     std::optional<int64_t> running, waiting;

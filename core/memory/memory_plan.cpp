@@ -8,6 +8,14 @@
 #include "base/units.hpp"
 
 namespace kv {
+
+const char* refusal_kind_name(RefusalKind kind) {
+    static const char* const names[] = {"max_model_len_too_long",    "tensor_parallel_mismatch",  "pipeline_parallel_mismatch",
+                                        "quantization_mismatch",     "free_memory_below_request", "weights_do_not_fit",
+                                        "profile_out_of_memory",     "no_kv_cache_memory",        "max_model_len_does_not_fit",
+                                        "out_of_memory_after_sizing"};
+    return names[static_cast<int>(kind)];
+}
 namespace {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }

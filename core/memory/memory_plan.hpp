@@ -29,11 +29,24 @@ namespace kv {
 // memory at start), while loading and profiling (out of memory), or when sizing the KV cache.
 enum class RefusalStage { configuration, loading, cache };
 
+// Why it stops, as the engine's checks and out-of-memory errors say (startup_checks.hpp).
+enum class RefusalKind {
+    max_model_len_too_long,
+    tensor_parallel_mismatch,
+    pipeline_parallel_mismatch,
+    quantization_mismatch,
+    free_memory_below_request,
+    weights_do_not_fit,
+    profile_out_of_memory,
+    no_kv_cache_memory,
+    max_model_len_does_not_fit,
+    out_of_memory_after_sizing,  // logs only: CUDA out of memory once the pool was sized (graph capture, first requests)
+};
+const char* refusal_kind_name(RefusalKind kind);
+
 struct StartupError {
     RefusalStage stage = RefusalStage::cache;
-    std::string kind;     // max_model_len_too_long, tensor_parallel_mismatch, quantization_mismatch,
-                          // free_memory_below_request, weights_do_not_fit, profile_out_of_memory,
-                          // no_kv_cache_memory, max_model_len_does_not_fit
+    RefusalKind kind = RefusalKind::no_kv_cache_memory;
     std::string message;  // the engine's own words where it has them
 };
 

@@ -14,28 +14,28 @@ std::optional<StartupError> config_refusal(const Scenario& s, const ModelSpec& m
     const int64_t tp = s.tensor_parallel_size, pp = s.pipeline_parallel_size;
     const std::string tps = std::to_string(tp);
     if (m.num_attention_heads % tp != 0)
-        return StartupError{RefusalStage::configuration, "tensor_parallel_mismatch",
+        return StartupError{RefusalStage::configuration, RefusalKind::tensor_parallel_mismatch,
                             "Total number of attention heads (" + std::to_string(m.num_attention_heads) +
                                 ") must be divisible by tensor parallel size (" + tps + ")."};
     const int64_t kv = m.num_key_value_heads;
     if (m.attention == AttentionKind::standard && (kv >= tp ? kv % tp != 0 : tp % kv != 0))
-        return StartupError{RefusalStage::configuration, "tensor_parallel_mismatch",
+        return StartupError{RefusalStage::configuration, RefusalKind::tensor_parallel_mismatch,
                             "The " + std::to_string(kv) + " KV heads cannot be sharded over tensor parallel size " + tps +
                                 ": vLLM's QKV projection needs the KV heads to divide evenly among the ranks, or the "
                                 "ranks to divide evenly among the KV heads (then each head is replicated)."};
     if (m.num_hidden_layers < pp)
         return StartupError{
-            RefusalStage::configuration, "pipeline_parallel_mismatch",
+            RefusalStage::configuration, RefusalKind::pipeline_parallel_mismatch,
             "pipeline_parallel_size " + std::to_string(pp) + " exceeds the model's " + std::to_string(m.num_hidden_layers) + " layers."};
     if (s.max_model_len && m.max_position_embeddings > 0 && *s.max_model_len > m.max_position_embeddings)
         return StartupError{
-            RefusalStage::configuration, "max_model_len_too_long",
+            RefusalStage::configuration, RefusalKind::max_model_len_too_long,
             "User-specified max_model_len (" + std::to_string(*s.max_model_len) +
                 ") is greater than the derived max_model_len (max_position_embeddings=" + std::to_string(m.max_position_embeddings) +
                 " in model's config.json). This may lead to incorrect model outputs or CUDA errors. "
                 "To allow overriding this maximum, set the env var VLLM_ALLOW_LONG_MAX_MODEL_LEN=1"};
     if (s.weight_dtype == DType::fp8 && m.weight_format != WeightFormat::bf16)
-        return StartupError{RefusalStage::configuration, "quantization_mismatch",
+        return StartupError{RefusalStage::configuration, RefusalKind::quantization_mismatch,
                             std::string("Quantization method specified in the model config (") + weight_format_name(m.weight_format) +
                                 ") does not match the quantization method specified in the `quantization` argument (fp8)."};
     return std::nullopt;
@@ -47,27 +47,27 @@ std::optional<StartupError> check_startup(const Scenario& s, const ModelSpec& m,
                                           const Calibration& c) {
     if (auto refusal = config_refusal(s, m)) return refusal;
     std::optional<StartupError> error;
-    auto refuse = [&](RefusalStage stage, const char* kind, std::string message) {
+    auto refuse = [&](RefusalStage stage, RefusalKind kind, std::string message) {
         if (!error) error = StartupError{stage, kind, std::move(message)};
     };
     const double free_at_start = plan.visible_bytes - c.startup_context_bytes;
     if (rules.startup_free_memory_check && free_at_start < plan.requested_bytes)
-        refuse(RefusalStage::configuration, "free_memory_below_request",
+        refuse(RefusalStage::configuration, RefusalKind::free_memory_below_request,
                "Free memory on device (" + gib2(free_at_start) + "/" + gib2(plan.visible_bytes) +
                    " GiB) on startup is less than desired GPU memory utilization (" + format_fixed(plan.limits.gpu_memory_utilization, 2) +
                    ", " + gib2(plan.requested_bytes) +
                    " GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.");
     if (plan.weight_bytes > free_at_start)
-        refuse(RefusalStage::loading, "weights_do_not_fit",
+        refuse(RefusalStage::loading, RefusalKind::weights_do_not_fit,
                "torch.OutOfMemoryError: CUDA out of memory while loading the model: this rank's weights need " + gib2(plan.weight_bytes) +
                    " GiB and the GPU has " + gib2(free_at_start) + " GiB free.");
     else if (plan.weight_bytes + plan.activation_peak_bytes + plan.non_torch_bytes > free_at_start)
-        refuse(RefusalStage::loading, "profile_out_of_memory",
+        refuse(RefusalStage::loading, RefusalKind::profile_out_of_memory,
                "torch.OutOfMemoryError: CUDA out of memory during the profile run: weights (" + gib2(plan.weight_bytes) +
                    " GiB) and the activation peak of " + format_count(plan.profile_tokens) + " tokens (" +
                    gib2(plan.activation_peak_bytes) + " GiB) exceed the " + gib2(free_at_start) + " GiB free.");
     if (plan.available_kv_bytes <= 0 || plan.num_gpu_blocks <= 0)
-        refuse(RefusalStage::cache, "no_kv_cache_memory",
+        refuse(RefusalStage::cache, RefusalKind::no_kv_cache_memory,
                "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
                "initializing the engine.");
     else if (rules.v1_engine ? plan.request_kv_bytes > plan.available_kv_bytes : plan.kv_cache_tokens < plan.limits.max_model_len) {
@@ -76,13 +76,13 @@ std::optional<StartupError> check_startup(const Scenario& s, const ModelSpec& m,
             if (plan.estimated_max_model_len > 0)
                 estimate = "Based on the available memory, the estimated maximum model length is " +
                            std::to_string(plan.estimated_max_model_len) + ". ";
-            refuse(RefusalStage::cache, "max_model_len_does_not_fit",
+            refuse(RefusalStage::cache, RefusalKind::max_model_len_does_not_fit,
                    "To serve at least one request with the models's max seq len (" + std::to_string(plan.limits.max_model_len) + "), (" +
                        gib2(plan.request_kv_bytes) + " GiB KV cache is needed, which is larger than the available KV cache memory (" +
                        gib2(plan.available_kv_bytes) + " GiB). " + estimate +
                        "Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.");
         } else {
-            refuse(RefusalStage::cache, "max_model_len_does_not_fit",
+            refuse(RefusalStage::cache, RefusalKind::max_model_len_does_not_fit,
                    "The model's max seq len (" + std::to_string(plan.limits.max_model_len) +
                        ") is larger than the maximum number of tokens that can be stored in KV cache (" +
                        std::to_string(plan.kv_cache_tokens) +

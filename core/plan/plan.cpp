@@ -68,7 +68,8 @@ PlanCandidate describe(const Result& r, const Scenario& s, int64_t replicas, int
     if (t.itl_s && c.itl_s > 0) c.itl_headroom = *t.itl_s / c.itl_s;
     if (t.ttft_s && c.ttft_s > 0) c.ttft_headroom = *t.ttft_s / c.ttft_s;
 
-    if (r.memory.startup_error) c.misses.push_back("the engine refuses to start (" + r.memory.startup_error->kind + ")");
+    if (r.memory.startup_error)
+        c.misses.push_back("the engine refuses to start (" + std::string(refusal_kind_name(r.memory.startup_error->kind)) + ")");
     else if (r.status == Status::request_too_long)
         c.misses.push_back("a " + format_count(s.prompt_tokens + s.output_tokens) + "-token request exceeds max_model_len " +
                            format_count(*r.scenario.max_model_len));
@@ -87,8 +88,9 @@ PlanCandidate describe(const Result& r, const Scenario& s, int64_t replicas, int
 // Refusals a shorter max_model_len can cure (V0 profiles max(max_model_len, 2048) tokens).
 bool length_refusal(const PlanCandidate& c) {
     if (!c.startup_error) return false;
-    const std::string& kind = c.startup_error->kind;
-    return kind == "max_model_len_does_not_fit" || kind == "no_kv_cache_memory" || kind == "profile_out_of_memory";
+    const RefusalKind kind = c.startup_error->kind;
+    return kind == RefusalKind::max_model_len_does_not_fit || kind == RefusalKind::no_kv_cache_memory ||
+           kind == RefusalKind::profile_out_of_memory;
 }
 
 // [SECTION] Ranking.

@@ -39,7 +39,7 @@ std::vector<TensorParallelPoint> sweep_tensor_parallel(const Result& base, const
         s.tensor_parallel_size = tp;
         point.result = evaluate_resolved(s, base.model, base.gpu, c);
         const auto& refusal = point.result.memory.startup_error;
-        point.valid = !(refusal && refusal->kind == "tensor_parallel_mismatch");
+        point.valid = !(refusal && refusal->kind == RefusalKind::tensor_parallel_mismatch);
         points.push_back(std::move(point));
     }
     return points;

@@ -119,7 +119,7 @@ TEST_CASE("cross-field checks after resolution") {
             "max_position_embeddings": 4096}, "tensor_parallel_size": 4})");
         const Result r = kvtest::evaluate_ok(scenario);
         REQUIRE(r.memory.startup_error);
-        CHECK(r.memory.startup_error->kind == "tensor_parallel_mismatch");
+        CHECK(r.memory.startup_error->kind == kv::RefusalKind::tensor_parallel_mismatch);
         CHECK(r.memory.startup_error->message == "Total number of attention heads (6) must be divisible by tensor parallel size (4).");
     }
     SECTION("a config without max_position_embeddings needs max_model_len") {

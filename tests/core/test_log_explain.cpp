@@ -4,7 +4,7 @@
 #include <cmath>
 #include <fstream>
 
-#include "logs/log_explain.hpp"
+#include "io/explain_json.hpp"
 #include "logs/log_parser.hpp"
 
 using namespace kv;
@@ -56,7 +56,7 @@ TEST_CASE("every number a real log states is parsed exactly") {
 TEST_CASE("a log explained: its deployment, the model beside each number, the unstated terms inferred") {
     for (const auto& rec : startups()) {
         if (rec.at("id") != "repo-dennislee-a100-80gb-qwen2-7b-util025") continue;
-        auto outcome = explain_log(joined(rec.at("log_lines")), {{"gpu", "A100"}});
+        auto outcome = explain_log_json(joined(rec.at("log_lines")), {{"gpu", "A100"}});
         REQUIRE(std::holds_alternative<LogExplanation>(outcome));
         const auto& x = std::get<LogExplanation>(outcome);
         CHECK(x.scenario.model == "Qwen2-7B-Instruct");  // a local folder named after the repository
@@ -90,7 +90,7 @@ TEST_CASE("refusals, prefixes, colours and wrapped lines") {
         "d on the available memory, the estimated maximum model length is 49152. Try increasing `gpu_memory_utilization`\n";
     const ParsedLog p = parse_vllm_log(log);
     CHECK(*p.available_gib == 1.71);
-    CHECK(*p.refusal_kind == "max_model_len_does_not_fit");
+    CHECK(*p.refusal_kind == kv::RefusalKind::max_model_len_does_not_fit);
     CHECK(*p.estimated_max_model_len == 49152);
 }
 

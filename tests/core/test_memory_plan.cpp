@@ -89,7 +89,7 @@ TEST_CASE("Qwen3-32B on one H100 at 0.90: the engine refuses its 40,960-token de
     const Result r = evaluate_ok({{"model", "Qwen3-32B"}});
     REQUIRE(r.memory.startup_error);
     CHECK(r.status == Status::engine_refused);
-    CHECK(r.memory.startup_error->kind == "max_model_len_does_not_fit");
+    CHECK(r.memory.startup_error->kind == kv::RefusalKind::max_model_len_does_not_fit);
     CHECK_THAT(r.memory.startup_error->message, Catch::StartsWith("To serve at least one request with the models's max seq len (40960)"));
     const int64_t fits = r.memory.estimated_max_model_len;
     CHECK(fits > 4352);
@@ -105,7 +105,7 @@ TEST_CASE("Qwen3-32B on one H100 at 0.90: the engine refuses its 40,960-token de
 TEST_CASE("the other refusals, each with the engine's reason") {
     auto kind_of = [](const nlohmann::json& s) {
         const Result r = evaluate_ok(s);
-        return r.memory.startup_error ? r.memory.startup_error->kind : std::string("none");
+        return r.memory.startup_error ? std::string(kv::refusal_kind_name(r.memory.startup_error->kind)) : std::string("none");
     };
     // The weights load, then nothing is left for blocks.
     CHECK(kind_of({{"model", "Qwen3-32B"}, {"gpu_memory_utilization", 0.72}, {"max_model_len", 4352}}) == "no_kv_cache_memory");

@@ -138,7 +138,7 @@ TEST_CASE("properties hold over 3,000 random scenarios") {
         Scenario more_memory = s;
         more_memory.gpu_memory_utilization = std::min(1.0, *r.scenario.gpu_memory_utilization + 0.05);
         const Result more = evaluate_scenario(more_memory);
-        if (!more.memory.startup_error || more.memory.startup_error->kind != "free_memory_below_request")
+        if (!more.memory.startup_error || more.memory.startup_error->kind != kv::RefusalKind::free_memory_below_request)
             CHECK(more.admission.max_resident_sequences >= r.admission.max_resident_sequences);
     }
 }
@@ -173,7 +173,7 @@ TEST_CASE("extreme accepted inputs neither overflow nor produce NaN") {
     const Result giant = kvtest::evaluate_ok({{"model_config", huge}});
     CHECK(giant.status == Status::engine_refused);
     REQUIRE(giant.memory.startup_error);
-    CHECK(giant.memory.startup_error->kind == "weights_do_not_fit");
+    CHECK(giant.memory.startup_error->kind == kv::RefusalKind::weights_do_not_fit);
     CHECK(giant.params > 0);
     check_finite(result_to_json(giant), "giant");
 }

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <fstream>
 
-#include "logs/validation.hpp"
+#include "io/validation_json.hpp"
 
 TEST_CASE("real start-ups: median |error| at most 3%, every row within 10%, the same refusals") {
     std::ifstream in(KV_STARTUP_LOGS);

@@ -5,13 +5,14 @@
 // Records marked "role": "fit" set the memory constants in calibration.hpp; "holdout" rows only
 // check them.
 #pragma once
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "engine/calibration.hpp"
 #include "base/input_error.hpp"
+#include "scenario/scenario.hpp"
 
 namespace kv {
 
@@ -33,7 +34,17 @@ struct ValidationSummary {
     int refusals_unexpected = 0;                     // the model refuses where the engine started
 };
 
-std::variant<ValidationSummary, InputError> validate_startups(const nlohmann::json& data, const Calibration& calibration = {});
+// One start-up as the validation file records it (io/validation_json.hpp reads the file).
+struct StartupRecord {
+    std::string id, source, role;  // role: "fit" or "holdout"
+    Scenario scenario;
+    // What the log printed (unset: it does not say).
+    std::optional<double> kv_cache_tokens, num_gpu_blocks, available_kv_cache_gib, model_weights_gib;
+    bool logged_refusal = false;  // the engine stopped at start-up
+};
+
+std::variant<ValidationSummary, InputError> validate_startups(const std::vector<StartupRecord>& records,
+                                                              const Calibration& calibration = {});
 
 // A plain-text table, one row per start-up, and the summary lines.
 std::string validation_table(const ValidationSummary& summary);

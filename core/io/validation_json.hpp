@@ -1,0 +1,18 @@
+// The validation files as data: tests/validation/startup_logs.json (real start-ups) read into the
+// validation room's records. A record with an exclude_reason, or without a scenario, is kept in the
+// file but not compared.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <variant>
+#include <vector>
+
+#include "base/input_error.hpp"
+#include "validation/startups.hpp"
+
+namespace kv {
+
+std::variant<std::vector<StartupRecord>, InputError> startup_records_from_json(const nlohmann::json& data);
+// Both steps: the file's records against the model.
+std::variant<ValidationSummary, InputError> validate_startups(const nlohmann::json& data, const Calibration& calibration = {});
+
+}  // namespace kv
