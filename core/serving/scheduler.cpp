@@ -1,0 +1,249 @@
+#include "serving/scheduler.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "memory/memory_plan.hpp"
+#include "result/evaluate.hpp"
+
+namespace kv::sim {
+
+Scheduler::Scheduler(const Result& r, const Workload& w, const SimOptions& o, const Calibration& c, Simulation& sim)
+    : r_(r), options_(o), calibration_(c), sim_(sim), pool_(pool_blocks(r), cell_size(pool_blocks(r), o.max_cells)) {
+    const KvLayout& k = r.memory.layout;
+    block_size_ = k.block_size;
+    block_set_bytes_ = k.page_bytes * static_cast<double>(k.group_size);
+    one_group_ = k.num_groups == 1 && k.sliding_layers == 0;
+    budget_ = *r.scenario.max_num_batched_tokens;
+    max_seqs_ = *r.scenario.max_num_seqs;
+    max_len_ = *r.scenario.max_model_len;
+    if (w.prefix_caching && w.shared_prefix_tokens >= block_size_) {
+        if (one_group_) prefix_blocks_.assign(static_cast<size_t>(w.shared_prefix_tokens / block_size_), -1);
+        else sim_.note = "prefix caching is not simulated for models with sliding-window layers";
+    }
+    sim_.pool_blocks = pool_.size();
+    sim_.block_size = block_size_;
+    sim_.blocks_per_cell = cell_size(pool_.size(), o.max_cells);
+}
+
+void Scheduler::run() {
+    const std::vector<SimRequest>& requests = sim_.requests;
+    live_.resize(requests.size());
+    size_t next_arrival = 0;
+    double now = requests.empty() ? 0.0 : requests.front().spec.arrival_s;
+    next_log_s_ = now + log_interval_s;
+    last_log_s_ = now;
+    constexpr int64_t max_steps = 20'000'000;  // a guard; no workload within the limits gets near
+    for (int64_t step = 0; step < max_steps; ++step) {
+        while (next_arrival < requests.size() && requests[next_arrival].spec.arrival_s <= now) arrive(next_arrival++);
+        if (running_.empty() && waiting_.empty()) {
+            if (next_arrival == requests.size()) break;
+            const double idle_until = requests[next_arrival].spec.arrival_s;
+            record(now, idle_until - now, 0, 0);
+            now = idle_until;
+            continue;
+        }
+        const std::vector<Scheduled>& batch = schedule();
+        if (batch.empty()) {  // the head request can never fit the pool: drop it as the engine would reject it
+            reject(static_cast<size_t>(waiting_.front()->index));
+            waiting_.pop_front();
+            continue;
+        }
+        StepLoad load;
+        for (const Scheduled& s : batch) add_to_load(load, s);
+        const double step_s = time_step(step_engine(r_), load, calibration_).total_s;
+        now += step_s;
+        finish_step(batch, now);
+        record(now - step_s, step_s, static_cast<int32_t>(load.prefill_tokens), static_cast<int32_t>(load.decode_tokens));
+        while (now >= next_log_s_) log_stats(now);
+    }
+    summarise();
+}
+
+// The usable pool: vLLM keeps one null block out of it.
+int32_t Scheduler::pool_blocks(const Result& r) {
+    return static_cast<int32_t>(std::clamp<int64_t>(r.memory.num_gpu_blocks - 1, 1, std::numeric_limits<int32_t>::max() - 1));
+}
+
+int32_t Scheduler::cell_size(int32_t blocks, int64_t max_cells) {
+    const int64_t cells = std::clamp<int64_t>(max_cells, 1, blocks);
+    return static_cast<int32_t>((blocks + cells - 1) / cells);
+}
+
+int64_t Scheduler::blocks_for(int64_t tokens) const {
+    if (one_group_) return (tokens + block_size_ - 1) / block_size_;
+    return static_cast<int64_t>(std::ceil(request_kv_bytes(r_.memory.layout, r_.model, tokens, 1) / block_set_bytes_));
+}
+
+void Scheduler::arrive(size_t i) {
+    SimRequest& q = sim_.requests[i];
+    if (q.spec.prompt_tokens + q.spec.output_tokens > max_len_) {
+        reject(i);
+        return;
+    }
+    Live& l = live_[i];
+    l.index = static_cast<int32_t>(i);
+    l.prompt = q.spec.prompt_tokens;
+    l.output = q.spec.output_tokens;
+    waiting_.push_back(&l);
+}
+
+void Scheduler::reject(size_t i) {
+    sim_.requests[i].rejected = true;
+    ++rejected_;
+}
+
+// Cached blocks of the shared prefix this request could reuse, leaving at least one prompt
+// token to compute (vLLM recomputes the last token rather than hit a whole prompt).
+int64_t Scheduler::cached_prefix_blocks(const Live& l) const {
+    int64_t hit = 0;
+    const int64_t most = std::min<int64_t>(static_cast<int64_t>(prefix_blocks_.size()), (l.tokens() - 1) / block_size_);
+    while (hit < most && prefix_blocks_[static_cast<size_t>(hit)] >= 0) ++hit;
+    return hit;
+}
+
+const std::vector<Scheduled>& Scheduler::schedule() {
+    std::vector<Scheduled>& batch = batch_;
+    batch.clear();
+    int64_t budget = budget_;
+    bool preempted = false;
+    // Running requests first, oldest first: a decode needs one token, a prefill the rest of its
+    // prompt up to the budget. When the pool is dry the newest running request gives way.
+    for (size_t i = 0; i < running_.size() && budget > 0;) {
+        Live* l = running_[i];
+        const int64_t tokens = std::min(l->tokens() - l->computed, budget);
+        const int64_t need = blocks_for(l->computed + tokens) - static_cast<int64_t>(l->blocks.size());
+        bool self_preempted = false;
+        while (need > pool_.free()) {
+            Live* victim = running_.back();
+            preempt(victim);
+            preempted = true;
+            if (victim == l) {
+                self_preempted = true;
+                break;
+            }
+        }
+        if (self_preempted) break;
+        for (int64_t b = 0; b < need; ++b) l->blocks.push_back(pool_.allocate(l->index, prefix_blocks_));
+        batch.push_back({l, tokens});
+        budget -= tokens;
+        ++i;
+    }
+    // Waiting requests only in a step that preempted nobody (as V1's scheduler does).
+    while (!preempted && !waiting_.empty() && budget > 0 && static_cast<int64_t>(running_.size()) < max_seqs_) {
+        Live* l = waiting_.front();
+        const int64_t hit = cached_prefix_blocks(*l);
+        int64_t hit_free = 0;  // cached blocks no request holds: they are counted as free
+        for (int64_t b = 0; b < hit; ++b) hit_free += pool_.refs(prefix_blocks_[static_cast<size_t>(b)]) == 0;
+        const int64_t computed = hit * block_size_;
+        const int64_t tokens = std::min(l->tokens() - computed, budget);
+        const int64_t need = blocks_for(computed + tokens) - hit;
+        if (need > pool_.free() - hit_free) break;
+        for (int64_t b = 0; b < hit; ++b) {
+            const int32_t block = prefix_blocks_[static_cast<size_t>(b)];
+            pool_.hold(block);
+            l->blocks.push_back(block);
+        }
+        for (int64_t b = 0; b < need; ++b) l->blocks.push_back(pool_.allocate(l->index, prefix_blocks_));
+        l->computed = computed;
+        l->registered = hit;
+        count_lookup(*l, computed);
+        waiting_.pop_front();
+        running_.push_back(l);
+        batch.push_back({l, tokens});
+        budget -= tokens;
+    }
+    return batch;
+}
+
+void Scheduler::count_lookup(const Live& l, int64_t hit_tokens) {
+    if (prefix_blocks_.empty()) return;
+    SimRequest& q = sim_.requests[static_cast<size_t>(l.index)];
+    if (q.preemptions == 0) q.prefix_hit_tokens = hit_tokens;
+    lookups_.push_back({l.tokens(), hit_tokens});
+    window_queries_ += l.tokens();
+    window_hits_ += hit_tokens;
+    total_queries_ += l.tokens();
+    total_hits_ += hit_tokens;
+    if (lookups_.size() > recent_lookups) {  // the stats line's rate covers recent requests
+        window_queries_ -= lookups_.front().first;
+        window_hits_ -= lookups_.front().second;
+        lookups_.pop_front();
+    }
+}
+
+void Scheduler::free_blocks(Live& l) {
+    // Freed in reverse so that a request's tail blocks are evicted before its head (vLLM does
+    // the same, to keep the most shareable blocks cached longest).
+    for (auto it = l.blocks.rbegin(); it != l.blocks.rend(); ++it) pool_.release(*it);
+    l.blocks.clear();
+}
+
+void Scheduler::preempt(Live* l) {
+    running_.pop_back();
+    free_blocks(*l);
+    l->computed = 0;
+    l->registered = 0;
+    waiting_.push_front(l);
+    ++sim_.requests[static_cast<size_t>(l->index)].preemptions;
+    ++preemptions_;
+}
+
+// One token for a request past its prompt that has already produced one; anything else is a
+// prompt chunk or the recomputation of a preempted request.
+bool Scheduler::is_decode(const Scheduled& s) {
+    const Live& l = *s.request;
+    return s.tokens == 1 && l.generated > 0 && l.computed >= l.prompt;
+}
+
+void Scheduler::add_to_load(StepLoad& load, const Scheduled& s) const {
+    const Live& l = *s.request;
+    const auto tokens = static_cast<double>(s.tokens);
+    if (is_decode(s)) {
+        load.decode_tokens += 1;
+        load.decode_context_tokens += static_cast<double>(l.computed + 1);
+        load.decode_kv_bytes += static_cast<double>(l.blocks.size()) * block_set_bytes_;
+    } else {
+        load.prefill_tokens += tokens;
+        load.prefill_context_pairs += tokens * (static_cast<double>(l.computed) + tokens / 2.0);
+        load.prefill_kv_read_tokens += static_cast<double>(l.computed);
+    }
+}
+
+void Scheduler::finish_step(const std::vector<Scheduled>& batch, double now) {
+    for (const Scheduled& s : batch) {
+        Live& l = *s.request;
+        if (!is_decode(s)) interval_prompt_tokens_ += s.tokens, total_prompt_tokens_ += s.tokens;
+        l.computed += s.tokens;
+        offer_prefix_blocks(l);
+        if (l.computed < l.tokens()) continue;  // a chunk: no token yet
+        SimRequest& q = sim_.requests[static_cast<size_t>(l.index)];
+        ++l.generated;
+        ++interval_generated_;
+        ++total_generated_;
+        if (q.first_token_s < 0) q.first_token_s = now;
+        else itl_samples_.push_back(static_cast<float>(now - l.last_token_s));
+        l.last_token_s = now;
+        if (l.generated == l.output) {
+            q.finish_s = now;
+            free_blocks(l);
+            ++finished_;
+            running_.erase(std::find(running_.begin(), running_.end(), &l));
+        }
+    }
+}
+
+// Full blocks of the shared prefix this request has computed join the cache, unless another
+// copy is already there.
+void Scheduler::offer_prefix_blocks(Live& l) {
+    const int64_t full = std::min<int64_t>(static_cast<int64_t>(prefix_blocks_.size()), l.computed / block_size_);
+    for (; l.registered < full; ++l.registered) {
+        int32_t& slot = prefix_blocks_[static_cast<size_t>(l.registered)];
+        if (slot >= 0) continue;
+        slot = l.blocks[static_cast<size_t>(l.registered)];
+        pool_.mark_prefix(slot, static_cast<int32_t>(l.registered));
+    }
+}
+
+}  // namespace kv::sim

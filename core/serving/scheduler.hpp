@@ -1,0 +1,107 @@
+// The simulation's scheduler (internal to serving/): one vLLM V1-style engine stepping over time.
+// Each step admits and schedules under max_num_seqs and the token budget, takes blocks from the
+// pool, costs the forward pass with time_step() and records what the engine would show.
+// Scheduling is in scheduler.cpp, recording (steps, frames, stats lines, the summary) in recording.cpp.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <utility>
+#include <vector>
+
+#include "serving/block_pool.hpp"
+#include "serving/simulate.hpp"
+#include "time/step_time.hpp"
+
+namespace kv::sim {
+
+struct Live {
+    int32_t index = 0;  // into Simulation::requests
+    int64_t prompt = 0, output = 0;
+    int64_t generated = 0;
+    int64_t computed = 0;    // tokens whose KV is in the cache
+    int64_t registered = 0;  // prefix blocks this request has offered to the cache
+    std::vector<int32_t> blocks;
+    double last_token_s = 0;
+    int64_t tokens() const { return prompt + generated; }
+};
+
+struct Scheduled {
+    Live* request;
+    int64_t tokens;
+};
+
+class Scheduler {
+public:
+    Scheduler(const Result& r, const Workload& w, const SimOptions& o, const Calibration& c, Simulation& sim);
+
+    void run();
+
+private:
+    static constexpr double log_interval_s = 10.0;
+
+    // The usable pool: vLLM keeps one null block out of it.
+    static int32_t pool_blocks(const Result& r);
+    static int32_t cell_size(int32_t blocks, int64_t max_cells);
+
+    int64_t blocks_for(int64_t tokens) const;
+
+    void arrive(size_t i);
+    void reject(size_t i);
+
+    // Cached blocks of the shared prefix this request could reuse, leaving at least one prompt
+    // token to compute (vLLM recomputes the last token rather than hit a whole prompt).
+    int64_t cached_prefix_blocks(const Live& l) const;
+
+    const std::vector<Scheduled>& schedule();
+
+    void count_lookup(const Live& l, int64_t hit_tokens);
+
+    void free_blocks(Live& l);
+
+    void preempt(Live* l);
+
+    // One token for a request past its prompt that has already produced one; anything else is a
+    // prompt chunk or the recomputation of a preempted request.
+    static bool is_decode(const Scheduled& s);
+
+    void add_to_load(StepLoad& load, const Scheduled& s) const;
+
+    void finish_step(const std::vector<Scheduled>& batch, double now);
+
+    // Full blocks of the shared prefix this request has computed join the cache, unless another
+    // copy is already there.
+    void offer_prefix_blocks(Live& l);
+
+    void record(double start_s, double step_s, int32_t prefill_tokens, int32_t decode_tokens);
+
+    void snapshot();
+
+    void log_stats(double now);
+
+    void summarise();
+
+    static constexpr size_t recent_lookups = 1000;
+
+    const Result& r_;
+    const SimOptions& options_;
+    const Calibration& calibration_;
+    Simulation& sim_;
+    BlockPool pool_;
+    int64_t block_size_ = 16, budget_ = 0, max_seqs_ = 0, max_len_ = 0;
+    double block_set_bytes_ = 0;
+    bool one_group_ = true;
+    std::vector<int32_t> prefix_blocks_;  // physical block per shared-prefix block, -1: not cached
+    std::vector<Live> live_;
+    std::vector<Live*> running_;  // in admission order
+    std::deque<Live*> waiting_;
+    std::vector<Scheduled> batch_;    // this step's requests (kept to reuse its memory)
+    std::vector<float> itl_samples_;  // float: a run can have millions
+    std::deque<std::pair<int64_t, int64_t>> lookups_;
+    int64_t window_queries_ = 0, window_hits_ = 0, total_queries_ = 0, total_hits_ = 0;
+    int64_t preemptions_ = 0, finished_ = 0, rejected_ = 0;
+    int64_t interval_prompt_tokens_ = 0, interval_generated_ = 0, total_prompt_tokens_ = 0, total_generated_ = 0;
+    double next_log_s_ = 0, last_log_s_ = 0, peak_usage_ = 0, running_time_ = 0;
+    double frame_interval_s_ = 0.01, next_frame_s_ = 0;
+};
+
+}  // namespace kv::sim
