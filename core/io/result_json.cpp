@@ -68,14 +68,92 @@ json model_json(const ModelSpec& m) {
             {"suspicious_keys", suspicious}};
 }
 
-json result_to_json(const Result& r) {
+namespace {
+
+// The start-up accounting and the KV layout.
+json memory_fields(const Result& r) {
     const MemoryPlan& mem = r.memory;
+    return {{"kv_bytes_per_token", mem.layout.kv_bytes_per_token},
+            {"kv_bytes_per_token_per_layer", mem.layout.bytes_per_token_per_layer},
+            {"visible_memory_bytes", mem.visible_bytes},
+            {"budget_bytes", mem.requested_bytes},
+            {"outside_budget_bytes", r.admission.outside_budget_bytes},
+            {"weight_bytes", mem.weight_bytes},
+            {"activation_bytes", mem.activation_peak_bytes},
+            {"non_torch_bytes", mem.non_torch_bytes},
+            {"cuda_graph_bytes", mem.cuda_graph_bytes},
+            {"cuda_graph_in_budget", mem.cuda_graph_in_budget},
+            {"available_kv_cache_bytes", mem.available_kv_bytes},
+            {"kv_pool_bytes", std::max(0.0, mem.available_kv_bytes)},
+            {"kv_pool_used_bytes", r.admission.kv_pool_used_bytes},
+            {"num_gpu_blocks", mem.num_gpu_blocks},
+            {"block_size", mem.layout.block_size},
+            {"kv_cache_groups", mem.layout.num_groups},
+            {"kv_cache_tokens", mem.kv_cache_tokens},
+            {"max_concurrency", mem.max_concurrency},
+            {"request_kv_bytes", mem.request_kv_bytes},
+            {"estimated_max_model_len", mem.estimated_max_model_len},
+            {"profile_tokens", mem.profile_tokens},
+            {"engine", r.rules.v1_engine ? "V1" : "V0"},
+            {"bytes_per_sequence", r.admission.bytes_per_sequence},
+            {"kv_heads_per_rank", mem.layout.kv_heads_per_rank},
+            {"kv_heads_replicated", mem.layout.kv_heads_replicated}};
+}
+
+// Admission, and what would start a refused engine.
+json admission_fields(const Result& r) {
+    return {{"max_resident_sequences", r.admission.max_resident_sequences},
+            {"running", r.admission.running},
+            {"waiting", r.admission.waiting},
+            {"binding_limit", binding_limit_name(r.admission.binding_limit)},
+            {"min_utilization_that_fits", r.admission.min_utilization_that_fits},
+            {"longest_request_tokens", r.admission.longest_request_tokens},
+            {"tensor_parallel_that_starts", r.tensor_parallel_that_starts},
+            {"fp8_weights_start", r.fp8_weights_start},
+            {"kv_cache_usage", r.admission.kv_cache_usage}};
+}
+
+// Step times, rates, the serving steady state and the engine log.
+json step_fields(const Result& r) {
+    return {{"achieved_bytes_per_s", r.steps.achieved_bytes_per_s},
+            {"achieved_flops_per_s", r.steps.achieved_flops_per_s},
+            {"peak_flops_per_s", r.steps.peak_flops_per_s},
+            {"ridge_flops_per_byte", r.steps.ridge_flops_per_byte},
+            {"decode_bytes_per_step", r.steps.decode.bytes},
+            {"decode_step_s", r.steps.decode.total_s},
+            {"decode_memory_s", r.steps.decode.memory_s},
+            {"decode_compute_s", r.steps.decode.compute_s},
+            {"decode_communication_s", r.steps.decode.communication_s},
+            {"decode_tokens_per_s", r.steps.decode_tokens_per_s},
+            {"itl_s", r.steps.itl_s},
+            {"weight_share", r.steps.weight_share},
+            {"decode_bound", bound_name(r.steps.decode.bound)},
+            {"decode", phase_to_json(r.steps.decode)},
+            {"ttft_s", r.steps.prefill.total_s},
+            {"prefill_bound", bound_name(r.steps.prefill.bound)},
+            {"prefill", phase_to_json(r.steps.prefill)},
+            {"dram_active", r.steps.dram_active},
+            {"tensor_active", r.steps.tensor_active},
+            {"gpu_utilization", r.steps.gpu_utilization},
+            {"chunk_budget_tokens", r.steps.chunk_budget_tokens},
+            {"free_prefill_tokens", r.steps.free_prefill_tokens},
+            {"step_with_full_chunk_s", r.steps.step_with_full_chunk_s},
+            {"generation_tokens_per_s", r.steps.serving.generation_tokens_per_s},
+            {"prompt_tokens_per_s", r.steps.serving.prompt_tokens_per_s},
+            {"serving_step_s", r.steps.serving.mean_step_s},
+            {"serving_ttft_s", r.steps.serving.ttft_s},
+            {"serving", serving_to_json(r.steps.serving)}};
+}
+
+}  // namespace
+
+json result_to_json(const Result& r) {
     json log = json::array(), kinds = json::array();
     for (const LogLine& line : engine_log(r)) {
         log.push_back(line.text);
         kinds.push_back(log_kind_name(line.kind));
     }
-    return {
+    json out = {
         {"status", status_name(r.status)},
         {"scenario", scenario_to_json(r.scenario)},
         {"startup_error", startup_error_to_json(r.memory.startup_error)},
@@ -92,71 +170,13 @@ json result_to_json(const Result& r) {
           {"interconnect", r.gpu.interconnect},
           {"interconnect_bytes_per_s", r.gpu.interconnect_bytes_per_s}}},
         {"params", r.params},
-        {"achieved_bytes_per_s", r.steps.achieved_bytes_per_s},
-        {"achieved_flops_per_s", r.steps.achieved_flops_per_s},
-        {"peak_flops_per_s", r.steps.peak_flops_per_s},
-        {"ridge_flops_per_byte", r.steps.ridge_flops_per_byte},
-        {"kv_bytes_per_token", mem.layout.kv_bytes_per_token},
-        {"kv_bytes_per_token_per_layer", mem.layout.bytes_per_token_per_layer},
-        {"visible_memory_bytes", mem.visible_bytes},
-        {"budget_bytes", mem.requested_bytes},
-        {"outside_budget_bytes", r.admission.outside_budget_bytes},
-        {"weight_bytes", mem.weight_bytes},
-        {"activation_bytes", mem.activation_peak_bytes},
-        {"non_torch_bytes", mem.non_torch_bytes},
-        {"cuda_graph_bytes", mem.cuda_graph_bytes},
-        {"cuda_graph_in_budget", mem.cuda_graph_in_budget},
-        {"available_kv_cache_bytes", mem.available_kv_bytes},
-        {"kv_pool_bytes", std::max(0.0, mem.available_kv_bytes)},
-        {"kv_pool_used_bytes", r.admission.kv_pool_used_bytes},
-        {"num_gpu_blocks", mem.num_gpu_blocks},
-        {"block_size", mem.layout.block_size},
-        {"kv_cache_groups", mem.layout.num_groups},
-        {"kv_cache_tokens", mem.kv_cache_tokens},
-        {"max_concurrency", mem.max_concurrency},
-        {"request_kv_bytes", mem.request_kv_bytes},
-        {"estimated_max_model_len", mem.estimated_max_model_len},
-        {"profile_tokens", mem.profile_tokens},
-        {"engine", r.rules.v1_engine ? "V1" : "V0"},
-        {"bytes_per_sequence", r.admission.bytes_per_sequence},
-        {"kv_heads_per_rank", mem.layout.kv_heads_per_rank},
-        {"kv_heads_replicated", mem.layout.kv_heads_replicated},
-        {"max_resident_sequences", r.admission.max_resident_sequences},
-        {"running", r.admission.running},
-        {"waiting", r.admission.waiting},
-        {"binding_limit", binding_limit_name(r.admission.binding_limit)},
-        {"min_utilization_that_fits", r.admission.min_utilization_that_fits},
-        {"longest_request_tokens", r.admission.longest_request_tokens},
-        {"tensor_parallel_that_starts", r.tensor_parallel_that_starts},
-        {"fp8_weights_start", r.fp8_weights_start},
-        {"decode_bytes_per_step", r.steps.decode.bytes},
-        {"decode_step_s", r.steps.decode.total_s},
-        {"decode_memory_s", r.steps.decode.memory_s},
-        {"decode_compute_s", r.steps.decode.compute_s},
-        {"decode_communication_s", r.steps.decode.communication_s},
-        {"decode_tokens_per_s", r.steps.decode_tokens_per_s},
-        {"itl_s", r.steps.itl_s},
-        {"weight_share", r.steps.weight_share},
-        {"decode_bound", bound_name(r.steps.decode.bound)},
-        {"decode", phase_to_json(r.steps.decode)},
-        {"ttft_s", r.steps.prefill.total_s},
-        {"prefill_bound", bound_name(r.steps.prefill.bound)},
-        {"prefill", phase_to_json(r.steps.prefill)},
-        {"dram_active", r.steps.dram_active},
-        {"tensor_active", r.steps.tensor_active},
-        {"gpu_utilization", r.steps.gpu_utilization},
-        {"chunk_budget_tokens", r.steps.chunk_budget_tokens},
-        {"free_prefill_tokens", r.steps.free_prefill_tokens},
-        {"step_with_full_chunk_s", r.steps.step_with_full_chunk_s},
-        {"generation_tokens_per_s", r.steps.serving.generation_tokens_per_s},
-        {"prompt_tokens_per_s", r.steps.serving.prompt_tokens_per_s},
-        {"serving_step_s", r.steps.serving.mean_step_s},
-        {"serving_ttft_s", r.steps.serving.ttft_s},
-        {"serving", serving_to_json(r.steps.serving)},
-        {"kv_cache_usage", r.admission.kv_cache_usage},
         {"log", log},
         {"log_kinds", kinds},
     };
+    out.update(memory_fields(r));
+    out.update(admission_fields(r));
+    out.update(step_fields(r));
+    return out;
 }
 
 json error_to_json(const InputError& e) {

@@ -115,9 +115,8 @@ void read_flags(ParsedLog& p, std::string_view line, bool dict) {
     if (auto eager = word_after(line, key("enforce_eager"))) p.enforce_eager = *eager == "True" || *eager == "true";
 }
 
-// Returns whether the line told us something.
-bool read_line(ParsedLog& p, std::string_view line) {
-    bool got = true;
+// The engine and its flags: the version banner, the config and non-default args lines, the weights loaded.
+bool read_engine_line(ParsedLog& p, std::string_view line) {
     if (contains(line, "vLLM API server version ")) {
         keep(p.version, word_after(line, "vLLM API server version "));
     } else if (contains(line, "with config:")) {
@@ -136,7 +135,15 @@ bool read_line(ParsedLog& p, std::string_view line) {
         if (!p.v1_engine) p.v1_engine = true;
     } else if (contains(line, "oading model weights took ") && (contains(line, " GB") || contains(line, "GiB"))) {
         keep(p.weights_gib, number_after(line, "oading model weights took "));
-    } else if (contains(line, "Memory profiling results:")) {
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// The profile run and the budget: memory profiling results, free memory at start (and its refusal).
+bool read_profile_line(ParsedLog& p, std::string_view line) {
+    if (contains(line, "Memory profiling results:")) {
         keep(p.total_gib, number_after(line, "total_gpu_memory="));
         keep(p.non_torch_gib, number_after(line, "non_torch_memory="));
         keep(p.available_gib, number_after(line, "kv_cache_size="));
@@ -168,7 +175,15 @@ bool read_line(ParsedLog& p, std::string_view line) {
             if (auto n = line.find(" for non-torch memory, and "); n != std::string_view::npos)
                 keep(p.cuda_graph_captured_gib, number_after(line.substr(n), " for non-torch memory, and "));
         }
-    } else if (contains(line, "Available KV cache memory: ")) {
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// The KV cache as sized: available memory, tokens, blocks, concurrency, CUDA graphs.
+bool read_cache_line(ParsedLog& p, std::string_view line) {
+    if (contains(line, "Available KV cache memory: ")) {
         keep(p.available_gib, number_after(line, "Available KV cache memory: "));
     } else if (contains(line, "GPU KV cache size: ")) {
         keep(p.kv_cache_tokens, integer_after(line, "GPU KV cache size: "));
@@ -183,7 +198,15 @@ bool read_line(ParsedLog& p, std::string_view line) {
         keep(p.cuda_graph_estimate_gib, number_after(line, "Estimated CUDA graph memory: "));
     } else if (contains(line, "Graph capturing finished in ") && contains(line, " took ")) {
         keep(p.cuda_graph_captured_gib, number_after(line.substr(line.find(" took ")), " took "));
-    } else if (contains(line, "No available memory for the cache blocks")) {
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// The engine's refusals at start-up, in its words.
+bool read_refusal_line(ParsedLog& p, std::string_view line) {
+    if (contains(line, "No available memory for the cache blocks")) {
         p.refusal_kind = RefusalKind::no_kv_cache_memory;
         p.refusal_line = std::string(line);
     } else if (contains(line, "To serve at least one request with the model")) {
@@ -204,14 +227,29 @@ bool read_line(ParsedLog& p, std::string_view line) {
     } else if (contains(line, "CUDA out of memory")) {
         if (!p.refusal_kind) p.refusal_kind = p.available_gib ? RefusalKind::out_of_memory_after_sizing : RefusalKind::weights_do_not_fit;
         p.refusal_line = std::string(line);
-    } else if (contains(line, "Running: ") && contains(line, "reqs")) {
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// The periodic stats line.
+bool read_stats_line(ParsedLog& p, std::string_view line) {
+    if (contains(line, "Running: ") && contains(line, "reqs")) {
         keep(p.running, integer_after(line, "Running: "));
         keep(p.waiting, integer_after(line, "Waiting: "));
         if (auto usage = number_after(line, "KV cache usage: ")) p.kv_cache_usage = *usage / 100.0;
     } else {
-        got = false;
+        return false;
     }
-    return got;
+    return true;
+}
+
+// Returns whether the line told us something; the readers are tried in this order, which matters
+// where one line holds several markers (a refusal that also states free memory).
+bool read_line(ParsedLog& p, std::string_view line) {
+    return read_engine_line(p, line) || read_profile_line(p, line) || read_cache_line(p, line) || read_refusal_line(p, line) ||
+           read_stats_line(p, line);
 }
 
 }  // namespace

@@ -153,32 +153,22 @@ std::string serve_command(const Scenario& s, const ModelSpec& model, int64_t rep
 }
 
 // [SECTION] The search.
-std::variant<PlanResult, InputError> plan(const PlanTarget& t, const Calibration& calibration) {
-    if (auto error = check_target(t)) return *error;
-    const auto max_concurrent = static_cast<int64_t>(scenario_field("concurrent_requests").hi);
-    const int64_t sequence_tokens = t.prompt_tokens + t.output_tokens;
-    const int64_t short_len = (sequence_tokens + model_len_step - 1) / model_len_step * model_len_step;
+namespace {
 
-    // One evaluation resolves the ids (an unknown model or GPU is an InputError naming it) and the
-    // engine's default max_num_seqs for this version and GPU.
-    Scenario probe_scenario = replica_scenario(t, std::min(t.users, max_concurrent));
-    probe_scenario.max_model_len = short_len;
-    auto probe_outcome = evaluate(probe_scenario, calibration);
-    if (auto* error = std::get_if<InputError>(&probe_outcome)) return *error;
-    const Result& probe = std::get<Result>(probe_outcome);
-    const ModelSpec& model = probe.model;
-    const GpuSpec& gpu = probe.gpu;
-    const int64_t default_max_num_seqs = probe.scenario.max_num_seqs.value_or(0);
-    const bool own_len = model.max_position_embeddings > 0;
-    const bool fp8_weights_allowed = model.weight_format == WeightFormat::bf16;
-
+// One search: the target, what the probe resolved, the best meeting candidate per (tp, replicas,
+// kv dtype, weight dtype) and the closest miss.
+struct Search {
+    const PlanTarget& t;
+    const ModelSpec& model;
+    const GpuSpec& gpu;
+    const Calibration& calibration;
+    int64_t short_len = 0;             // the smallest multiple of model_len_step holding a request
+    int64_t default_max_num_seqs = 0;  // the engine's, for this version and GPU
     PlanResult result;
-    result.target = t;
-    result.evaluations = 1;
-    // Best meeting candidate per (tp, replicas, kv dtype, weight dtype).
     std::map<std::tuple<int64_t, int64_t, int, int>, PlanCandidate> best;
     std::optional<PlanCandidate> closest;
-    auto consider = [&](PlanCandidate c) {
+
+    void consider(PlanCandidate c) {
         if (c.meets) {
             ++result.configurations_met;
             const auto key = std::make_tuple(c.scenario.tensor_parallel_size, c.replicas, static_cast<int>(c.scenario.kv_cache_dtype),
@@ -189,68 +179,99 @@ std::variant<PlanResult, InputError> plan(const PlanTarget& t, const Calibration
         } else if (!closest || closer(c, *closest, t.users)) {
             closest = std::move(c);
         }
-    };
-    auto run = [&](const Scenario& s, int64_t replicas, int64_t users_per_replica) {
+    }
+
+    PlanCandidate run(const Scenario& s, int64_t replicas, int64_t users_per_replica) {
         ++result.evaluations;
         return describe(evaluate_resolved(s, model, gpu, calibration), s, replicas, users_per_replica, t);
-    };
+    }
 
-    for (int64_t tp : deployed_tensor_parallel_sizes()) {
-        if (tp > t.gpu_count) break;
-        int64_t previous_load = 0;
-        for (int64_t replicas = 1; replicas <= t.gpu_count / tp; ++replicas) {
-            const int64_t load = (t.users + replicas - 1) / replicas;  // the busiest replica
-            if (load == previous_load) continue;                       // more GPUs, no fewer users each
-            previous_load = load;
-            if (load > max_concurrent) continue;  // beyond the engine's max_num_seqs range
-            for (DType weights : {DType::bf16, DType::fp8}) {
-                if (weights == DType::fp8 && !fp8_weights_allowed) continue;
-                for (DType kv_dtype : {DType::bf16, DType::fp8}) {
-                    for (double utilization : searched_utilizations) {
-                        Scenario s = replica_scenario(t, load);
-                        s.tensor_parallel_size = tp;
-                        s.weight_dtype = weights;
-                        s.kv_cache_dtype = kv_dtype;
-                        s.gpu_memory_utilization = utilization;
-                        if (default_max_num_seqs < load) s.max_num_seqs = load;
-                        if (!own_len) s.max_model_len = short_len;
-                        PlanCandidate c = run(s, replicas, load);
-                        // The model's own max_model_len first; the shorter one when that falls short.
-                        const bool shorter_may_help = length_refusal(c) || (!c.startup_error && c.running < load);
-                        if (own_len && short_len < model.max_position_embeddings && shorter_may_help) {
-                            s.max_model_len = short_len;
-                            PlanCandidate shorter = run(s, replicas, load);
-                            if (shorter.meets || closer(shorter, c, t.users)) c = std::move(shorter);
+    // One configuration: the model's own max_model_len first, the shorter one when that falls short.
+    void try_configuration(Scenario s, int64_t replicas, int64_t load) {
+        const bool own_len = model.max_position_embeddings > 0;
+        if (default_max_num_seqs < load) s.max_num_seqs = load;
+        if (!own_len) s.max_model_len = short_len;
+        PlanCandidate c = run(s, replicas, load);
+        const bool shorter_may_help = length_refusal(c) || (!c.startup_error && c.running < load);
+        if (own_len && short_len < model.max_position_embeddings && shorter_may_help) {
+            s.max_model_len = short_len;
+            PlanCandidate shorter = run(s, replicas, load);
+            if (shorter.meets || closer(shorter, c, t.users)) c = std::move(shorter);
+        }
+        consider(std::move(c));
+    }
+
+    void search(int64_t max_concurrent) {
+        for (int64_t tp : deployed_tensor_parallel_sizes()) {
+            if (tp > t.gpu_count) break;
+            int64_t previous_load = 0;
+            for (int64_t replicas = 1; replicas <= t.gpu_count / tp; ++replicas) {
+                const int64_t load = (t.users + replicas - 1) / replicas;  // the busiest replica
+                if (load == previous_load) continue;                       // more GPUs, no fewer users each
+                previous_load = load;
+                if (load > max_concurrent) continue;  // beyond the engine's max_num_seqs range
+                for (DType weights : {DType::bf16, DType::fp8}) {
+                    if (weights == DType::fp8 && model.weight_format != WeightFormat::bf16) continue;
+                    for (DType kv_dtype : {DType::bf16, DType::fp8})
+                        for (double utilization : searched_utilizations) {
+                            Scenario s = replica_scenario(t, load);
+                            s.tensor_parallel_size = tp;
+                            s.weight_dtype = weights;
+                            s.kv_cache_dtype = kv_dtype;
+                            s.gpu_memory_utilization = utilization;
+                            try_configuration(s, replicas, load);
                         }
-                        consider(std::move(c));
-                    }
                 }
             }
         }
     }
 
-    for (auto& [key, c] : best) result.candidates.push_back(std::move(c));
-    std::sort(result.candidates.begin(), result.candidates.end(), cheaper);
-    if (result.candidates.size() > static_cast<size_t>(t.max_candidates)) result.candidates.resize(static_cast<size_t>(t.max_candidates));
-    result.met = !result.candidates.empty();
-    const std::string words = target_words(t, gpu.name);
-    if (result.met) {
-        const PlanCandidate& first = result.candidates.front();
-        result.summary = format_count(result.configurations_met) + " configurations meet " + words + "; the cheapest uses " +
-                         format_count(first.gpus_used) + (first.gpus_used == 1 ? " GPU (" : " GPUs (") + shape(first) +
-                         "), whose KV pool holds " + format_factor(first.users_headroom, 2) + " the users of a replica.";
-    } else if (closest) {
-        result.closest = std::move(closest);
-        result.summary = "Nothing meets " + words + ". Closest: " + shape(*result.closest) + " runs " +
-                         format_count(users_running(*result.closest, t.users)) + " of " + format_count(t.users) + " users" +
-                         (result.closest->misses.empty() ? "" : "; " + result.closest->misses.front()) + ".";
-    } else {
-        result.summary = "Nothing meets " + words + ": a replica takes at most " + format_count(max_concurrent) +
-                         " users (max_num_seqs), so " + format_count(t.users) + " users need at least " +
-                         format_count((t.users + max_concurrent - 1) / max_concurrent) + " replicas.";
+    // The candidates cheapest first, and one sentence for people.
+    void finish(int64_t max_concurrent) {
+        for (auto& [key, c] : best) result.candidates.push_back(std::move(c));
+        std::sort(result.candidates.begin(), result.candidates.end(), cheaper);
+        if (result.candidates.size() > static_cast<size_t>(t.max_candidates))
+            result.candidates.resize(static_cast<size_t>(t.max_candidates));
+        result.met = !result.candidates.empty();
+        const std::string words = target_words(t, gpu.name);
+        if (result.met) {
+            const PlanCandidate& first = result.candidates.front();
+            result.summary = format_count(result.configurations_met) + " configurations meet " + words + "; the cheapest uses " +
+                             format_count(first.gpus_used) + (first.gpus_used == 1 ? " GPU (" : " GPUs (") + shape(first) +
+                             "), whose KV pool holds " + format_factor(first.users_headroom, 2) + " the users of a replica.";
+        } else if (closest) {
+            result.closest = std::move(closest);
+            result.summary = "Nothing meets " + words + ". Closest: " + shape(*result.closest) + " runs " +
+                             format_count(users_running(*result.closest, t.users)) + " of " + format_count(t.users) + " users" +
+                             (result.closest->misses.empty() ? "" : "; " + result.closest->misses.front()) + ".";
+        } else {
+            result.summary = "Nothing meets " + words + ": a replica takes at most " + format_count(max_concurrent) +
+                             " users (max_num_seqs), so " + format_count(t.users) + " users need at least " +
+                             format_count((t.users + max_concurrent - 1) / max_concurrent) + " replicas.";
+        }
     }
-    return result;
+};
+
+}  // namespace
+
+std::variant<PlanResult, InputError> plan(const PlanTarget& t, const Calibration& calibration) {
+    if (auto error = check_target(t)) return *error;
+    const auto max_concurrent = static_cast<int64_t>(scenario_field("concurrent_requests").hi);
+    const int64_t sequence_tokens = t.prompt_tokens + t.output_tokens;
+    const int64_t short_len = (sequence_tokens + model_len_step - 1) / model_len_step * model_len_step;
+    // One evaluation resolves the ids (an unknown model or GPU is an InputError naming it) and the
+    // engine's default max_num_seqs for this version and GPU.
+    Scenario probe_scenario = replica_scenario(t, std::min(t.users, max_concurrent));
+    probe_scenario.max_model_len = short_len;
+    auto probe_outcome = evaluate(probe_scenario, calibration);
+    if (auto* error = std::get_if<InputError>(&probe_outcome)) return *error;
+    const Result& probe = std::get<Result>(probe_outcome);
+    Search search{t, probe.model, probe.gpu, calibration, short_len, probe.scenario.max_num_seqs.value_or(0), {}, {}, {}};
+    search.result.target = t;
+    search.result.evaluations = 1;
+    search.search(max_concurrent);
+    search.finish(max_concurrent);
+    return std::move(search.result);
 }
 
-// [SECTION] JSON in and out.
 }  // namespace kv

@@ -1,0 +1,144 @@
+// The parts of a config.json beyond the widths: rope-scaled context, quantization_config,
+// linear-attention and sliding-window layers, mixture of experts and MLA.
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
+#include "io/config_reader.hpp"
+
+namespace kv::config {
+
+// vLLM's derived max_model_len: max_position_embeddings, times the rope scaling factor for the
+// scaling types that extend the context (yarn, dynamic); yarn starts from
+// original_max_position_embeddings.
+int64_t derived_max_len(ConfigReader& c, ModelSpec& m) {
+    int64_t len = c.integer("max_position_embeddings", 1, ConfigLimits::max_positions).value_or(0);
+    const json* rope = c.find("rope_scaling");
+    if (!rope || !rope->is_object() || len == 0) return len;
+    std::string type = text_or(*rope, "rope_type", text_or(*rope, "type", ""));
+    const double factor = rope->contains("factor") && (*rope)["factor"].is_number() ? (*rope)["factor"].get<double>() : 1.0;
+    // Only the types that stretch the trained context do; linear scaling (Gemma 3) is already in
+    // max_position_embeddings.
+    if ((type != "yarn" && type != "dynamic") || factor <= 1.0) return len;
+    double base = static_cast<double>(len);
+    if (type == "yarn" && rope->contains("original_max_position_embeddings") && (*rope)["original_max_position_embeddings"].is_number())
+        base = (*rope)["original_max_position_embeddings"].get<double>();
+    const auto scaled = static_cast<int64_t>(std::min(base * factor, static_cast<double>(ConfigLimits::max_positions)));
+    m.derived.push_back({"max_position_embeddings",
+                         "scaled by rope_scaling (" + type + ", factor " + format_fixed(factor, 1) + ") to " + format_count(scaled)});
+    return scaled;
+}
+
+void read_quantization(ConfigReader& c, ModelSpec& m) {
+    const json* q = c.find("quantization_config");
+    if (!q || !q->is_object()) return;
+    const std::string method = text_or(*q, "quant_method", "");
+    const int bits = (*q).contains("bits") && (*q)["bits"].is_number_integer() ? (*q)["bits"].get<int>() : 0;
+    const auto group =
+        (*q).contains("group_size") && (*q)["group_size"].is_number_integer() ? (*q)["group_size"].get<int64_t>() : int64_t{128};
+    // GPTQ and AWQ at 8 bits store one byte a weight, as FP8 does.
+    const bool one_byte =
+        method == "fp8" || method == "fbgemm_fp8" || method == "modelopt" || ((method == "gptq" || method == "awq") && bits == 8);
+    if (one_byte) {
+        m.weight_format = WeightFormat::fp8;
+    } else if (method == "mxfp4") {
+        m.weight_format = WeightFormat::mxfp4_experts;
+    } else if ((method == "awq" || method == "gptq" || method == "awq_marlin" || method == "gptq_marlin") && bits == 4) {
+        m.weight_format = WeightFormat::int4_grouped;
+        m.quant_group_size = group > 0 ? group : 0;
+    } else if (method == "compressed-tensors" && q->contains("config_groups") && (*q)["config_groups"].is_object()) {
+        for (const auto& [name, g] : (*q)["config_groups"].items()) {
+            const json w = g.is_object() && g.contains("weights") ? g["weights"] : json::object();
+            const int64_t nbits = integer_or(w, "num_bits", 16);
+            if (nbits == 8) m.weight_format = WeightFormat::fp8;
+            if (nbits == 4) {
+                m.weight_format = WeightFormat::int4_grouped;
+                m.quant_group_size = std::max<int64_t>(0, integer_or(w, "group_size", 0));
+            }
+            (void)name;
+            break;
+        }
+    } else {
+        c.note(fail(c.field("quantization_config"), ErrorCode::unknown_value,
+                    c.field("quantization_config") + ".quant_method \"" + method +
+                        "\" is not modelled; use fp8, mxfp4, awq or gptq (4 or 8 bits), or compressed-tensors"));
+        return;
+    }
+    m.derived.push_back({"weights", std::string("quantization_config: ") + method + " (" + weight_format_name(m.weight_format) +
+                                        " linear layers; embedding and lm_head 16-bit)"});
+}
+
+// Hybrid models (Qwen3-Next) list linear-attention layers: they keep a fixed-size state per
+// request instead of a KV cache, which this model leaves out.
+void read_linear_layers(ConfigReader& c, ModelSpec& m) {
+    const json* types = c.find("layer_types");
+    if (!types || !types->is_array()) return;
+    int64_t linear = 0;
+    for (const auto& t : *types) linear += t == "linear_attention" ? 1 : 0;
+    if (linear == 0) return;
+    m.num_linear_layers = std::min(linear, m.num_hidden_layers - 1);
+    m.derived.push_back({"linear-attention layers", format_count(m.num_linear_layers) +
+                                                        " layers keep a fixed-size state instead of a KV cache; the model "
+                                                        "leaves that state out and caches the other " +
+                                                        format_count(m.num_hidden_layers - m.num_linear_layers)});
+}
+
+void read_sliding_window(ConfigReader& c, ModelSpec& m) {
+    if (!c.flag("use_sliding_window", true)) return;  // Qwen2 ships a window it does not use
+    const auto window = c.integer("sliding_window", 1, ConfigLimits::max_positions);
+    if (!window) return;
+    m.sliding_window = *window;
+    const int64_t layers = m.num_hidden_layers;
+    if (const json* types = c.find("layer_types"); types && types->is_array()) {
+        int64_t sliding = 0;
+        for (const auto& t : *types) sliding += t == "sliding_attention" ? 1 : 0;
+        m.num_sliding_layers = std::min(sliding, layers);
+        m.derived.push_back({"sliding layers", "layer_types: " + format_count(m.num_sliding_layers) + " of " + format_count(layers) +
+                                                   " layers use a " + format_count(*window) + "-token window"});
+        return;
+    }
+    if (const auto pattern = c.integer("sliding_window_pattern", 1, ConfigLimits::max_layers)) {
+        // Gemma 3: every pattern-th layer is global.
+        m.num_sliding_layers = layers - layers / *pattern;
+    } else if (m.model_type == "gemma2") {
+        m.num_sliding_layers = (layers + 1) / 2;  // alternate layers, starting with a sliding one
+    } else {
+        m.num_sliding_layers = layers;  // one window for every layer (Mistral v0.1)
+    }
+    m.derived.push_back({"sliding layers", format_count(m.num_sliding_layers) + " of " + format_count(layers) + " layers use a " +
+                                               format_count(*window) + "-token window (" + m.model_type + " layout)"});
+}
+
+void read_moe(ConfigReader& c, ModelSpec& m) {
+    int64_t experts = 0;
+    for (const char* key : {"num_experts", "num_local_experts", "n_routed_experts"})
+        if (auto v = c.integer(key, 0, ConfigLimits::max_experts)) experts = std::max(experts, *v);
+    if (experts <= 1) return;
+    m.num_experts = experts;
+    m.experts_per_token = c.integer("num_experts_per_tok", 1, experts).value_or(c.integer("experts_per_token", 1, experts).value_or(2));
+    m.moe_intermediate_size = c.integer("moe_intermediate_size", 1, ConfigLimits::max_intermediate).value_or(m.intermediate_size);
+    const int64_t shared = c.integer("n_shared_experts", 0, ConfigLimits::max_experts).value_or(0);
+    m.shared_expert_intermediate_size =
+        c.integer("shared_expert_intermediate_size", 0, ConfigLimits::max_intermediate).value_or(shared * m.moe_intermediate_size);
+    m.num_dense_layers = c.integer("first_k_dense_replace", 0, m.num_hidden_layers).value_or(0);
+    m.derived.push_back({"experts", format_count(experts) + " experts of width " + format_count(m.moe_intermediate_size) + ", " +
+                                        format_count(m.experts_per_token) + " per token"});
+}
+
+void read_mla(ConfigReader& c, ModelSpec& m) {
+    const auto rank = c.integer("kv_lora_rank", 0, ConfigLimits::max_lora_rank);
+    if (!rank || *rank == 0) return;
+    m.attention = AttentionKind::mla;
+    m.kv_lora_rank = *rank;
+    m.q_lora_rank = c.integer("q_lora_rank", 0, ConfigLimits::max_lora_rank).value_or(0);
+    m.qk_rope_head_dim = c.integer("qk_rope_head_dim", 1, ConfigLimits::max_head_dim).value_or(64);
+    m.qk_nope_head_dim = c.integer("qk_nope_head_dim", 1, ConfigLimits::max_head_dim).value_or(128);
+    m.v_head_dim = c.integer("v_head_dim", 1, ConfigLimits::max_head_dim).value_or(m.qk_nope_head_dim);
+    m.head_dim = m.qk_nope_head_dim + m.qk_rope_head_dim;
+    m.num_key_value_heads = m.num_attention_heads;  // every head reads the one shared latent
+    m.derived.push_back(
+        {"attention", "MLA: one latent of kv_lora_rank + qk_rope_head_dim = " + format_count(m.kv_lora_rank + m.qk_rope_head_dim) +
+                          " elements per token and layer, not split by tensor parallelism"});
+}
+
+}  // namespace kv::config

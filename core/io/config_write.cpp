@@ -1,0 +1,56 @@
+// A ModelSpec written back as a config.json that reads to the same ModelSpec (a scenario's
+// model_config in the result and in links).
+#include "io/fields_json.hpp"
+
+namespace kv {
+
+using nlohmann::json;
+
+json model_to_config(const ModelSpec& m) {
+    json c = {{"model_type", m.model_type.empty() ? "llama" : m.model_type},
+              {"num_hidden_layers", m.num_hidden_layers},
+              {"hidden_size", m.hidden_size},
+              {"num_attention_heads", m.num_attention_heads},
+              {"num_key_value_heads", m.num_key_value_heads},
+              {"head_dim", m.head_dim},
+              {"vocab_size", m.vocab_size},
+              {"tie_word_embeddings", m.tie_word_embeddings},
+              {"attention_bias", m.attention_bias}};
+    if (m.norms_per_layer != 2) c["model_type"] = "gemma3_text";
+    if (m.intermediate_size > 0) c["intermediate_size"] = m.intermediate_size;
+    if (m.max_position_embeddings > 0) c["max_position_embeddings"] = m.max_position_embeddings;
+    if (m.attention == AttentionKind::mla)
+        c.update({{"kv_lora_rank", m.kv_lora_rank},
+                  {"q_lora_rank", m.q_lora_rank > 0 ? json(m.q_lora_rank) : json(nullptr)},
+                  {"qk_rope_head_dim", m.qk_rope_head_dim},
+                  {"qk_nope_head_dim", m.qk_nope_head_dim},
+                  {"v_head_dim", m.v_head_dim}});
+    if (m.num_experts > 0)
+        c.update({{"num_experts", m.num_experts},
+                  {"num_experts_per_tok", m.experts_per_token},
+                  {"moe_intermediate_size", m.moe_intermediate_size},
+                  {"shared_expert_intermediate_size", m.shared_expert_intermediate_size},
+                  {"first_k_dense_replace", m.num_dense_layers}});
+    if (m.sliding_window > 0) {
+        json types = json::array();
+        for (int64_t i = 0; i < m.num_hidden_layers; ++i)
+            types.push_back(i < m.num_sliding_layers ? "sliding_attention" : "full_attention");
+        c.update({{"sliding_window", m.sliding_window}, {"layer_types", types}});
+    }
+    switch (m.weight_format) {
+        case WeightFormat::bf16:
+            break;
+        case WeightFormat::fp8:
+            c["quantization_config"] = {{"quant_method", "fp8"}};
+            break;
+        case WeightFormat::int4_grouped:
+            c["quantization_config"] = {{"quant_method", "awq"}, {"bits", 4}, {"group_size", m.quant_group_size}};
+            break;
+        case WeightFormat::mxfp4_experts:
+            c["quantization_config"] = {{"quant_method", "mxfp4"}};
+            break;
+    }
+    return c;
+}
+
+}  // namespace kv
