@@ -5,7 +5,7 @@
 #include <iostream>
 #include <string>
 
-#include "page.hpp"
+#include "page/site.hpp"
 
 int main(int argc, char** argv) {
     site::SitePaths paths{"content/lesson", "site", "build/wasm/kvcache.js", "", "build/site", ""};

@@ -1,8 +1,8 @@
 // Figures computed through the core and formatted by core/base/format.hpp, and every way one can fail.
 #include <catch2/catch.hpp>
 
-#include "bindings.hpp"
-#include "figures.hpp"
+#include "markdown/bindings.hpp"
+#include "figures/lesson_data.hpp"
 #include "base/format.hpp"
 #include "io/json_io.hpp"
 

@@ -6,8 +6,8 @@
 
 #include "base/format.hpp"
 #include "io/json_io.hpp"
-#include "pictures.hpp"
-#include "render.hpp"
+#include "pictures/pictures.hpp"
+#include "page/article.hpp"
 #include "time/step_time.hpp"
 
 using namespace site;

@@ -5,7 +5,7 @@
 #include "result/evaluate.hpp"
 #include "base/format.hpp"
 #include "io/json_io.hpp"
-#include "render.hpp"
+#include "page/article.hpp"
 
 using namespace site;
 using nlohmann::json;

@@ -9,7 +9,7 @@
 
 #include <unistd.h>
 
-#include "page.hpp"
+#include "page/site.hpp"
 
 namespace fs = std::filesystem;
 

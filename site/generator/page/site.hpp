@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "figures.hpp"
-#include "render.hpp"
+#include "figures/lesson_data.hpp"
+#include "page/article.hpp"
 
 namespace site {
 

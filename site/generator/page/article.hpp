@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "bindings.hpp"
-#include "figures.hpp"
+#include "markdown/bindings.hpp"
+#include "figures/lesson_data.hpp"
 
 namespace site {
 

@@ -1,4 +1,4 @@
-#include "pictures.hpp"
+#include "pictures/pictures.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "base/format.hpp"
-#include "render.hpp"
+#include "page/article.hpp"
 #include "time/step_time.hpp"
 
 namespace site {

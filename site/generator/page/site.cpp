@@ -1,4 +1,4 @@
-#include "page.hpp"
+#include "page/site.hpp"
 
 #include <algorithm>
 #include <fstream>

@@ -8,7 +8,7 @@
 //   {{panel admission start}}                       a panel, mounted in that scenario; the rest of
 //                                                   its paragraph becomes the caption
 //   {{embed phases rag}}                            a copyable iframe snippet for the embed page
-//   {{picture roofline rag}}                        an SVG picture baked from a scenario (pictures.hpp);
+//   {{picture roofline rag}}                        an SVG picture baked from a scenario (pictures/pictures.hpp);
 //                                                   the rest of its paragraph becomes the caption
 //   {{scenario rag}}                                the scenario the following paragraphs describe,
 //                                                   up to the next marker or heading: the panel
@@ -80,7 +80,7 @@ struct EmbedDirective {
     std::string scenario;
 };
 
-// A picture of a mechanism, drawn at build time from a scenario's numbers (pictures.hpp).
+// A picture of a mechanism, drawn at build time from a scenario's numbers (pictures/pictures.hpp).
 struct PictureDirective {
     std::string name;
     std::string scenario;

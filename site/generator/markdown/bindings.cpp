@@ -1,4 +1,4 @@
-#include "bindings.hpp"
+#include "markdown/bindings.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -256,7 +256,7 @@ std::variant<Item, std::string> parse_extension(std::string_view inner) {
     if (first == "embed" && first_word_end != std::string_view::npos)
         return parse_directive<EmbedDirective>("embed", inner.substr(first_word_end));
     if (first == "picture") {
-        // The name is checked against pictures.hpp's list when the article is rendered.
+        // The name is checked against pictures/pictures.hpp's list when the article is rendered.
         auto w = words(first_word_end == std::string_view::npos ? std::string_view() : inner.substr(first_word_end));
         if (w.size() != 2) return std::string("picture wants a picture name and a scenario: {{picture roofline start}}");
         if (!is_identifier(w[1]) || is_reserved_name(w[1])) return "\"" + std::string(w[1]) + "\" is not a scenario name";

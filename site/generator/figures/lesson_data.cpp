@@ -1,4 +1,4 @@
-#include "figures.hpp"
+#include "figures/lesson_data.hpp"
 
 #include <cmath>
 

@@ -8,7 +8,7 @@
 #include <variant>
 #include <vector>
 
-#include "bindings.hpp"
+#include "markdown/bindings.hpp"
 #include "result/evaluate.hpp"
 
 namespace site {
@@ -18,7 +18,7 @@ struct EvaluatedScenario {
     std::string about;
     nlohmann::json scenario;  // the full scenario, every field (kv::scenario_to_json)
     nlohmann::json result;    // kv::result_to_json
-    kv::Result evaluated;     // the same result, for the pictures (pictures.hpp)
+    kv::Result evaluated;     // the same result, for the pictures (pictures/pictures.hpp)
 };
 
 struct Fact {

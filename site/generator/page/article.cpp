@@ -1,7 +1,7 @@
-#include "render.hpp"
+#include "page/article.hpp"
 
 #include "io/json_io.hpp"
-#include "pictures.hpp"
+#include "pictures/pictures.hpp"
 
 #include <cmark.h>
 
