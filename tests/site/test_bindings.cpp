@@ -1,7 +1,7 @@
 // The Markdown extensions: figure bindings, directives and concept spans, and where errors point.
 #include <catch2/catch.hpp>
 
-#include "markdown/bindings.hpp"
+#include "markdown/scan.hpp"
 
 using namespace site;
 

@@ -104,8 +104,8 @@ TEST_CASE("the budget bar splits what CUDA reports, in the engine's order, to th
     const Picture p = draw("budget", r);
     const kv::MemoryPlan& m = r.memory;
     size_t at = 0;
-    for (double part :
-         {r.admission.outside_budget_bytes, m.weight_bytes, m.activation_peak_bytes, m.non_torch_bytes, m.cuda_graph_bytes, m.available_kv_bytes}) {
+    for (double part : {r.admission.outside_budget_bytes, m.weight_bytes, m.activation_peak_bytes, m.non_torch_bytes, m.cuda_graph_bytes,
+                        m.available_kv_bytes}) {
         const size_t found = p.desc.find(kv::format_bytes(part), at);
         CHECK(found != std::string::npos);
         at = found;
@@ -135,7 +135,8 @@ TEST_CASE("the intensity picture: the weight read grows with the batch, the cach
     const kv::Result r = evaluated({});
     const Picture p = draw("intensity", r);
     const int64_t context = r.scenario.prompt_tokens + r.scenario.output_tokens;
-    CHECK(p.desc.find(kv::format_intensity(kv::decode_intensities(kv::step_engine(r), 1024, context).weight_flops_per_byte)) != std::string::npos);
+    CHECK(p.desc.find(kv::format_intensity(kv::decode_intensities(kv::step_engine(r), 1024, context).weight_flops_per_byte)) !=
+          std::string::npos);
     CHECK(p.desc.find("stays at " + kv::format_intensity(4.0)) != std::string::npos);
 }
 

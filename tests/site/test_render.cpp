@@ -6,6 +6,7 @@
 #include "base/format.hpp"
 #include "io/json_io.hpp"
 #include "page/article.hpp"
+#include "page/html.hpp"
 
 using namespace site;
 using nlohmann::json;

@@ -1,6 +1,7 @@
-// The lesson's data: named scenarios (content/lesson/scenarios.json) evaluated through the core,
-// sourced facts (content/lesson/facts.json), and the value of each figure binding, formatted by
-// core/base/format.hpp. Every failure is a message for people; the caller adds file:line.
+// The lesson's data: named scenarios (content/lesson/scenarios.json) evaluated through the core and
+// sourced facts (content/lesson/facts.json), loaded by figures/lesson_data.cpp; and the value of each
+// figure binding, formatted by core/base/format.hpp (figures/compute.cpp). Every failure is a
+// message for people; the caller adds file:line.
 #pragma once
 #include <map>
 #include <nlohmann/json.hpp>

@@ -9,6 +9,7 @@
 //   roofline   attainable FLOP/s against arithmetic intensity, data-sheet and achieved roofs
 //   intensity  a decode step's weight read and cache read: FLOP/B against the batch
 //   resident   sequences the KV pool holds against the prompt length
+// The first three are pictures/diagrams.cpp's, the charts pictures/charts.cpp's; pictures/svg.hpp writes them.
 #pragma once
 #include <string>
 #include <string_view>
