@@ -20,15 +20,21 @@ std::variant<double, std::string> fact_multiplier(const std::string& unit) {
     return "unit \"" + unit + "\" is not one of GiB, MiB, KiB, bytes, tokens, count, fraction, number";
 }
 
+// The core's refusal, with the core's own code for the field (kv::ErrorCode).
+Error rejected(const kv::InputError& error) {
+    return Error{ErrorCode::scenario_rejected, "the model rejects it: " + error.message + " (" + kv::error_code_name(error.code) + ")"};
+}
+
 // A scenario with a workload is also run over time: its figures read `simulation.*`, and the page
 // hands the workload's fields to the serving panel along with the scenario's.
-std::variant<EvaluatedScenario, std::string> simulate_named(EvaluatedScenario& e, const kv::Result& result, const json& entry) {
+std::variant<EvaluatedScenario, Error> simulate_named(EvaluatedScenario& e, const kv::Result& result, const json& entry) {
     auto workload = kv::workload_from_json(entry["workload"]);
     if (auto* error = std::get_if<kv::InputError>(&workload))
-        return "its workload is rejected: " + error->message + " (" + error->field + ")";
+        return Error{ErrorCode::workload_rejected, "its workload is rejected: " + error->message + " (" + error->field + ")"};
     const kv::Workload& w = std::get<kv::Workload>(workload);
     auto run = kv::simulate(result, w);
-    if (auto* error = std::get_if<kv::InputError>(&run)) return "it cannot be simulated: " + error->message;
+    if (auto* error = std::get_if<kv::InputError>(&run))
+        return Error{ErrorCode::simulation_failed, "it cannot be simulated: " + error->message};
     e.result["simulation"] = kv::simulation_to_json(std::get<kv::Simulation>(run));
     if (entry.value("find_preemption_onset", false))
         e.result["simulation"]["preemption_onset_rate_per_s"] = kv::preemption_onset_rate(result, w);
@@ -37,17 +43,15 @@ std::variant<EvaluatedScenario, std::string> simulate_named(EvaluatedScenario& e
     return e;
 }
 
-std::variant<EvaluatedScenario, std::string> evaluate_named(const std::string& name, const json& entry, const json& base) {
+std::variant<EvaluatedScenario, Error> evaluate_named(const std::string& name, const json& entry, const json& base) {
     if (!entry.is_object() || !entry.contains("set") || !entry["set"].is_object())
-        return std::string("each scenario is {\"about\": \"...\", \"set\": {fields that differ from base}}");
+        return Error{ErrorCode::bad_scenarios_file, "each scenario is {\"about\": \"...\", \"set\": {fields that differ from base}}"};
     json full = base;
     for (const auto& [key, value] : entry["set"].items()) full[key] = value;
     auto scenario = kv::scenario_from_json(full);
-    if (auto* error = std::get_if<kv::InputError>(&scenario))
-        return "the model rejects it: " + error->message + " (" + kv::error_code_name(error->code) + ")";
+    if (auto* error = std::get_if<kv::InputError>(&scenario)) return rejected(*error);
     auto outcome = kv::evaluate(std::get<kv::Scenario>(scenario));
-    if (auto* error = std::get_if<kv::InputError>(&outcome))
-        return "the model rejects it: " + error->message + " (" + kv::error_code_name(error->code) + ")";
+    if (auto* error = std::get_if<kv::InputError>(&outcome)) return rejected(*error);
     EvaluatedScenario e;
     e.name = name;
     e.about = entry.value("about", "");
@@ -61,29 +65,33 @@ std::variant<EvaluatedScenario, std::string> evaluate_named(const std::string& n
 
 }  // namespace
 
-std::variant<LessonData, std::string> LessonData::load(const json& scenarios_file, const json& facts_file) {
+std::variant<LessonData, BuildError> LessonData::load(const json& scenarios_file, const json& facts_file) {
     LessonData data;
+    auto in_scenarios = [](ErrorCode code, std::string message) { return file_error("scenarios.json", code, std::move(message)); };
+    auto in_facts = [](ErrorCode code, std::string message) { return file_error("facts.json", code, std::move(message)); };
     if (!scenarios_file.is_object() || !scenarios_file.contains("base") || !scenarios_file.contains("scenarios"))
-        return std::string("scenarios.json: wants {\"schema_version\": 1, \"base\": {...}, \"scenarios\": {...}}");
+        return in_scenarios(ErrorCode::bad_scenarios_file, "wants {\"schema_version\": 1, \"base\": {...}, \"scenarios\": {...}}");
     const json& base = scenarios_file["base"];
     // The base names every field, so a change of the core's defaults cannot move the lesson's figures.
     const json defaults = kv::scenario_to_json(kv::Scenario{});
     for (const auto& [key, value] : defaults.items())
-        if (!base.contains(key)) return "scenarios.json: base lacks \"" + key + "\"; it must set every scenario field";
+        if (!base.contains(key))
+            return in_scenarios(ErrorCode::incomplete_base, "base lacks \"" + key + "\"; it must set every scenario field");
     for (const auto& [name, entry] : scenarios_file["scenarios"].items()) {
-        if (is_reserved_name(name)) return "scenarios.json: \"" + name + "\" is a reserved word, not a scenario name";
+        if (is_reserved_name(name))
+            return in_scenarios(ErrorCode::reserved_name, "\"" + name + "\" is a reserved word, not a scenario name");
         auto evaluated = evaluate_named(name, entry, base);
-        if (auto* message = std::get_if<std::string>(&evaluated)) return "scenarios.json: scenario \"" + name + "\": " + *message;
+        if (auto* error = std::get_if<Error>(&evaluated)) return in_scenarios(error->code, "scenario \"" + name + "\": " + error->message);
         data.scenarios_.emplace(name, std::get<EvaluatedScenario>(std::move(evaluated)));
     }
     if (!facts_file.is_object() || !facts_file.contains("facts") || !facts_file["facts"].is_object())
-        return std::string("facts.json: wants {\"schema_version\": 1, \"facts\": {...}}");
+        return in_facts(ErrorCode::bad_facts_file, "wants {\"schema_version\": 1, \"facts\": {...}}");
     for (const auto& [id, entry] : facts_file["facts"].items()) {
         if (!entry.is_object() || !entry.contains("value") || !entry["value"].is_number() || !entry.contains("source") ||
             !entry["source"].is_string())
-            return "facts.json: fact \"" + id + "\" needs a numeric \"value\", a \"unit\" and a \"source\"";
+            return in_facts(ErrorCode::bad_fact, "fact \"" + id + "\" needs a numeric \"value\", a \"unit\" and a \"source\"");
         auto multiplier = fact_multiplier(entry.value("unit", "number"));
-        if (auto* message = std::get_if<std::string>(&multiplier)) return "facts.json: fact \"" + id + "\": " + *message;
+        if (auto* message = std::get_if<std::string>(&multiplier)) return in_facts(ErrorCode::bad_fact, "fact \"" + id + "\": " + *message);
         data.facts_[id] =
             Fact{entry["value"].get<double>() * std::get<double>(multiplier), entry.value("about", ""), entry["source"].get<std::string>()};
     }

@@ -35,6 +35,8 @@
 #include <variant>
 #include <vector>
 
+#include "errors.hpp"
+
 namespace site {
 
 // A reference to one value: a result field of a named scenario, or a fact.
@@ -119,8 +121,8 @@ bool is_panel_kind(std::string_view kind);
 bool is_reserved_name(std::string_view name);
 
 // Parses what stands between `{{` and `}}` (markdown/bindings.cpp), and a figure's arithmetic
-// (markdown/expression.cpp). The error is a message without a location.
-std::variant<Item, std::string> parse_extension(std::string_view inner);
-std::variant<Expr, std::string> parse_expression(std::string_view text);
+// (markdown/expression.cpp). The error has no location: the scanner adds it.
+std::variant<Item, Error> parse_extension(std::string_view inner);
+std::variant<Expr, Error> parse_expression(std::string_view text);
 
 }  // namespace site

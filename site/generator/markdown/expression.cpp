@@ -2,6 +2,7 @@
 // (`scenario.path`, `fact.id`), parsed by recursive descent into an Expr tree (markdown/bindings.hpp).
 #include <cctype>
 #include <charconv>
+#include <optional>
 
 #include "markdown/bindings.hpp"
 #include "markdown/words.hpp"
@@ -15,11 +16,11 @@ class ExprParser {
 public:
     explicit ExprParser(std::string_view text) : text_(text) {}
 
-    std::variant<Expr, std::string> parse() {
+    std::variant<Expr, Error> parse() {
         Expr e = expression();
         skip_space();
-        if (error_.empty() && pos_ != text_.size()) fail("unexpected \"" + std::string(text_.substr(pos_)) + "\"");
-        if (!error_.empty()) return error_;
+        if (!error_ && pos_ != text_.size()) fail(ErrorCode::bad_expression, "unexpected \"" + std::string(text_.substr(pos_)) + "\"");
+        if (error_) return *error_;
         return e;
     }
 
@@ -31,12 +32,12 @@ private:
 
     std::string_view text_;
     size_t pos_ = 0;
-    std::string error_;
+    std::optional<Error> error_;
     int depth_ = 0;
     int operators_ = 0;
 
-    void fail(std::string message) {
-        if (error_.empty()) error_ = std::move(message);
+    void fail(ErrorCode code, std::string message) {
+        if (!error_) error_ = Error{code, std::move(message)};
     }
     void skip_space() {
         while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -48,7 +49,7 @@ private:
 
     bool count_operator() {
         if (++operators_ <= max_operators) return true;
-        fail("more than 32 operators in one figure; compute it in fewer steps");
+        fail(ErrorCode::expression_too_complex, "more than 32 operators in one figure; compute it in fewer steps");
         return false;
     }
 
@@ -63,7 +64,7 @@ private:
 
     Expr expression() {
         Expr left = term();
-        while (error_.empty() && (peek('+') || peek('-')) && count_operator()) {
+        while (!error_ && (peek('+') || peek('-')) && count_operator()) {
             char op = text_[pos_++];
             left = binary(op, std::move(left), term());
         }
@@ -72,7 +73,7 @@ private:
 
     Expr term() {
         Expr left = factor();
-        while (error_.empty() && (peek('*') || peek('/')) && count_operator()) {
+        while (!error_ && (peek('*') || peek('/')) && count_operator()) {
             char op = text_[pos_++];
             left = binary(op, std::move(left), factor());
         }
@@ -83,20 +84,20 @@ private:
         skip_space();
         Expr e;
         if (pos_ >= text_.size()) {
-            fail("the expression ends where a value was expected");
+            fail(ErrorCode::bad_expression, "the expression ends where a value was expected");
             return e;
         }
         const char c = text_[pos_];
         if (c == '(') {
             if (depth_ == max_depth) {
-                fail("parentheses nested more than 16 deep");
+                fail(ErrorCode::expression_too_complex, "parentheses nested more than 16 deep");
                 return e;
             }
             ++pos_;
             ++depth_;
             e = expression();
             --depth_;
-            if (!peek(')')) fail("missing \")\"");
+            if (!peek(')')) fail(ErrorCode::bad_expression, "missing \")\"");
             else ++pos_;
             return e;
         }
@@ -105,7 +106,7 @@ private:
             const char* end = text_.data() + text_.size();
             auto [ptr, ec] = std::from_chars(begin, end, e.number);
             if (ec != std::errc()) {
-                fail("\"" + std::string(text_.substr(pos_)) + "\" is not a number");
+                fail(ErrorCode::bad_expression, "\"" + std::string(text_.substr(pos_)) + "\" is not a number");
                 return e;
             }
             pos_ += static_cast<size_t>(ptr - begin);
@@ -113,7 +114,7 @@ private:
             return e;
         }
         if (!is_ident_start(c)) {
-            fail(std::string("unexpected \"") + c + "\"");
+            fail(ErrorCode::bad_expression, std::string("unexpected \"") + c + "\"");
             return e;
         }
         size_t start = pos_;
@@ -121,14 +122,14 @@ private:
         std::string_view word = text_.substr(start, pos_ - start);
         const size_t dot = word.find('.');
         if (dot == std::string_view::npos || dot + 1 >= word.size() || word.back() == '.' || word.find("..") != std::string_view::npos) {
-            fail("\"" + std::string(word) + "\" is not a reference; write <scenario>.<field> or fact.<id>");
+            fail(ErrorCode::bad_expression, "\"" + std::string(word) + "\" is not a reference; write <scenario>.<field> or fact.<id>");
             return e;
         }
         e.kind = Expr::Kind::ref;
         e.ref.source = std::string(word.substr(0, dot));
         e.ref.path = std::string(word.substr(dot + 1));
         if (!is_identifier(e.ref.source) || e.ref.source.find('-') != std::string::npos)
-            fail("\"" + e.ref.source + "\" is not a scenario name");
+            fail(ErrorCode::bad_scenario_name, "\"" + e.ref.source + "\" is not a scenario name");
         return e;
     }
 };
@@ -141,6 +142,6 @@ void Expr::collect_refs(std::vector<Ref>& out) const {
     if (right) right->collect_refs(out);
 }
 
-std::variant<Expr, std::string> parse_expression(std::string_view text) { return ExprParser(text).parse(); }
+std::variant<Expr, Error> parse_expression(std::string_view text) { return ExprParser(text).parse(); }
 
 }  // namespace site

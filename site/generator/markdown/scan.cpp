@@ -60,7 +60,8 @@ private:
     void binding(size_t line_end) {
         const size_t close = text_.find("}}", i_ + 2);
         if (close == std::string_view::npos || close > line_end) {
-            out_.errors.push_back({where_at(i_), std::string(text_.substr(i_, std::min<size_t>(line_end - i_, 40))),
+            out_.errors.push_back({where_at(i_), ErrorCode::unclosed_binding,
+                                   std::string(text_.substr(i_, std::min<size_t>(line_end - i_, 40))),
                                    "\"{{\" is not closed on the same line"});
             out_.markdown += text_.substr(i_, line_end - i_);
             i_ = line_end;
@@ -68,7 +69,8 @@ private:
         }
         const std::string_view snippet = text_.substr(i_, close + 2 - i_);
         auto parsed = parse_extension(text_.substr(i_ + 2, close - i_ - 2));
-        if (auto* message = std::get_if<std::string>(&parsed)) out_.errors.push_back({where_at(i_), std::string(snippet), *message});
+        if (auto* error = std::get_if<Error>(&parsed))
+            out_.errors.push_back({where_at(i_), error->code, std::string(snippet), error->message});
         else add(std::get<Item>(std::move(parsed)), i_);
         i_ = close + 2;
     }
@@ -94,12 +96,13 @@ private:
         if (!attr.empty() && attr[0] == '.') {
             const std::string_view name = attr.substr(1);
             if (!is_identifier(name) || trim(inner).empty())
-                out_.errors.push_back({where_at(i_), written(), "a concept span is [text]{.concept} with a non-empty text"});
+                out_.errors.push_back(
+                    {where_at(i_), ErrorCode::bad_concept_span, written(), "a concept span is [text]{.concept} with a non-empty text"});
             else add(ConceptSpan{std::string(name), std::string(inner)}, i_);
         } else if (attr.rfind("dfn=", 0) == 0 || attr.rfind("ref=", 0) == 0) {
             const std::string_view id = attr.substr(4);
             if (!is_anchor_id(id) || trim(inner).empty())
-                out_.errors.push_back({where_at(i_), written(),
+                out_.errors.push_back({where_at(i_), ErrorCode::bad_anchor, written(),
                                        "an anchor is [text]{dfn=ID} or [text]{ref=ID}: a non-empty text and an ID of lower-case "
                                        "letters, digits and hyphens"});
             else add(Anchor{attr[0] == 'd' ? Anchor::Kind::term : Anchor::Kind::ref, std::string(id), std::string(inner)}, i_);

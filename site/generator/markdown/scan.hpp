@@ -27,7 +27,7 @@ struct ScanResult {
     std::string markdown;  // the input with every extension replaced by its token
     std::vector<ScannedItem> items;
     std::vector<AnchorLink> links;
-    std::vector<ScanError> errors;
+    std::vector<BuildError> errors;
 };
 
 // Finds and replaces every extension in one Markdown file. Tokens are numbered from

@@ -76,13 +76,15 @@ private:
     std::vector<Located> located_;
     Chapters chapters_;
 
-    void error(const ScannedItem& s, std::string message) { out_.errors.push_back({s.where, "", std::move(message)}); }
+    void error(const ScannedItem& s, ErrorCode code, std::string message) {
+        out_.errors.push_back({s.where, code, "", std::move(message)});
+    }
 
     // Every file, tokens numbered across files so one document can be rendered.
     void scan() {
         for (const auto& [name, text] : input_.files) {
             ScanResult scanned = scan_markdown(text, name, items_.size());
-            for (ScanError& e : scanned.errors) out_.errors.push_back(std::move(e));
+            for (BuildError& e : scanned.errors) out_.errors.push_back(std::move(e));
             for (ScannedItem& item : scanned.items) items_.push_back(std::move(item));
             for (AnchorLink& link : scanned.links) links_.push_back(std::move(link));
             markdown_ += scanned.markdown;
@@ -105,8 +107,8 @@ private:
 
     void compute(const ScannedItem& s, const FigureBinding& b) {
         auto value = data_.compute(b);
-        if (auto* message = std::get_if<std::string>(&value)) {
-            out_.errors.push_back({s.where, "{{" + b.source_text + "}}", *message});
+        if (auto* error = std::get_if<Error>(&value)) {
+            out_.errors.push_back({s.where, error->code, "{{" + b.source_text + "}}", error->message});
             return;
         }
         figures_[s.token] = FigureRecord{next_figure_id_++, s.where, b, std::get<FigureValue>(std::move(value)), ""};
@@ -114,7 +116,9 @@ private:
 
     const EvaluatedScenario* check_scenario(const ScannedItem& s, const std::string& directive, const std::string& name) {
         const EvaluatedScenario* scenario = data_.find_scenario(name);
-        if (!scenario) error(s, directive + ": unknown scenario \"" + name + "\" (scenarios.json has: " + data_.scenario_names() + ")");
+        if (!scenario)
+            error(s, ErrorCode::unknown_scenario,
+                  directive + ": unknown scenario \"" + name + "\" (scenarios.json has: " + data_.scenario_names() + ")");
         return scenario;
     }
 
@@ -124,7 +128,7 @@ private:
         const int n = ++picture_count_[pic.name];
         const std::string id = "picture-" + pic.name + (n == 1 ? "" : "-" + std::to_string(n));
         auto drawn = draw_picture(pic.name, sc->evaluated, id);
-        if (auto* message = std::get_if<std::string>(&drawn)) error(s, "picture " + pic.name + " " + pic.scenario + ": " + *message);
+        if (auto* e = std::get_if<Error>(&drawn)) error(s, e->code, "picture " + pic.name + " " + pic.scenario + ": " + e->message);
         else pictures_[s.token] = {id, std::get<Picture>(std::move(drawn))};
     }
 
@@ -132,18 +136,19 @@ private:
         if (input_.concepts.empty() || input_.concepts.count(c.concept_name)) return;
         std::string names;
         for (const std::string& n : input_.concepts) names += (names.empty() ? "" : ", ") + n;
-        error(s, "unknown concept \"" + c.concept_name + "\" (palette.css defines: " + names + ")");
+        error(s, ErrorCode::unknown_concept, "unknown concept \"" + c.concept_name + "\" (palette.css defines: " + names + ")");
     }
 
     void check_anchor(const ScannedItem& s, const Anchor& a) {
         if (auto [it, added] = anchors_.emplace(a.html_id(), s.where); !added)
-            error(s, "\"" + a.html_id() + "\" is already defined at " + it->second.str() + "; define each term or reference once");
+            error(s, ErrorCode::duplicate_anchor,
+                  "\"" + a.html_id() + "\" is already defined at " + it->second.str() + "; define each term or reference once");
     }
 
     void check_links() {
         for (const AnchorLink& link : links_)
             if (!anchors_.count(link.target))
-                out_.errors.push_back({link.where, "(#" + link.target + ")",
+                out_.errors.push_back({link.where, ErrorCode::unknown_anchor, "(#" + link.target + ")",
                                        "no anchor has this id: mark the term's first use [text]{dfn=ID} or the reference [text]{ref=ID}"});
     }
 
@@ -160,7 +165,7 @@ private:
         for (const ScannedItem& s : items_) {
             const size_t pos = html.find(s.token);
             if (pos == std::string::npos) {
-                error(s, "the rendered Markdown lost this binding (is it inside raw HTML?)");
+                error(s, ErrorCode::binding_lost, "the rendered Markdown lost this binding (is it inside raw HTML?)");
                 continue;
             }
             located_.push_back({pos, &s});
@@ -187,7 +192,7 @@ private:
             const size_t p_close = html.find("</p>", l.position);
             if (p_open == std::string::npos || html.compare(p_open, 3 + s.token.size(), "<p>" + s.token) != 0 ||
                 p_close != l.position + s.token.size()) {
-                error(s, "a scenario marker stands alone in a paragraph of its own");
+                error(s, ErrorCode::marker_not_alone, "a scenario marker stands alone in a paragraph of its own");
                 return std::nullopt;
             }
             return Edit{p_open, p_close + 4 - p_open, section_mark_html(*m, panel)};
@@ -206,7 +211,7 @@ private:
         }
         auto span = exercise_span(html, l.position, s.token.size(), block);
         if (!span) {
-            error(s, "an exercise directive stands in a paragraph, and {{end exercise}} ends one");
+            error(s, ErrorCode::exercise_not_in_paragraph, "an exercise directive stands in a paragraph, and {{end exercise}} ends one");
             return std::nullopt;
         }
         const auto& [from, length, text] = *span;
@@ -221,7 +226,7 @@ private:
         const size_t after = l.position + s.token.size();
         const std::string caption(trim(std::string_view(html).substr(after, p_close - after)));
         if (p_open == std::string::npos || html.compare(p_open, 3 + s.token.size(), "<p>" + s.token) != 0) {
-            error(s, "a directive must start a paragraph of its own");
+            error(s, ErrorCode::directive_not_alone, "a directive must start a paragraph of its own");
             return std::nullopt;
         }
         Edit edit{p_open, p_close + 4 - p_open, ""};

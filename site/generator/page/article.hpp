@@ -36,7 +36,7 @@ struct RenderedArticle {
     std::vector<FigureRecord> figures;
     std::vector<std::string> panels;                             // panel ids in order
     std::vector<std::pair<std::string, std::string>> exercises;  // (id, the exercise's HTML), in order
-    std::vector<ScanError> errors;
+    std::vector<BuildError> errors;
 };
 
 struct RenderInput {

@@ -16,7 +16,7 @@ std::vector<size_t> h2_positions(const std::string& html) {
 // Walks the located items in page order, one reading section at a time.
 class SectionCheck {
 public:
-    SectionCheck(const std::string& html, const Chapters& chapters, std::vector<ScanError>& errors)
+    SectionCheck(const std::string& html, const Chapters& chapters, std::vector<BuildError>& errors)
         : h2s_(h2_positions(html)), chapters_(chapters), errors_(errors) {}
 
     void visit(const Located& l) {
@@ -29,7 +29,7 @@ public:
             close();
             marker_ = l.item;
             if (chapters_.panel_at(l.position).empty())
-                errors_.push_back({l.item->where, "",
+                errors_.push_back({l.item->where, ErrorCode::marker_without_panel, "",
                                    "a scenario marker needs a panel beside it: put it after the first {{panel ...}}'s chapter starts"});
             return;
         }
@@ -42,7 +42,7 @@ public:
                 quoted_.insert(r.source);
             }
         if (reads_scenario && !marker_ && !missing_reported_) {
-            errors_.push_back({l.item->where, "{{" + b->source_text + "}}",
+            errors_.push_back({l.item->where, ErrorCode::section_without_scenario, "{{" + b->source_text + "}}",
                                "this section names no scenario: start it with {{scenario NAME}}, the scenario its text describes"});
             missing_reported_ = true;
         }
@@ -55,7 +55,7 @@ public:
             if (!quoted_.count(name)) {
                 std::string names;
                 for (const std::string& n : quoted_) names += (names.empty() ? "" : ", ") + n;
-                errors_.push_back({marker_->where, "{{scenario " + name + "}}",
+                errors_.push_back({marker_->where, ErrorCode::section_scenario_unquoted, "{{scenario " + name + "}}",
                                    "the section quotes no figure of \"" + name + "\"" +
                                        (names.empty() ? std::string(" (it quotes none)") : " (it quotes " + names + ")")});
             }
@@ -67,7 +67,7 @@ public:
 private:
     std::vector<size_t> h2s_;
     const Chapters& chapters_;
-    std::vector<ScanError>& errors_;
+    std::vector<BuildError>& errors_;
     size_t next_h2_ = 0;
     const ScannedItem* marker_ = nullptr;
     std::set<std::string> quoted_;
@@ -84,7 +84,7 @@ const std::string& Chapters::panel_at(size_t position) const {
 }
 
 Chapters cut_chapters(const std::string& html, const std::vector<Located>& located, std::vector<std::string>& panels,
-                      std::vector<ScanError>& errors) {
+                      std::vector<BuildError>& errors) {
     Chapters chapters;
     std::map<std::string, int> kind_count;
     for (const Located& l : located) {
@@ -95,7 +95,8 @@ Chapters cut_chapters(const std::string& html, const std::vector<Located>& locat
         chapters.panel_id_of[l.item->token] = id;
         const std::string opening = "<p>" + l.item->token;
         if (html.compare(l.position - 3, opening.size(), opening) != 0) {
-            errors.push_back({l.item->where, "", "a panel must start a paragraph of its own; its caption may follow it"});
+            errors.push_back({l.item->where, ErrorCode::directive_not_alone, "",
+                              "a panel must start a paragraph of its own; its caption may follow it"});
             continue;
         }
         if (chapters.list.back().panel.empty()) {
@@ -103,7 +104,8 @@ Chapters cut_chapters(const std::string& html, const std::vector<Located>& locat
         } else {
             const size_t heading = html.rfind("<h2>", l.position);
             if (heading == std::string::npos || heading <= chapters.list.back().start)
-                errors.push_back({l.item->where, "", "two panels in one section; start a new ## section for this one"});
+                errors.push_back({l.item->where, ErrorCode::two_panels_in_section, "",
+                                  "two panels in one section; start a new ## section for this one"});
             else {
                 size_t ordinal = 0;
                 for (size_t at = html.find("<h2>"); at < heading; at = html.find("<h2>", at + 1)) ++ordinal;
@@ -116,7 +118,7 @@ Chapters cut_chapters(const std::string& html, const std::vector<Located>& locat
 }
 
 void check_sections(const std::string& html, const std::vector<Located>& located, const Chapters& chapters,
-                    std::vector<ScanError>& errors) {
+                    std::vector<BuildError>& errors) {
     SectionCheck check(html, chapters, errors);
     for (const Located& l : located) check.visit(l);
     check.close();

@@ -29,12 +29,13 @@ struct Chapters {
 // by its kind (#panel-admission); a later one of the same kind gets a number (#panel-admission-2),
 // so a section far from the first can have its own. `panels` gets every panel id, in order.
 Chapters cut_chapters(const std::string& html, const std::vector<Located>& located, std::vector<std::string>& panels,
-                      std::vector<ScanError>& errors);
+                      std::vector<BuildError>& errors);
 
 // In a chapter with a panel, every figure that reads a scenario must stand in a section that names
 // one, and a section must quote at least one figure of the scenario it names, so the panel beside
 // the text never shows a scenario the text does not describe.
-void check_sections(const std::string& html, const std::vector<Located>& located, const Chapters& chapters, std::vector<ScanError>& errors);
+void check_sections(const std::string& html, const std::vector<Located>& located, const Chapters& chapters,
+                    std::vector<BuildError>& errors);
 
 // The HTML wrapped chapter by chapter in <div class="kv-chapter" data-panel="ID">. Replacing the
 // tokens moved positions but added and removed no <h2>, so each chapter is found again by the

@@ -26,56 +26,66 @@ std::pair<std::string, std::string> shown_number_and_unit(const std::string& for
 
 }  // namespace
 
-void check_exercises(const std::vector<ScannedItem>& items, const LessonData& data, std::vector<ScanError>& errors) {
+void check_exercises(const std::vector<ScannedItem>& items, const LessonData& data, std::vector<BuildError>& errors) {
     const ScannedItem* open = nullptr;
     bool answered = false;
     std::map<std::string, SourceLocation> ids;
     auto name = [](const ScannedItem* s) { return "exercise \"" + std::get<ExerciseStart>(s->item).id + "\""; };
     auto close = [&](const SourceLocation& at) {
-        if (open && !answered) errors.push_back({open->where, "", name(open) + " has no {{answer ...}}"});
+        if (open && !answered)
+            errors.push_back({open->where, ErrorCode::exercise_without_answer, "", name(open) + " has no {{answer ...}}"});
         if (open && at.file != open->where.file)
-            errors.push_back({open->where, "", name(open) + " is not closed with {{end exercise}} in its file"});
+            errors.push_back(
+                {open->where, ErrorCode::exercise_not_closed, "", name(open) + " is not closed with {{end exercise}} in its file"});
         open = nullptr;
     };
     for (const ScannedItem& s : items) {
-        auto error = [&](std::string message) { errors.push_back({s.where, "", std::move(message)}); };
+        auto error = [&](ErrorCode code, std::string message) { errors.push_back({s.where, code, "", std::move(message)}); };
         if (open && s.where.file != open->where.file) close(s.where);
         if (const auto* start = std::get_if<ExerciseStart>(&s.item)) {
-            if (open) error("an exercise cannot start inside " + name(open) + " (" + open->where.str() + "); end that one first");
+            if (open)
+                error(ErrorCode::nested_exercise,
+                      "an exercise cannot start inside " + name(open) + " (" + open->where.str() + "); end that one first");
             if (!data.find_scenario(start->scenario))
-                error("exercise: unknown scenario \"" + start->scenario + "\" (scenarios.json has: " + data.scenario_names() + ")");
+                error(ErrorCode::unknown_scenario,
+                      "exercise: unknown scenario \"" + start->scenario + "\" (scenarios.json has: " + data.scenario_names() + ")");
             if (auto [first, fresh] = ids.emplace(start->id, s.where); !fresh)
-                error("exercise id \"" + start->id + "\" is used twice (first at " + first->second.str() + ")");
+                error(ErrorCode::duplicate_exercise,
+                      "exercise id \"" + start->id + "\" is used twice (first at " + first->second.str() + ")");
             open = &s;
             answered = false;
         } else if (const auto* answer = std::get_if<ExerciseAnswer>(&s.item)) {
-            if (!open) error("an answer outside an exercise: put it between {{exercise ...}} and {{end exercise}}");
-            else if (answered) error(name(open) + " has two answers");
+            if (!open)
+                error(ErrorCode::answer_outside_exercise,
+                      "an answer outside an exercise: put it between {{exercise ...}} and {{end exercise}}");
+            else if (answered) error(ErrorCode::second_answer, name(open) + " has two answers");
             else {
                 answered = true;
                 const std::string& scenario = std::get<ExerciseStart>(open->item).scenario;
                 const auto& refs = answer->figure.refs;
                 if (std::none_of(refs.begin(), refs.end(), [&](const Ref& r) { return r.source == scenario; }))
-                    error("the answer reads no field of \"" + scenario + "\", the scenario " + name(open) + " names");
+                    error(ErrorCode::answer_off_scenario,
+                          "the answer reads no field of \"" + scenario + "\", the scenario " + name(open) + " names");
             }
         } else if (std::holds_alternative<ExerciseEnd>(s.item)) {
-            if (!open) error("{{end exercise}} without an {{exercise ...}} before it");
+            if (!open) error(ErrorCode::end_without_exercise, "{{end exercise}} without an {{exercise ...}} before it");
             else close(s.where);
         } else if (open && !std::holds_alternative<FigureBinding>(s.item) && !std::holds_alternative<ConceptSpan>(s.item)) {
-            error("a panel, snippet or scenario marker cannot stand inside " + name(open));
+            error(ErrorCode::directive_in_exercise, "a panel, snippet or scenario marker cannot stand inside " + name(open));
         }
     }
     if (open) close(SourceLocation{});
 }
 
-void check_exercise_headings(const std::string& html, const std::vector<Located>& located, std::vector<ScanError>& errors) {
+void check_exercise_headings(const std::string& html, const std::vector<Located>& located, std::vector<BuildError>& errors) {
     const Located* start = nullptr;
     for (const Located& l : located) {
         if (std::holds_alternative<ExerciseStart>(l.item->item)) start = &l;
         if (!std::holds_alternative<ExerciseEnd>(l.item->item) || !start) continue;
         for (const char* h : {"<h1>", "<h2>", "<h3>", "<h4>"})
             if (html.find(h, start->position) < l.position) {
-                errors.push_back({start->item->where, "", "an exercise cannot hold a heading; end it before the next section"});
+                errors.push_back({start->item->where, ErrorCode::heading_in_exercise, "",
+                                  "an exercise cannot hold a heading; end it before the next section"});
                 break;
             }
         start = nullptr;

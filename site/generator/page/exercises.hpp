@@ -17,10 +17,10 @@ namespace site {
 
 // Each exercise has one answer, reading its own scenario, and an end in the same file; ids are unique;
 // no panel, snippet or scenario marker stands inside one.
-void check_exercises(const std::vector<ScannedItem>& items, const LessonData& data, std::vector<ScanError>& errors);
+void check_exercises(const std::vector<ScannedItem>& items, const LessonData& data, std::vector<BuildError>& errors);
 
 // An exercise holds no heading: it belongs to the section it ends.
-void check_exercise_headings(const std::string& html, const std::vector<Located>& located, std::vector<ScanError>& errors);
+void check_exercise_headings(const std::string& html, const std::vector<Located>& located, std::vector<BuildError>& errors);
 
 // The opening of an exercise's <section>, and its answer: the form kvexercise.js shows, then the
 // answer behind a disclosure.

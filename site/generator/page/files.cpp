@@ -9,6 +9,8 @@ namespace site {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+void report(std::ostream& errors, const BuildError& e) { errors << e.str() << "\n"; }
+
 std::optional<std::string> read_text(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return std::nullopt;
@@ -20,7 +22,7 @@ std::optional<std::string> read_text(const fs::path& path) {
 std::optional<json> read_json(const fs::path& path, std::ostream& errors) {
     auto text = read_text(path);
     if (!text) {
-        errors << path.string() << ": cannot read it\n";
+        report(errors, file_error(path.string(), ErrorCode::unreadable_file, "cannot read it"));
         return std::nullopt;
     }
     json parsed = json::parse(*text, nullptr, false);
@@ -38,7 +40,8 @@ std::optional<json> read_json(const fs::path& path, std::ostream& errors) {
                 } else ++column;
             }
         }
-        errors << path.string() << ":" << line << ":" << column << ": not valid JSON\n";
+        report(errors,
+               {{path.string(), static_cast<int>(line), static_cast<int>(column)}, ErrorCode::malformed_json, "", "not valid JSON"});
         return std::nullopt;
     }
     return parsed;

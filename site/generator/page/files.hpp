@@ -7,11 +7,16 @@
 #include <ostream>
 #include <string>
 
+#include "errors.hpp"
+
 namespace site {
+
+// Writes `e` on its own line: "where: code: message".
+void report(std::ostream& errors, const BuildError& e);
 
 std::optional<std::string> read_text(const std::filesystem::path& path);
 
-// The parsed file, or nullopt having said why on `errors` ("path:line:column: not valid JSON").
+// The parsed file, or nullopt having said why on `errors` ("path:line:column: malformed_json: not valid JSON").
 std::optional<nlohmann::json> read_json(const std::filesystem::path& path, std::ostream& errors);
 
 // Writes `text`, making the folders above it. False when it cannot.

@@ -38,7 +38,7 @@ std::optional<RenderInput> render_input(const SitePaths& paths, const LessonData
         if (entry.is_regular_file() && entry.path().extension() == ".md") markdown_files.push_back(entry.path());
     std::sort(markdown_files.begin(), markdown_files.end());
     if (markdown_files.empty()) {
-        errors << paths.content.string() << ": no .md files\n";
+        report(errors, file_error(paths.content.string(), ErrorCode::no_markdown, "no .md files"));
         return std::nullopt;
     }
     RenderInput input;
@@ -64,11 +64,12 @@ bool module_and_fonts_present(const SitePaths& paths, std::ostream& errors) {
     std::error_code ec;
     for (const fs::path& part : module_files(paths.wasm))
         if (!fs::is_regular_file(part, ec)) {
-            errors << part.string() << ": the panels' module is missing (build it first: scripts/build)\n";
+            report(errors,
+                   file_error(part.string(), ErrorCode::missing_module, "the panels' module is missing (build it first: scripts/build)"));
             return false;
         }
     if (!paths.fonts.empty() && !fs::is_directory(paths.fonts, ec)) {
-        errors << paths.fonts.string() << ": the fonts folder is missing\n";
+        report(errors, file_error(paths.fonts.string(), ErrorCode::missing_fonts, "the fonts folder is missing"));
         return false;
     }
     return true;
@@ -93,7 +94,7 @@ std::optional<Copied> write_site(const SitePaths& paths, const std::string& inde
     for (size_t i = 0; i < module.size(); ++i)
         if (ok) ok = fs::copy_file(module[i], paths.out / module_out[i], fs::copy_options::overwrite_existing, ec) || !ec;
     if (!ok) {
-        errors << paths.out.string() << ": cannot write the site\n";
+        report(errors, file_error(paths.out.string(), ErrorCode::write_failed, "cannot write the site"));
         return std::nullopt;
     }
     return copied;
@@ -108,8 +109,9 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
     if (!templates) return 1;
     if (!scenarios_file || !facts_file) return 1;
     auto loaded = LessonData::load(*scenarios_file, *facts_file);
-    if (auto* message = std::get_if<std::string>(&loaded)) {
-        errors << (paths.content / message->substr(0, message->find(':'))).string() << message->substr(message->find(':')) << "\n";
+    if (auto* error = std::get_if<BuildError>(&loaded)) {
+        error->where.file = (paths.content / error->where.file).string();
+        report(errors, *error);
         return 1;
     }
     const LessonData& data = std::get<LessonData>(loaded);
@@ -118,7 +120,7 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
 
     RenderedArticle article = render_article(*input);
     if (!article.errors.empty()) {
-        for (const ScanError& e : article.errors) errors << e.str() << "\n";
+        for (const BuildError& e : article.errors) report(errors, e);
         errors << article.errors.size() << " binding error(s); the site was not written\n";
         return static_cast<int>(article.errors.size());
     }
@@ -131,7 +133,7 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
     const auto copied = write_site(paths, index, embed, errors);
     if (!copied) return 1;
     if (!paths.manifest.empty() && !write_text(paths.manifest, figure_manifest(article, data).dump(1) + "\n")) {
-        errors << paths.manifest.string() << ": cannot write the manifest\n";
+        report(errors, file_error(paths.manifest.string(), ErrorCode::write_failed, "cannot write the manifest"));
         return 1;
     }
     log << "kvsite: " << paths.out.string() << ": " << article.figures.size() << " bound figures, " << article.panels.size() << " panels, "

@@ -17,7 +17,7 @@ struct SitePaths {
 };
 
 // Reads the lesson, renders it and writes the site. Returns the number of errors (each printed
-// to `errors` as "file:line:col: ..."); nothing is written when there is one.
+// to `errors` as "file:line:col: code: ...", errors.hpp); nothing is written when there is one.
 int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors);
 
 }  // namespace site

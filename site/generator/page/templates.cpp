@@ -45,8 +45,8 @@ std::optional<Templates> read_templates(const fs::path& site, std::ostream& erro
     const auto snippet = read_text(site / "templates/snippet.html");
     const auto host_snippet = read_text(site / "templates/host-snippet.html");
     if (!head || !index || !embed || !panel || !snippet || !host_snippet) {
-        errors << (site / "templates").string()
-               << ": head.html, index.html, embed.html, panel.html, snippet.html and host-snippet.html are needed\n";
+        report(errors, file_error((site / "templates").string(), ErrorCode::missing_templates,
+                                  "head.html, index.html, embed.html, panel.html, snippet.html and host-snippet.html are needed"));
         return std::nullopt;
     }
     return Templates{*head, *index, *embed, *panel, *snippet, *host_snippet};

@@ -13,12 +13,14 @@ std::string picture_names_list() {
     return out;
 }
 
-std::variant<Picture, std::string> draw_picture(std::string_view name, const kv::Result& result, const std::string& id) {
+std::variant<Picture, Error> draw_picture(std::string_view name, const kv::Result& result, const std::string& id) {
     const bool has_heads = result.model.attention == kv::AttentionKind::standard && result.memory.layout.kv_heads_per_rank > 0;
     drawing::Svg svg;
     std::variant<Picture, std::string> out;
     if (name == "kv-tensor" || name == "gqa") {
-        if (!has_heads) return "the " + std::string(name) + " picture needs a model with KV heads (" + result.model.name + " has none)";
+        if (!has_heads)
+            return Error{ErrorCode::picture_not_drawable,
+                         "the " + std::string(name) + " picture needs a model with KV heads (" + result.model.name + " has none)"};
         out = name == "gqa" ? drawing::gqa(result, id, svg) : drawing::kv_tensor(result, id, svg);
     } else if (name == "budget") {
         out = drawing::budget(result, id, svg);
@@ -29,10 +31,14 @@ std::variant<Picture, std::string> draw_picture(std::string_view name, const kv:
     } else if (name == "resident") {
         out = drawing::resident(result, id, svg);
     } else {
-        return "unknown picture \"" + std::string(name) + "\" (the pictures are: " + picture_names_list() + ")";
+        return Error{ErrorCode::unknown_picture,
+                     "unknown picture \"" + std::string(name) + "\" (the pictures are: " + picture_names_list() + ")"};
     }
-    if (svg.bad()) return "the " + std::string(name) + " picture of this scenario has a coordinate that is not a number";
-    return out;
+    if (svg.bad())
+        return Error{ErrorCode::picture_not_drawable,
+                     "the " + std::string(name) + " picture of this scenario has a coordinate that is not a number"};
+    if (auto* message = std::get_if<std::string>(&out)) return Error{ErrorCode::picture_not_drawable, *message};
+    return std::get<Picture>(std::move(out));
 }
 
 std::string picture_figure_html(const Picture& picture, const std::string& id, const std::string& caption_html) {
