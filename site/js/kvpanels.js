@@ -188,6 +188,92 @@ var KvPanels = (function () {
     canvas.style.touchAction = 'pan-y';   // vertical swipes scroll the page; taps reach the panel
   }
 
+  function mountError(reply) {
+    var err = new Error('KvPanels.mount: ' + reply.error.message);
+    err.field = reply.error.field;
+    err.code = reply.error.code;
+    return err;
+  }
+
+  // Tells the module when the canvas is on or off screen and when its size or the device pixel
+  // ratio changes; a click focuses the canvas (the module prevents the mousedown's default, text
+  // selection). Each watcher's undoing goes into panel.cleanup.
+  function watchCanvas(id, canvas, panel, size) {
+    var focusOnPress = function () { canvas.focus({ preventScroll: true }); };
+    canvas.addEventListener('mousedown', focusOnPress);
+    panel.cleanup.push(function () { canvas.removeEventListener('mousedown', focusOnPress); });
+
+    if (window.IntersectionObserver) {
+      var io = new IntersectionObserver(function (entries) {
+        entries.forEach(function (e) { kv.panelSetVisible(id, e.isIntersecting); });
+      }, { rootMargin: '64px' });
+      io.observe(canvas);
+      panel.cleanup.push(function () { io.disconnect(); });
+    }
+    var lastSize = size.join();
+    var resize = function (next) {
+      if (next.join() === lastSize) return;
+      lastSize = next.join();
+      kv.panelResize(id, next[0], next[1], next[2], next[3], next[4], next[5]);
+    };
+    if (window.ResizeObserver) {
+      // device-pixel-content-box gives the exact backing-store size (crisp at 1.25, 1.5...).
+      var ro = new ResizeObserver(function (entries) {
+        var e = entries[entries.length - 1];
+        var next = measure(canvas);
+        var device = e.devicePixelContentBoxSize && e.devicePixelContentBoxSize[0];
+        // Trusted only when it agrees with devicePixelRatio (emulated ratios report CSS pixels).
+        if (device && Math.abs(device.inlineSize - next[2]) <= 2 && Math.abs(device.blockSize - next[3]) <= 2)
+          next = [e.contentRect.width, e.contentRect.height, device.inlineSize, device.blockSize, next[4], next[5]];
+        resize(next);
+      });
+      try { ro.observe(canvas, { box: 'device-pixel-content-box' }); } catch (e) { ro.observe(canvas); }
+      panel.cleanup.push(function () { ro.disconnect(); });
+    }
+    // devicePixelRatio changes (zoom, another screen) where ResizeObserver cannot report them.
+    var watchRatio = function () {
+      if (!window.matchMedia) return;
+      var query = window.matchMedia('(resolution: ' + window.devicePixelRatio + 'dppx)');
+      var onRatio = function () { query.removeEventListener('change', onRatio); resize(measure(canvas)); watchRatio(); };
+      query.addEventListener('change', onRatio);
+      panel.cleanup.push(function () { query.removeEventListener('change', onRatio); });
+    };
+    watchRatio();
+  }
+
+  // The page's handle on a mounted panel (the verbs listed at the top of this file).
+  function makeHandle(id, canvas, panel, reply) {
+    return {
+      id: id,
+      canvas: canvas,
+      rejected: reply.rejected,
+      getState: function () { return parse(kv.panelGetState(id)); },
+      setState: function (partial) {
+        var text;
+        try { text = JSON.stringify(partial); } catch (e) { text = 'not json'; }
+        return parse(kv.panelSetState(id, text === undefined ? 'null' : text));
+      },
+      result: function () { return parse(kv.panelResult(id)); },
+      // Where each knob is drawn ({field: [x, y, width, height]} in canvas CSS pixels), for tests.
+      layout: function () { return parse(kv.panelLayout(id)); },
+      // The panel's knobs as data for native controls, and its key results as text (kvtwin.js).
+      knobs: function () { return parse(kv.panelKnobs(id)); },
+      keyResults: function () { return parse(kv.panelKeyResults(id)); },
+      highlight: function (concept) { return parse(kv.panelHighlight(id, concept ? String(concept) : '')); },
+      concepts: function () { return parse(kv.panelConcepts(id)); },
+      onHover: function (cb) { return subscribe(panel.hoverListeners, cb); },
+      // The serving panel's playback: {playing, frame, frames, time_s, reduced_motion}.
+      playback: function () { return parse(kv.panelPlayback(id)); },
+      play: function (on, frame) { kv.panelPlay(id, on !== false, typeof frame === 'number' ? Math.max(0, Math.floor(frame)) : -1); },
+      onChange: function (cb) { return subscribe(panel.listeners, cb); },
+      unmount: function () {
+        panel.cleanup.forEach(function (f) { f(); });
+        delete panels[id];
+        kv.panelUnmount(id);
+      },
+    };
+  }
+
   function mount(canvas, options) {
     options = options || {};
     if (!(canvas instanceof HTMLCanvasElement)) return Promise.reject(new Error('KvPanels.mount: not a canvas'));
@@ -197,12 +283,7 @@ var KvPanels = (function () {
       var reply = parse(kv.panelMount('#' + canvas.id, options.panel || 'admission',
                                       options.state ? JSON.stringify(options.state) : '',
                                       size[0], size[1], size[2], size[3], size[4], size[5]));
-      if (reply.error) {
-        var err = new Error('KvPanels.mount: ' + reply.error.message);
-        err.field = reply.error.field;
-        err.code = reply.error.code;
-        throw err;
-      }
+      if (reply.error) throw mountError(reply);
       var id = reply.id;
       var panel = { canvas: canvas, listeners: [], hoverListeners: [], cleanup: [] };
       panels[id] = panel;
@@ -210,78 +291,8 @@ var KvPanels = (function () {
         applyHeight(canvas, pendingHeights[id]);
         delete pendingHeights[id];
       }
-
-      // A click focuses the canvas (the module prevents the mousedown's default, text selection).
-      var focusOnPress = function () { canvas.focus({ preventScroll: true }); };
-      canvas.addEventListener('mousedown', focusOnPress);
-      panel.cleanup.push(function () { canvas.removeEventListener('mousedown', focusOnPress); });
-
-      if (window.IntersectionObserver) {
-        var io = new IntersectionObserver(function (entries) {
-          entries.forEach(function (e) { kv.panelSetVisible(id, e.isIntersecting); });
-        }, { rootMargin: '64px' });
-        io.observe(canvas);
-        panel.cleanup.push(function () { io.disconnect(); });
-      }
-      var lastSize = size.join();
-      var resize = function (next) {
-        if (next.join() === lastSize) return;
-        lastSize = next.join();
-        kv.panelResize(id, next[0], next[1], next[2], next[3], next[4], next[5]);
-      };
-      if (window.ResizeObserver) {
-        // device-pixel-content-box gives the exact backing-store size (crisp at 1.25, 1.5...).
-        var ro = new ResizeObserver(function (entries) {
-          var e = entries[entries.length - 1];
-          var next = measure(canvas);
-          var device = e.devicePixelContentBoxSize && e.devicePixelContentBoxSize[0];
-          // Trusted only when it agrees with devicePixelRatio (emulated ratios report CSS pixels).
-          if (device && Math.abs(device.inlineSize - next[2]) <= 2 && Math.abs(device.blockSize - next[3]) <= 2)
-            next = [e.contentRect.width, e.contentRect.height, device.inlineSize, device.blockSize, next[4], next[5]];
-          resize(next);
-        });
-        try { ro.observe(canvas, { box: 'device-pixel-content-box' }); } catch (e) { ro.observe(canvas); }
-        panel.cleanup.push(function () { ro.disconnect(); });
-      }
-      // devicePixelRatio changes (zoom, another screen) where ResizeObserver cannot report them.
-      var watchRatio = function () {
-        if (!window.matchMedia) return;
-        var query = window.matchMedia('(resolution: ' + window.devicePixelRatio + 'dppx)');
-        var onRatio = function () { query.removeEventListener('change', onRatio); resize(measure(canvas)); watchRatio(); };
-        query.addEventListener('change', onRatio);
-        panel.cleanup.push(function () { query.removeEventListener('change', onRatio); });
-      };
-      watchRatio();
-
-      var handle = {
-        id: id,
-        canvas: canvas,
-        rejected: reply.rejected,
-        getState: function () { return parse(kv.panelGetState(id)); },
-        setState: function (partial) {
-          var text;
-          try { text = JSON.stringify(partial); } catch (e) { text = 'not json'; }
-          return parse(kv.panelSetState(id, text === undefined ? 'null' : text));
-        },
-        result: function () { return parse(kv.panelResult(id)); },
-        // Where each knob is drawn ({field: [x, y, width, height]} in canvas CSS pixels), for tests.
-        layout: function () { return parse(kv.panelLayout(id)); },
-        // The panel's knobs as data for native controls, and its key results as text (kvtwin.js).
-        knobs: function () { return parse(kv.panelKnobs(id)); },
-        keyResults: function () { return parse(kv.panelKeyResults(id)); },
-        highlight: function (concept) { return parse(kv.panelHighlight(id, concept ? String(concept) : '')); },
-        concepts: function () { return parse(kv.panelConcepts(id)); },
-        onHover: function (cb) { return subscribe(panel.hoverListeners, cb); },
-        // The serving panel's playback: {playing, frame, frames, time_s, reduced_motion}.
-        playback: function () { return parse(kv.panelPlayback(id)); },
-        play: function (on, frame) { kv.panelPlay(id, on !== false, typeof frame === 'number' ? Math.max(0, Math.floor(frame)) : -1); },
-        onChange: function (cb) { return subscribe(panel.listeners, cb); },
-        unmount: function () {
-          panel.cleanup.forEach(function (f) { f(); });
-          delete panels[id];
-          kv.panelUnmount(id);
-        },
-      };
+      watchCanvas(id, canvas, panel, size);
+      var handle = makeHandle(id, canvas, panel, reply);
       if (window.KvTwin) KvTwin.attach(handle);   // the canvas's accessible twin and key-results strip
       return handle;
     });

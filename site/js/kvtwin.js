@@ -105,119 +105,127 @@ var KvTwin = (function () {
     return row;
   }
 
+  // The lesson's starting point where the page has one (the lesson pins max_num_seqs, which the
+  // two-phases panel does not draw: no badge for that), else the core's defaults.
+  function reference() {
+    var main = document.querySelector('[data-base]');
+    var base = main ? JSON.parse(main.getAttribute('data-base') || '{}') : {};
+    return Object.assign({}, KvPanels.catalog().defaults, base);
+  }
+
+  // The strip above the canvas: the key results as shown, their announcement, and the badges.
+  function buildStrip(twin) {
+    twin.strip = el('div', { class: 'kv-twin__strip', role: 'group', 'aria-label': 'Key results' });
+    twin.shown = el('dl', { class: 'kv-twin__results', 'aria-hidden': 'true' });
+    twin.live = el('p', { class: 'kv-twin__live', 'aria-live': 'polite' });
+    twin.badges = el('div', { class: 'kv-twin__badges' });
+    twin.strip.appendChild(twin.shown);
+    twin.strip.appendChild(twin.live);
+    twin.strip.appendChild(twin.badges);
+  }
+
+  // "Controls as a form": a message line for refusals, then a row per knob.
+  function buildDetails(twin) {
+    twin.details = el('details', { class: 'kv-twin' });
+    twin.details.appendChild(el('summary', {}, 'Controls as a form'));
+    twin.message = el('p', { class: 'kv-twin__message', role: 'alert' });
+    twin.form = el('div', { class: 'kv-twin__knobs' });
+    twin.details.appendChild(twin.message);
+    twin.details.appendChild(twin.form);
+  }
+
+  function set(twin, field, value) {
+    var partial = {};
+    partial[field] = value;
+    var reply = twin.handle.setState(partial);
+    twin.message.textContent = reply.error ? 'Not applied: ' + reply.error.message : '';
+    if (reply.error) update(twin);   // the controls go back to the state that stands
+  }
+
+  function build(twin) {
+    var form = twin.form;
+    var focused = form.contains(document.activeElement) ? document.activeElement.id : null;
+    form.textContent = '';
+    twin.rows = {};
+    var setField = function (field, value) { set(twin, field, value); };
+    twin.knobs.forEach(function (k) { if (k.drawn) form.appendChild(twin.rows[k.field] = knobRow(k, twin.base, setField)); });
+    var again = focused && document.getElementById(focused);
+    if (again) again.focus({ preventScroll: true });   // the control just used survives the rebuild
+  }
+
+  // The knobs the canvas draws change only with the serving panel's workload; reading them costs
+  // a few milliseconds, so it waits until the state settles, not on every step of a drag.
+  function refresh(twin) {
+    twin.knobs = twin.handle.knobs();
+    var now = twin.knobs.filter(function (k) { return k.drawn; }).map(function (k) { return k.field; }).join();
+    if (now !== twin.drawn) { twin.drawn = now; build(twin); }
+  }
+
+  function announce(twin) {
+    twin.live.textContent = twin.handle.keyResults().map(function (r) { return r.label + ': ' + r.text; }).join('; ');
+  }
+
+  // Fields the page set that no knob here shows, each with a way back to the reference value.
+  function showBadges(twin, state) {
+    defaults = defaults || reference();
+    twin.badges.textContent = '';
+    twin.knobs.forEach(function (k) {
+      if (k.drawn || !(k.field in defaults) || same(state[k.field], defaults[k.field])) return;
+      var badge = el('p', { class: 'kv-twin__badge' });
+      badge.appendChild(el('span', {}, k.label + ': ' + valueText(k, state[k.field]) + ' (set by the text; not a knob here) '));
+      var undo = el('button', { type: 'button' }, 'Undo');
+      undo.setAttribute('aria-label', 'Undo ' + k.label + ': back to ' + valueText(k, defaults[k.field]));
+      undo.addEventListener('click', function () { set(twin, k.field, defaults[k.field]); });
+      badge.appendChild(undo);
+      twin.badges.appendChild(badge);
+    });
+  }
+
+  function show(twin) {
+    var handle = twin.handle, rows = twin.rows;
+    var state = handle.getState();
+    // The engine's values for unset optional fields, read only when one is unset.
+    var unset = Object.keys(rows).some(function (f) { return state[f] === null; });
+    var resolved = unset ? handle.result().scenario || {} : {};
+    Object.keys(rows).forEach(function (f) { rows[f].show(state[f], resolved[f]); });
+    twin.shown.textContent = '';
+    handle.keyResults().forEach(function (r) {
+      var pair = el('div');
+      pair.appendChild(el('dt', {}, r.label));
+      pair.appendChild(el('dd', { 'data-key': r.key }, r.text));
+      twin.shown.appendChild(pair);
+    });
+    showBadges(twin, state);
+  }
+
+  function update(twin) {
+    show(twin);
+    clearTimeout(twin.settle);
+    twin.settle = setTimeout(function () {
+      var before = twin.drawn;
+      refresh(twin);
+      if (twin.drawn !== before) show(twin);
+      announce(twin);
+    }, SETTLE_MS);
+  }
+
   function attach(handle) {
     var canvas = handle.canvas;
     var frame = canvas.closest('.kv-panel__frame') || canvas;
-    var base = 'kv-twin-' + (++twins);
-    var knobs = [], rows = {}, drawn = '';
-
-    var strip = el('div', { class: 'kv-twin__strip', role: 'group', 'aria-label': 'Key results' });
-    var shown = el('dl', { class: 'kv-twin__results', 'aria-hidden': 'true' });
-    var live = el('p', { class: 'kv-twin__live', 'aria-live': 'polite' });
-    var badges = el('div', { class: 'kv-twin__badges' });
-    strip.appendChild(shown);
-    strip.appendChild(live);
-    strip.appendChild(badges);
-
-    var details = el('details', { class: 'kv-twin' });
-    details.appendChild(el('summary', {}, 'Controls as a form'));
-    var message = el('p', { class: 'kv-twin__message', role: 'alert' });
-    var form = el('div', { class: 'kv-twin__knobs' });
-    details.appendChild(message);
-    details.appendChild(form);
-
+    var twin = { handle: handle, base: 'kv-twin-' + (++twins), knobs: [], rows: {}, drawn: '', settle: null };
+    buildStrip(twin);
+    buildDetails(twin);
     if (!canvas.hasAttribute('aria-label'))
       canvas.setAttribute('aria-label', 'Interactive panel drawn on a canvas; its controls are also under "Controls as a form" above, its key results beside them');
 
-    function set(field, value) {
-      var partial = {};
-      partial[field] = value;
-      var reply = handle.setState(partial);
-      message.textContent = reply.error ? 'Not applied: ' + reply.error.message : '';
-      if (reply.error) update();   // the controls go back to the state that stands
-    }
-
-    function build() {
-      var focused = form.contains(document.activeElement) ? document.activeElement.id : null;
-      form.textContent = '';
-      rows = {};
-      knobs.forEach(function (k) { if (k.drawn) form.appendChild(rows[k.field] = knobRow(k, base, set)); });
-      var again = focused && document.getElementById(focused);
-      if (again) again.focus({ preventScroll: true });   // the control just used survives the rebuild
-    }
-
-    // The knobs the canvas draws change only with the serving panel's workload; reading them costs
-    // a few milliseconds, so it waits until the state settles, not on every step of a drag.
-    function refresh() {
-      knobs = handle.knobs();
-      var now = knobs.filter(function (k) { return k.drawn; }).map(function (k) { return k.field; }).join();
-      if (now !== drawn) { drawn = now; build(); }
-    }
-
-    function announce() {
-      live.textContent = handle.keyResults().map(function (r) { return r.label + ': ' + r.text; }).join('; ');
-    }
-
-    // The lesson's starting point where the page has one (the lesson pins max_num_seqs, which the
-    // two-phases panel does not draw: no badge for that), else the core's defaults.
-    function reference() {
-      var main = document.querySelector('[data-base]');
-      var base = main ? JSON.parse(main.getAttribute('data-base') || '{}') : {};
-      return Object.assign({}, KvPanels.catalog().defaults, base);
-    }
-
-    // Fields the page set that no knob here shows, each with a way back to the reference value.
-    function showBadges(state) {
-      defaults = defaults || reference();
-      badges.textContent = '';
-      knobs.forEach(function (k) {
-        if (k.drawn || !(k.field in defaults) || same(state[k.field], defaults[k.field])) return;
-        var badge = el('p', { class: 'kv-twin__badge' });
-        badge.appendChild(el('span', {}, k.label + ': ' + valueText(k, state[k.field]) + ' (set by the text; not a knob here) '));
-        var undo = el('button', { type: 'button' }, 'Undo');
-        undo.setAttribute('aria-label', 'Undo ' + k.label + ': back to ' + valueText(k, defaults[k.field]));
-        undo.addEventListener('click', function () { set(k.field, defaults[k.field]); });
-        badge.appendChild(undo);
-        badges.appendChild(badge);
-      });
-    }
-
-    function show() {
-      var state = handle.getState();
-      // The engine's values for unset optional fields, read only when one is unset.
-      var unset = Object.keys(rows).some(function (f) { return state[f] === null; });
-      var resolved = unset ? handle.result().scenario || {} : {};
-      Object.keys(rows).forEach(function (f) { rows[f].show(state[f], resolved[f]); });
-      shown.textContent = '';
-      handle.keyResults().forEach(function (r) {
-        var pair = el('div');
-        pair.appendChild(el('dt', {}, r.label));
-        pair.appendChild(el('dd', { 'data-key': r.key }, r.text));
-        shown.appendChild(pair);
-      });
-      showBadges(state);
-    }
-
-    var settle = null;
-    function update() {
-      show();
-      clearTimeout(settle);
-      settle = setTimeout(function () {
-        var before = drawn;
-        refresh();
-        if (drawn !== before) show();
-        announce();
-      }, SETTLE_MS);
-    }
-
     // Filled before it is shown: a live region announces changes, not its first content.
-    refresh();
-    show();
-    announce();
-    frame.parentNode.insertBefore(strip, frame);
-    frame.parentNode.insertBefore(details, frame);
-    handle.onChange(function () { message.textContent = ''; update(); });
-    return { strip: strip, details: details };
+    refresh(twin);
+    show(twin);
+    announce(twin);
+    frame.parentNode.insertBefore(twin.strip, frame);
+    frame.parentNode.insertBefore(twin.details, frame);
+    handle.onChange(function () { twin.message.textContent = ''; update(twin); });
+    return { strip: twin.strip, details: twin.details };
   }
 
   return { attach: attach, SETTLE_MS: SETTLE_MS };

@@ -83,7 +83,7 @@ function native(scenario) {
   return cliCache.get(key);
 }
 
-// The generator's expression language (site/generator/bindings.hpp), evaluated over CLI results.
+// The generator's expression language (site/generator/markdown/bindings.hpp), evaluated over CLI results.
 function evaluateExpression(text, lookup) {
   const tokens = text.match(/\d+\.?\d*(?:[eE][-+]?\d+)?|[A-Za-z_][A-Za-z0-9_.]*|[-+*/()]/g);
   let i = 0;

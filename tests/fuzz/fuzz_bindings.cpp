@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "bindings.hpp"
+#include "markdown/scan.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (scan.items[i].token != site::token_for(7 + i)) std::abort();
         if (scan.markdown.find(scan.items[i].token) == std::string::npos) std::abort();
     }
-    for (const site::ScanError& e : scan.errors)
+    for (const site::BuildError& e : scan.errors)
         if (e.where.line < 1 || e.message.empty()) std::abort();
     (void)site::parse_expression(text);
     return 0;

@@ -5,7 +5,7 @@
 #include "result/evaluate.hpp"
 #include "base/format.hpp"
 #include "io/json_io.hpp"
-#include "render.hpp"
+#include "page/article.hpp"
 
 using namespace site;
 using nlohmann::json;
@@ -47,6 +47,12 @@ std::string first_error(const std::string& md) {
     return a.errors.empty() ? "" : a.errors.front().str();
 }
 
+ErrorCode code_of(const std::string& inner) {
+    auto parsed = parse_extension(inner);
+    REQUIRE(std::holds_alternative<Error>(parsed));
+    return std::get<Error>(parsed).code;
+}
+
 }  // namespace
 
 TEST_CASE("exercise directives parse, and their mistakes are refused") {
@@ -59,15 +65,15 @@ TEST_CASE("exercise directives parse, and their mistakes are refused") {
     CHECK(std::get<ExerciseAnswer>(std::get<Item>(answer)).figure.refs.front().str() == "mha.max_resident_sequences");
     CHECK(std::holds_alternative<ExerciseEnd>(std::get<Item>(parse_extension("end exercise"))));
 
-    CHECK(std::holds_alternative<std::string>(parse_extension("exercise gqa-mha")));
-    CHECK(std::holds_alternative<std::string>(parse_extension("exercise gqa mha extra")));
-    CHECK(std::holds_alternative<std::string>(parse_extension("exercise 9x mha")));
-    CHECK(std::holds_alternative<std::string>(parse_extension("exercise x fact")));
-    CHECK(std::holds_alternative<std::string>(parse_extension("answer mha.model.label | text")));
-    CHECK(std::holds_alternative<std::string>(parse_extension("answer mha.running")));
-    CHECK(std::holds_alternative<std::string>(parse_extension("answer exercise a b")));
-    CHECK(std::holds_alternative<std::string>(parse_extension("end")));
-    CHECK(std::holds_alternative<std::string>(parse_extension("end panel")));
+    CHECK(code_of("exercise gqa-mha") == ErrorCode::bad_directive);
+    CHECK(code_of("exercise gqa mha extra") == ErrorCode::bad_directive);
+    CHECK(code_of("exercise 9x mha") == ErrorCode::bad_exercise_id);
+    CHECK(code_of("exercise x fact") == ErrorCode::bad_scenario_name);
+    CHECK(code_of("answer mha.model.label | text") == ErrorCode::text_answer);
+    CHECK(code_of("answer mha.running") == ErrorCode::missing_format);  // the figure's own code
+    CHECK(code_of("answer exercise a b") == ErrorCode::missing_format);
+    CHECK(code_of("end") == ErrorCode::bad_directive);
+    CHECK(code_of("end panel") == ErrorCode::bad_directive);
     // A figure whose scenario happens to be called "answer" or "end" is still a figure.
     CHECK(std::holds_alternative<FigureBinding>(std::get<Item>(parse_extension("answer.running | count"))));
 }
@@ -112,29 +118,27 @@ TEST_CASE("an answer's unit is the one its format prints, so the reader predicts
 
 TEST_CASE("exercise errors name the file and line") {
     CHECK_THAT(first_error(head + "{{exercise a nope}}\nQ\n{{answer start.running | count}}\n{{end exercise}}\n"),
-               Catch::StartsWith("x.md:9:1: exercise: unknown scenario \"nope\""));
-    CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n{{end exercise}}\n"),
-               Catch::StartsWith("x.md:9:1: exercise \"a\" has no {{answer"));
+               Catch::StartsWith("x.md:9:1: unknown_scenario: "));
+    CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n{{end exercise}}\n"), Catch::StartsWith("x.md:9:1: exercise_without_answer: "));
     CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n{{answer start.running | count}}\nA\n"),
-               Catch::StartsWith("x.md:9:1: exercise \"a\" is not closed"));
-    CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n\n{{exercise b start}}\n"),
-               Catch::StartsWith("x.md:12:1: an exercise cannot start inside"));
-    CHECK_THAT(first_error(head + exercise + "\n" + exercise),
-               Catch::StartsWith("x.md:15:1: exercise id \"gqa-mha\" is used twice (first at x.md:9:1)"));
-    CHECK_THAT(first_error(head + "{{answer start.running | count}}\n"), Catch::StartsWith("x.md:9:1: an answer outside an exercise"));
-    CHECK_THAT(first_error(head + "{{end exercise}}\n"), Catch::StartsWith("x.md:9:1: {{end exercise}} without"));
+               Catch::StartsWith("x.md:9:1: exercise_not_closed: "));
+    CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n\n{{exercise b start}}\n"), Catch::StartsWith("x.md:12:1: nested_exercise: "));
+    CHECK_THAT(first_error(head + exercise + "\n" + exercise), Catch::StartsWith("x.md:15:1: duplicate_exercise: "));
+    CHECK_THAT(first_error(head + exercise + "\n" + exercise), Catch::Contains("x.md:9:1"));  // where the first stands
+    CHECK_THAT(first_error(head + "{{answer start.running | count}}\n"), Catch::StartsWith("x.md:9:1: answer_outside_exercise: "));
+    CHECK_THAT(first_error(head + "{{end exercise}}\n"), Catch::StartsWith("x.md:9:1: end_without_exercise: "));
     CHECK_THAT(
         first_error(head +
                     "{{exercise a start}}\nQ\n{{answer start.running | count}}\n{{answer start.running | count}}\n{{end exercise}}\n"),
-        Catch::StartsWith("x.md:12:1: exercise \"a\" has two answers"));
+        Catch::StartsWith("x.md:12:1: second_answer: "));
     CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n{{answer mha.running | count}}\n{{end exercise}}\n"),
-               Catch::StartsWith("x.md:11:1: the answer reads no field of \"start\""));
+               Catch::StartsWith("x.md:11:1: answer_off_scenario: "));
     CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n\n{{scenario mha}}\n\n{{answer start.running | count}}\n{{end exercise}}\n"),
-               Catch::StartsWith("x.md:12:1: a panel, snippet or scenario marker cannot stand inside"));
+               Catch::StartsWith("x.md:12:1: directive_in_exercise: "));
     CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n\n## H\n\n{{answer start.running | count}}\n{{end exercise}}\n"),
-               Catch::StartsWith("x.md:9:1: an exercise cannot hold a heading"));
+               Catch::StartsWith("x.md:9:1: heading_in_exercise: "));
     CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n{{answer start.running | count}}\n{{end exercise}} and more\n"),
-               Catch::StartsWith("x.md:12:1: an exercise directive stands in a paragraph"));
+               Catch::StartsWith("x.md:12:1: exercise_not_in_paragraph: "));
     // An exercise left open at the end of one file is reported there, not in the next file.
     RenderInput in;
     in.files = {{"a.md", head + "{{exercise a start}}\nQ\n{{answer start.running | count}}\n"}, {"b.md", "More.\n"}};
@@ -142,5 +146,5 @@ TEST_CASE("exercise errors name the file and line") {
     in.fragments = {"<figure>@@CAPTION@@</figure>", "<figure>@@CODE@@</figure>"};
     RenderedArticle a = render_article(in);
     REQUIRE_FALSE(a.errors.empty());
-    CHECK_THAT(a.errors.front().str(), Catch::StartsWith("a.md:9:1: exercise \"a\" is not closed"));
+    CHECK_THAT(a.errors.front().str(), Catch::StartsWith("a.md:9:1: exercise_not_closed: "));
 }

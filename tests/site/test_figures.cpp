@@ -1,10 +1,11 @@
 // Figures computed through the core and formatted by core/base/format.hpp, and every way one can fail.
 #include <catch2/catch.hpp>
 
-#include "bindings.hpp"
-#include "figures.hpp"
+#include "markdown/bindings.hpp"
+#include "figures/lesson_data.hpp"
 #include "base/format.hpp"
 #include "io/json_io.hpp"
+#include "errors.hpp"
 
 using namespace site;
 using nlohmann::json;
@@ -45,14 +46,23 @@ FigureBinding binding(const std::string& inner) {
 
 std::string value_of(const LessonData& data, const std::string& inner) {
     auto v = data.compute(binding(inner));
-    if (auto* message = std::get_if<std::string>(&v)) FAIL(*message);
+    if (auto* error = std::get_if<Error>(&v)) FAIL(error->message);
     return std::get<FigureValue>(v).formatted;
 }
 
-std::string error_of(const LessonData& data, const std::string& inner) {
+Error error_of(const LessonData& data, const std::string& inner) {
     auto v = data.compute(binding(inner));
-    REQUIRE(std::holds_alternative<std::string>(v));
-    return std::get<std::string>(v);
+    REQUIRE(std::holds_alternative<Error>(v));
+    return std::get<Error>(v);
+}
+
+ErrorCode code_of(const LessonData& data, const std::string& inner) { return error_of(data, inner).code; }
+
+// The error LessonData::load gives, with the file it names.
+BuildError load_error(const json& scenarios, const json& facts) {
+    auto loaded = LessonData::load(scenarios, facts);
+    REQUIRE(std::holds_alternative<BuildError>(loaded));
+    return std::get<BuildError>(loaded);
 }
 
 }  // namespace
@@ -90,21 +100,25 @@ TEST_CASE("facts carry their unit into base units") {
     CHECK(value_of(data, "start.gpu.memory_bytes - fact.h100_cuda_total | gib1") == "0.8 GiB");
 }
 
-TEST_CASE("every failure names what is unknown and what would be known") {
+TEST_CASE("every failure has its code, and names what is unknown and what would be known") {
     const LessonData data = lesson();
-    CHECK_THAT(error_of(data, "nowhere.ttft_s | ms0"),
-               Catch::Contains("unknown scenario \"nowhere\"") && Catch::Contains("big, long, start"));
-    CHECK_THAT(error_of(data, "start.ttft | ms0"), Catch::Contains("unknown field \"ttft\"") && Catch::Contains("ttft_s"));
-    CHECK_THAT(error_of(data, "start.decode.nope | ms0"), Catch::Contains("in start.decode"));
-    CHECK_THAT(error_of(data, "start.ttft_s | ms5"), Catch::Contains("unknown format \"ms5\"") && Catch::Contains("duration"));
-    CHECK_THAT(error_of(data, "fact.nope | count"), Catch::Contains("unknown fact"));
-    CHECK_THAT(error_of(data, "start.prefill_bound | count"), Catch::Contains("not a number"));
-    CHECK_THAT(error_of(data, "start.ttft_s | text"), Catch::Contains("numeric format"));
-    CHECK_THAT(error_of(data, "start.decode | sig3"), Catch::Contains("not a single value"));
-    CHECK_THAT(error_of(data, "start.log.99 | text"), Catch::Contains("not an index"));
-    CHECK_THAT(error_of(data, "start.ttft_s / start.waiting | x2"), Catch::Contains("division by zero"));
+    CHECK(code_of(data, "nowhere.ttft_s | ms0") == ErrorCode::unknown_scenario);
+    CHECK(code_of(data, "start.ttft | ms0") == ErrorCode::unknown_field);
+    CHECK(code_of(data, "start.decode.nope | ms0") == ErrorCode::unknown_field);
+    CHECK(code_of(data, "start.ttft_s.x | ms0") == ErrorCode::unknown_field);
+    CHECK(code_of(data, "start.ttft_s | ms5") == ErrorCode::unknown_format);
+    CHECK(code_of(data, "fact.nope | count") == ErrorCode::unknown_fact);
+    CHECK(code_of(data, "start.prefill_bound | count") == ErrorCode::not_a_number);
+    CHECK(code_of(data, "start.ttft_s | text") == ErrorCode::number_as_text);
+    CHECK(code_of(data, "start.decode | sig3") == ErrorCode::not_a_value);
+    CHECK(code_of(data, "start.log.99 | text") == ErrorCode::bad_index);
+    CHECK(code_of(data, "start.ttft_s / start.waiting | x2") == ErrorCode::division_by_zero);
+    // The alternatives a message lists are the lesson's own: its scenarios, the result's fields, the formats.
+    CHECK_THAT(error_of(data, "nowhere.ttft_s | ms0").message, Catch::Contains("big, long, start"));
+    CHECK_THAT(error_of(data, "start.ttft | ms0").message, Catch::Contains("ttft_s"));
+    CHECK_THAT(error_of(data, "start.ttft_s | ms5").message, Catch::Contains("duration"));
     // A field that is 0 only because the scenario failed is refused; the status itself is fine.
-    CHECK_THAT(error_of(data, "big.decode_step_s | duration"), Catch::Contains("engine_refused"));
+    CHECK(code_of(data, "big.decode_step_s | duration") == ErrorCode::failed_scenario_field);
     CHECK(value_of(data, "big.status | text") == "engine_refused");
     CHECK(value_of(data, "big.weight_bytes | gib0") == "61 GiB");
 }
@@ -112,26 +126,40 @@ TEST_CASE("every failure names what is unknown and what would be known") {
 TEST_CASE("a scenario the model rejects fails the load, naming it") {
     json base = base_scenario();
     json scenarios = {{"base", base}, {"scenarios", {{"bad", {{"set", {{"prompt_tokens", 0}}}}}}}};
-    auto loaded = LessonData::load(scenarios, {{"facts", json::object()}});
-    REQUIRE(std::holds_alternative<std::string>(loaded));
-    CHECK_THAT(std::get<std::string>(loaded), Catch::Contains("scenario \"bad\"") && Catch::Contains("prompt_tokens"));
+    const BuildError bad = load_error(scenarios, {{"facts", json::object()}});
+    CHECK(bad.code == ErrorCode::scenario_rejected);
+    CHECK_THAT(bad.str(), Catch::StartsWith("scenarios.json: scenario_rejected: scenario \"bad\""));
 
     // A size the engine refuses (3 does not divide the heads) is a result; one out of range is an error.
     json tp = {{"base", base}, {"scenarios", {{"tp0", {{"set", {{"tensor_parallel_size", 0}}}}}}}};
-    CHECK_THAT(std::get<std::string>(LessonData::load(tp, {{"facts", json::object()}})),
-               Catch::Contains("tensor_parallel_size") && Catch::Contains("1 to 64"));
+    CHECK(load_error(tp, {{"facts", json::object()}}).code == ErrorCode::scenario_rejected);
 
     json unknown = {{"base", base}, {"scenarios", {{"x", {{"set", {{"promt_tokens", 5}}}}}}}};
-    CHECK_THAT(std::get<std::string>(LessonData::load(unknown, {{"facts", json::object()}})), Catch::Contains("promt_tokens"));
+    CHECK(load_error(unknown, {{"facts", json::object()}}).code == ErrorCode::scenario_rejected);
 
     base.erase("gpu");
-    CHECK_THAT(std::get<std::string>(LessonData::load({{"base", base}, {"scenarios", json::object()}}, {{"facts", json::object()}})),
-               Catch::Contains("base lacks \"gpu\""));
+    CHECK(load_error({{"base", base}, {"scenarios", json::object()}}, {{"facts", json::object()}}).code == ErrorCode::incomplete_base);
 }
 
 TEST_CASE("a negative count or size is a binding written the wrong way round") {
     const LessonData data = lesson();
-    CHECK_THAT(error_of(data, "0 - start.running | count"), Catch::Contains("negative"));
-    CHECK_THAT(error_of(data, "start.weight_bytes - start.budget_bytes | gib1"), Catch::Contains("negative"));
+    CHECK(code_of(data, "0 - start.running | count") == ErrorCode::negative_value);
+    CHECK(code_of(data, "start.weight_bytes - start.budget_bytes | gib1") == ErrorCode::negative_value);
     CHECK(value_of(data, "start.running - 0 | count") == "32");
+}
+
+TEST_CASE("a data file the lesson cannot use names the file and its code") {
+    const json base = base_scenario();
+    const json no_facts = {{"facts", json::object()}};
+    CHECK(load_error({{"scenarios", json::object()}}, no_facts).code == ErrorCode::bad_scenarios_file);
+    CHECK(load_error({{"base", base}, {"scenarios", {{"x", {{"about", "no set"}}}}}}, no_facts).code == ErrorCode::bad_scenarios_file);
+    CHECK(load_error({{"base", base}, {"scenarios", {{"fact", {{"set", json::object()}}}}}}, no_facts).code == ErrorCode::reserved_name);
+    const json scenarios = {{"base", base}, {"scenarios", json::object()}};
+    const BuildError no_file = load_error(scenarios, json::object());
+    CHECK(no_file.code == ErrorCode::bad_facts_file);
+    CHECK(no_file.where.str() == "facts.json");
+    CHECK(load_error(scenarios, {{"facts", {{"x", {{"value", 1}}}}}}).code == ErrorCode::bad_fact);
+    CHECK(load_error(scenarios, {{"facts", {{"x", {{"value", 1}, {"unit", "furlongs"}, {"source", "s"}}}}}}).code == ErrorCode::bad_fact);
+    const json bad_workload = {{"base", base}, {"scenarios", {{"w", {{"set", json::object()}, {"workload", {{"workload", "nope"}}}}}}}};
+    CHECK(load_error(bad_workload, no_facts).code == ErrorCode::workload_rejected);
 }

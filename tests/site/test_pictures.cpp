@@ -6,8 +6,8 @@
 
 #include "base/format.hpp"
 #include "io/json_io.hpp"
-#include "pictures.hpp"
-#include "render.hpp"
+#include "pictures/pictures.hpp"
+#include "page/article.hpp"
 #include "time/step_time.hpp"
 
 using namespace site;
@@ -27,7 +27,7 @@ kv::Result evaluated(const json& set) {
 
 Picture draw(const std::string& name, const kv::Result& r) {
     auto drawn = draw_picture(name, r, "p");
-    INFO((std::holds_alternative<std::string>(drawn) ? std::get<std::string>(drawn) : std::string()));
+    INFO((std::holds_alternative<Error>(drawn) ? std::get<Error>(drawn).message : std::string()));
     REQUIRE(std::holds_alternative<Picture>(drawn));
     return std::get<Picture>(std::move(drawn));
 }
@@ -143,12 +143,14 @@ TEST_CASE("the intensity picture: the weight read grows with the batch, the cach
 TEST_CASE("pictures refuse names and scenarios they cannot draw") {
     const kv::Result r = evaluated({});
     auto unknown = draw_picture("pie", r, "p");
-    REQUIRE(std::holds_alternative<std::string>(unknown));
-    CHECK(std::get<std::string>(unknown).find("kv-tensor, gqa, budget, roofline, intensity, resident") != std::string::npos);
+    REQUIRE(std::holds_alternative<Error>(unknown));
+    CHECK(std::get<Error>(unknown).code == ErrorCode::unknown_picture);
+    // The message lists the pictures there are.
+    CHECK(std::get<Error>(unknown).message.find("kv-tensor, gqa, budget, roofline, intensity, resident") != std::string::npos);
     const kv::Result refused = evaluated({{"model", "Qwen3-32B"}, {"prompt_tokens", 32768}, {"gpu_memory_utilization", 0.72}});
-    CHECK(std::holds_alternative<std::string>(draw_picture("roofline", refused, "p")));
+    CHECK(std::get<Error>(draw_picture("roofline", refused, "p")).code == ErrorCode::picture_not_drawable);
     const kv::Result mla = evaluated({{"model", "DeepSeek-V2-Lite-Chat"}});
-    CHECK(std::holds_alternative<std::string>(draw_picture("gqa", mla, "p")));
+    CHECK(std::get<Error>(draw_picture("gqa", mla, "p")).code == ErrorCode::picture_not_drawable);
 }
 
 TEST_CASE("{{picture NAME SCENARIO}} bakes a figure with its caption, or fails naming file:line") {
@@ -167,8 +169,6 @@ TEST_CASE("{{picture NAME SCENARIO}} bakes a figure with its caption, or fails n
     in.files = {{"y.md", "# T\n\n{{picture pie start}}\n\n{{picture budget nowhere}}\n"}};
     RenderedArticle bad = render_article(in);
     REQUIRE(bad.errors.size() == 2);
-    CHECK(bad.errors[0].where.str() == "y.md:3:1");
-    CHECK(bad.errors[0].message.find("the pictures are: kv-tensor, gqa") != std::string::npos);
-    CHECK(bad.errors[1].where.str() == "y.md:5:1");
-    CHECK(bad.errors[1].message.find("unknown scenario \"nowhere\"") != std::string::npos);
+    CHECK_THAT(bad.errors[0].str(), Catch::StartsWith("y.md:3:1: unknown_picture: "));
+    CHECK_THAT(bad.errors[1].str(), Catch::StartsWith("y.md:5:1: unknown_scenario: "));
 }

@@ -5,7 +5,8 @@
 #include "result/evaluate.hpp"
 #include "base/format.hpp"
 #include "io/json_io.hpp"
-#include "render.hpp"
+#include "page/article.hpp"
+#include "page/html.hpp"
 
 using namespace site;
 using nlohmann::json;
@@ -95,10 +96,10 @@ TEST_CASE("binding errors name file and line, and nothing is rendered") {
         {"02-bad.md", "a\n\n{{start.ttft | ms0}} and {{nope.ttft_s | ms0}}\n\n{{start.ttft_s | ms9}}\n[x]{.colour}\n"},
     }));
     REQUIRE(a.errors.size() == 4);
-    CHECK_THAT(a.errors[0].str(), Catch::StartsWith("02-bad.md:3:1: {{start.ttft | ms0}}: unknown field \"ttft\""));
-    CHECK_THAT(a.errors[1].str(), Catch::StartsWith("02-bad.md:3:26: {{nope.ttft_s | ms0}}: unknown scenario"));
-    CHECK_THAT(a.errors[2].str(), Catch::StartsWith("02-bad.md:5:1: {{start.ttft_s | ms9}}: unknown format"));
-    CHECK_THAT(a.errors[3].str(), Catch::StartsWith("02-bad.md:6:1: unknown concept \"colour\""));
+    CHECK_THAT(a.errors[0].str(), Catch::StartsWith("02-bad.md:3:1: unknown_field: {{start.ttft | ms0}}: "));
+    CHECK_THAT(a.errors[1].str(), Catch::StartsWith("02-bad.md:3:26: unknown_scenario: {{nope.ttft_s | ms0}}: "));
+    CHECK_THAT(a.errors[2].str(), Catch::StartsWith("02-bad.md:5:1: unknown_format: {{start.ttft_s | ms9}}: "));
+    CHECK_THAT(a.errors[3].str(), Catch::StartsWith("02-bad.md:6:1: unknown_concept: "));
     CHECK(a.body_html.empty());
 }
 
@@ -122,18 +123,22 @@ TEST_CASE("with section scenarios, each section names one its figures quote, and
     RenderedArticle missing =
         render_article(input({{"x.md", "# T\n\n{{panel admission start}}\n\n## A\n\nTTFT {{rag.ttft_s | duration}}.\n"}}));
     REQUIRE(missing.errors.size() == 1);
-    CHECK_THAT(missing.errors[0].str(), Catch::StartsWith("x.md:7:6: {{rag.ttft_s | duration}}: this section names no scenario"));
+    CHECK_THAT(missing.errors[0].str(), Catch::StartsWith("x.md:7:6: section_without_scenario: {{rag.ttft_s | duration}}: "));
     RenderedArticle unquoted = render_article(
         input({{"x.md", "# T\n\n{{panel admission start}}\n\n## A\n\n{{scenario start}}\n\nTTFT {{rag.ttft_s | duration}}.\n"}}));
     REQUIRE(unquoted.errors.size() == 1);
-    CHECK_THAT(unquoted.errors[0].str(), Catch::Contains("the section quotes no figure of \"start\" (it quotes rag)"));
+    CHECK_THAT(unquoted.errors[0].str(), Catch::StartsWith("x.md:7:1: section_scenario_unquoted: {{scenario start}}: "));
     RenderedArticle unknown = render_article(input({{"x.md", "# T\n\n{{panel admission start}}\n\n{{scenario nowhere}}\n"}}));
     REQUIRE(unknown.errors.size() == 1);
-    CHECK_THAT(unknown.errors[0].message, Catch::Contains("unknown scenario \"nowhere\""));
+    CHECK(unknown.errors[0].code == ErrorCode::unknown_scenario);
     RenderedArticle inline_marker =
         render_article(input({{"x.md", "# T\n\n{{panel admission start}}\n\nText {{scenario start}} {{start.ttft_s | ms0}}\n"}}));
     REQUIRE_FALSE(inline_marker.errors.empty());
-    CHECK_THAT(inline_marker.errors.back().message, Catch::Contains("alone in a paragraph"));
+    CHECK(inline_marker.errors.back().code == ErrorCode::marker_not_alone);
+    RenderedArticle no_panel = render_article(input({{"x.md", "# T\n\n{{scenario start}}\n\nText {{start.ttft_s | ms0}}.\n"}}));
+    REQUIRE(no_panel.errors.size() == 2);
+    CHECK_THAT(no_panel.errors[0].str(), Catch::StartsWith("x.md:3:1: marker_without_panel: "));
+    CHECK(no_panel.errors[1].code == ErrorCode::section_scenario_unquoted);
 }
 
 TEST_CASE("terms and references are anchors the glossary and citations link to, each defined once") {
@@ -150,30 +155,39 @@ TEST_CASE("terms and references are anchors the glossary and citations link to, 
     // Defined twice, across files: the second is named with where the first stands.
     RenderedArticle twice = render_article(input({{"a.md", md}, {"b.md", "Again a [KV head]{dfn=kv-head}.\n"}}));
     REQUIRE(twice.errors.size() == 1);
-    CHECK_THAT(twice.errors[0].str(), Catch::StartsWith("b.md:1:9: \"term-kv-head\" is already defined at a.md:3:3"));
+    CHECK_THAT(twice.errors[0].str(), Catch::StartsWith("b.md:1:9: duplicate_anchor: "));
+    CHECK_THAT(twice.errors[0].message, Catch::Contains("a.md:3:3"));  // where the first stands
 
     // A bad id, and links to anchors nobody defined.
     RenderedArticle bad =
         render_article(input({{"x.md", "# T\n\nA [KV head]{dfn=KV_Head}, a [row](#term-nowhere), [a paper](#ref-none).\n"}}));
     REQUIRE(bad.errors.size() == 3);
-    CHECK_THAT(bad.errors[0].str(), Catch::StartsWith("x.md:3:3: [KV head]{dfn=KV_Head}: an anchor is [text]{dfn=ID}"));
-    CHECK_THAT(bad.errors[1].str(), Catch::StartsWith("x.md:3:33: (#term-nowhere): no anchor has this id"));
-    CHECK_THAT(bad.errors[2].str(), Catch::StartsWith("x.md:3:59: (#ref-none): no anchor has this id"));
+    CHECK_THAT(bad.errors[0].str(), Catch::StartsWith("x.md:3:3: bad_anchor: [KV head]{dfn=KV_Head}: "));
+    CHECK_THAT(bad.errors[1].str(), Catch::StartsWith("x.md:3:33: unknown_anchor: (#term-nowhere): "));
+    CHECK_THAT(bad.errors[2].str(), Catch::StartsWith("x.md:3:59: unknown_anchor: (#ref-none): "));
 }
 
 TEST_CASE("directives must stand at the start of their paragraph") {
     RenderedArticle a = render_article(input({{"x.md", "# T\n\ntext {{panel admission start}}\n"}}));
     REQUIRE(a.errors.size() == 1);
     CHECK(a.errors[0].where.str() == "x.md:3:6");
-    CHECK_THAT(a.errors[0].message, Catch::Contains("paragraph of its own"));
+    CHECK(a.errors[0].code == ErrorCode::directive_not_alone);
 
     RenderedArticle twice = render_article(input({{"x.md", "# T\n\n{{panel admission start}}\n\n{{panel admission rag}}\n"}}));
     REQUIRE(twice.errors.size() == 1);
-    CHECK_THAT(twice.errors[0].message, Catch::Contains("two panels in one section"));
+    CHECK(twice.errors[0].code == ErrorCode::two_panels_in_section);
+    CHECK(twice.errors[0].where.str() == "x.md:5:1");
 
     RenderedArticle unknown = render_article(input({{"x.md", "{{panel admission nowhere}}\n"}}));
     REQUIRE(unknown.errors.size() == 1);
-    CHECK_THAT(unknown.errors[0].message, Catch::Contains("unknown scenario \"nowhere\""));
+    CHECK_THAT(unknown.errors[0].str(), Catch::StartsWith("x.md:1:1: unknown_scenario: "));
+
+    RenderedArticle snippet = render_article(input({{"x.md", "# T\n\ntext {{embed phases rag}}\n"}}));
+    REQUIRE(snippet.errors.size() == 1);
+    CHECK_THAT(snippet.errors[0].str(), Catch::StartsWith("x.md:3:6: directive_not_alone: "));
+    RenderedArticle raw = render_article(input({{"x.md", "# T\n\n<div>{{start.ttft_s | ms0}}</div>\n"}}));
+    REQUIRE(raw.errors.size() == 1);
+    CHECK_THAT(raw.errors[0].str(), Catch::StartsWith("x.md:3:6: binding_lost: "));
 }
 
 TEST_CASE("helpers") {

@@ -9,7 +9,7 @@
 
 #include <unistd.h>
 
-#include "page.hpp"
+#include "page/site.hpp"
 
 namespace fs = std::filesystem;
 
@@ -47,7 +47,7 @@ TEST_CASE("a binding that cannot be computed fails the build with file:line and 
     std::ostringstream log, errors;
     const fs::path content = fs::path(KV_SOURCE_DIR) / "tests/site/bad_lesson";
     CHECK(site::build_site(paths_for(content, out), log, errors) == 1);
-    CHECK_THAT(errors.str(), Catch::Contains((content / "01-bad.md").string() + ":5:50: {{start.ttft | ms0}}: unknown field \"ttft\""));
+    CHECK_THAT(errors.str(), Catch::Contains((content / "01-bad.md").string() + ":5:50: unknown_field: {{start.ttft | ms0}}: "));
     CHECK_THAT(errors.str(), Catch::Contains("1 binding error(s); the site was not written"));
     CHECK_FALSE(fs::exists(out / "index.html"));
 }
@@ -58,15 +58,16 @@ TEST_CASE("a site the generator cannot complete is an error, never a crash or a 
     std::ostringstream log, errors;
     site::SitePaths no_module{content, source / "site", source / "build/wasm/missing.js", "", scratch() / "kvsite-x", ""};
     CHECK(site::build_site(no_module, log, errors) == 1);
-    CHECK_THAT(errors.str(), Catch::Contains("module is missing"));
+    CHECK_THAT(errors.str(), Catch::Contains((source / "build/wasm/missing.js").string() + ": missing_module: "));
     site::SitePaths no_fonts = paths_for(content, scratch() / "kvsite-y");
     no_fonts.fonts = source / "no-such-fonts";
     CHECK(site::build_site(no_fonts, log, errors) == 1);
+    CHECK_THAT(errors.str(), Catch::Contains((source / "no-such-fonts").string() + ": missing_fonts: "));
     // An output folder that cannot be made (a file stands where it would go).
     const fs::path blocker = scratch() / "kvsite-blocker";
     { std::ofstream(blocker) << "x"; }
     CHECK(site::build_site(paths_for(content, blocker / "site"), log, errors) == 1);
-    CHECK_THAT(errors.str(), Catch::Contains("cannot write"));
+    CHECK_THAT(errors.str(), Catch::Contains((blocker / "site").string() + ": write_failed: "));
     fs::remove(blocker);
     // A bare manifest name is written beside the working directory, not a crash.
     site::SitePaths bare = paths_for(content, scratch() / "kvsite-z");
@@ -86,6 +87,33 @@ TEST_CASE("a broken scenarios.json is named with its line and column") {
     { std::ofstream(content / "01-a.md") << "## A\n\nText.\n"; }
     std::ostringstream log, errors;
     CHECK(site::build_site(paths_for(content, scratch() / "kvsite-broken-out"), log, errors) == 1);
-    CHECK_THAT(errors.str(), Catch::Contains("scenarios.json:3:14: not valid JSON"));
+    CHECK_THAT(errors.str(), Catch::Contains((content / "scenarios.json").string() + ":3:14: malformed_json: "));
+    fs::remove_all(content);
+}
+
+TEST_CASE("a lesson folder or a site folder the generator cannot use is named with its code") {
+    const fs::path source = KV_SOURCE_DIR;
+    const fs::path content = scratch() / "kvsite-empty-content";
+    fs::remove_all(content);
+    fs::create_directories(content);
+    { std::ofstream(content / "scenarios.json") << "{\"base\": {}, \"scenarios\": {}}\n"; }
+    { std::ofstream(content / "facts.json") << "{\"facts\": {}}\n"; }
+    std::ostringstream log, errors;
+    // The base must name every field: the data file is named, in its folder, with the code.
+    CHECK(site::build_site(paths_for(content, scratch() / "kvsite-empty-out"), log, errors) == 1);
+    CHECK_THAT(errors.str(), Catch::StartsWith((content / "scenarios.json").string() + ": incomplete_base: "));
+    // No Markdown at all.
+    const fs::path lesson = source / "content/lesson";
+    for (const char* file : {"scenarios.json", "facts.json"})
+        fs::copy_file(lesson / file, content / file, fs::copy_options::overwrite_existing);
+    errors.str("");
+    CHECK(site::build_site(paths_for(content, scratch() / "kvsite-empty-out"), log, errors) == 1);
+    CHECK(errors.str() == content.string() + ": no_markdown: no .md files\n");
+    // A site folder without its templates.
+    site::SitePaths no_templates = paths_for(lesson, scratch() / "kvsite-empty-out");
+    no_templates.site = content;
+    errors.str("");
+    CHECK(site::build_site(no_templates, log, errors) == 1);
+    CHECK_THAT(errors.str(), Catch::StartsWith((content / "templates").string() + ": missing_templates: "));
     fs::remove_all(content);
 }

@@ -1,6 +1,7 @@
-// The lesson's data: named scenarios (content/lesson/scenarios.json) evaluated through the core,
-// sourced facts (content/lesson/facts.json), and the value of each figure binding, formatted by
-// core/base/format.hpp. Every failure is a message for people; the caller adds file:line.
+// The lesson's data: named scenarios (content/lesson/scenarios.json) evaluated through the core and
+// sourced facts (content/lesson/facts.json), loaded by figures/lesson_data.cpp; and the value of each
+// figure binding, formatted by core/base/format.hpp (figures/compute.cpp). A figure's error is an
+// Error (a code and a message for people); the caller adds file:line.
 #pragma once
 #include <map>
 #include <nlohmann/json.hpp>
@@ -8,7 +9,8 @@
 #include <variant>
 #include <vector>
 
-#include "bindings.hpp"
+#include "errors.hpp"
+#include "markdown/bindings.hpp"
 #include "result/evaluate.hpp"
 
 namespace site {
@@ -18,7 +20,7 @@ struct EvaluatedScenario {
     std::string about;
     nlohmann::json scenario;  // the full scenario, every field (kv::scenario_to_json)
     nlohmann::json result;    // kv::result_to_json
-    kv::Result evaluated;     // the same result, for the pictures (pictures.hpp)
+    kv::Result evaluated;     // the same result, for the pictures (pictures/pictures.hpp)
 };
 
 struct Fact {
@@ -42,8 +44,9 @@ struct FigureValue {
 
 class LessonData {
 public:
-    // Parses both files and evaluates every scenario; the error names the file and the scenario.
-    static std::variant<LessonData, std::string> load(const nlohmann::json& scenarios_file, const nlohmann::json& facts_file);
+    // Parses both files and evaluates every scenario; the error names the file (scenarios.json or
+    // facts.json, no folder: the caller adds it) and the scenario or the fact.
+    static std::variant<LessonData, BuildError> load(const nlohmann::json& scenarios_file, const nlohmann::json& facts_file);
 
     const EvaluatedScenario* find_scenario(const std::string& name) const;
     const Fact* find_fact(const std::string& id) const;
@@ -52,10 +55,10 @@ public:
     const std::map<std::string, Fact>& facts() const { return facts_; }
 
     // The value of one reference: a number or a string from the result JSON, or a fact.
-    std::variant<nlohmann::json, std::string> resolve(const Ref& ref) const;
+    std::variant<nlohmann::json, Error> resolve(const Ref& ref) const;
 
     // Evaluates and formats a figure binding.
-    std::variant<FigureValue, std::string> compute(const FigureBinding& binding) const;
+    std::variant<FigureValue, Error> compute(const FigureBinding& binding) const;
 
 private:
     std::map<std::string, EvaluatedScenario> scenarios_;

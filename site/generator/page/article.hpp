@@ -1,15 +1,17 @@
 // Markdown to the article's HTML: cmark renders the tokenised text, then every token becomes its
-// element (a figure, a concept span, a panel, an embed snippet), headings get ids, and the article
-// is cut into chapters: each chapter holds one panel, which sits beside the chapter's text on a
-// wide screen and follows its paragraph on a narrow one. A figure belongs to its chapter's panel.
+// element (page/elements.hpp, page/exercises.hpp, pictures/pictures.hpp), headings get ids, and the
+// article is cut into chapters (page/chapters.hpp): each chapter holds one panel, which sits beside
+// the chapter's text on a wide screen and follows its paragraph on a narrow one. A figure belongs to
+// its chapter's panel.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "bindings.hpp"
-#include "figures.hpp"
+#include "errors.hpp"
+#include "markdown/scan.hpp"
+#include "figures/lesson_data.hpp"
 
 namespace site {
 
@@ -34,7 +36,7 @@ struct RenderedArticle {
     std::vector<FigureRecord> figures;
     std::vector<std::string> panels;                             // panel ids in order
     std::vector<std::pair<std::string, std::string>> exercises;  // (id, the exercise's HTML), in order
-    std::vector<ScanError> errors;
+    std::vector<BuildError> errors;
 };
 
 struct RenderInput {
@@ -45,15 +47,5 @@ struct RenderInput {
 };
 
 RenderedArticle render_article(const RenderInput& input);
-
-// CommonMark to HTML (typographic quotes and dashes on; raw HTML in the Markdown is dropped).
-std::string markdown_to_html(const std::string& markdown);
-
-std::string escape_html(std::string_view text);
-std::string slugify(std::string_view text);
-
-// embed.html's query for a panel in a scenario: `panel=<kind>` then every field that differs from
-// `defaults`, in the defaults' order (the page scripts build the same string).
-std::string embed_query(const std::string& kind, const nlohmann::json& scenario, const nlohmann::json& defaults);
 
 }  // namespace site

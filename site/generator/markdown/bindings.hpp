@@ -1,5 +1,5 @@
-// The lesson's Markdown extensions, parsed before cmark sees the text. Each one is replaced by an
-// opaque token (letters and digits only, so cmark passes it through untouched) and rendered after.
+// The lesson's Markdown extensions and the items they parse into. markdown/scan.hpp finds them
+// before cmark sees the text and puts a token in each one's place; page/article.hpp renders them after.
 //
 //   {{start.max_resident_sequences | count}}        a figure: a named scenario, a result field
 //   {{a100.ttft_s / h100.ttft_s | x2}}              arithmetic over fields of several scenarios
@@ -8,7 +8,7 @@
 //   {{panel admission start}}                       a panel, mounted in that scenario; the rest of
 //                                                   its paragraph becomes the caption
 //   {{embed phases rag}}                            a copyable iframe snippet for the embed page
-//   {{picture roofline rag}}                        an SVG picture baked from a scenario (pictures.hpp);
+//   {{picture roofline rag}}                        an SVG picture baked from a scenario (pictures/pictures.hpp);
 //                                                   the rest of its paragraph becomes the caption
 //   {{scenario rag}}                                the scenario the following paragraphs describe,
 //                                                   up to the next marker or heading: the panel
@@ -35,14 +35,9 @@
 #include <variant>
 #include <vector>
 
-namespace site {
+#include "errors.hpp"
 
-struct SourceLocation {
-    std::string file;
-    int line = 0;
-    int column = 0;
-    std::string str() const;  // "file:line:column"
-};
+namespace site {
 
 // A reference to one value: a result field of a named scenario, or a fact.
 struct Ref {
@@ -80,7 +75,7 @@ struct EmbedDirective {
     std::string scenario;
 };
 
-// A picture of a mechanism, drawn at build time from a scenario's numbers (pictures.hpp).
+// A picture of a mechanism, drawn at build time from a scenario's numbers (pictures/pictures.hpp).
 struct PictureDirective {
     std::string name;
     std::string scenario;
@@ -108,12 +103,6 @@ struct Anchor {
     std::string html_id() const { return (kind == Kind::term ? "term-" : "ref-") + id; }
 };
 
-// A Markdown link to an anchor, `](#term-ID)` or `](#ref-ID)`, checked once every file is scanned.
-struct AnchorLink {
-    SourceLocation where;
-    std::string target;  // "term-ID" or "ref-ID"
-};
-
 // A predict-then-check exercise: {{exercise ID SCENARIO}}, {{answer FIGURE}}, {{end exercise}}.
 struct ExerciseStart {
     std::string id;  // letters, digits and '-'; unique in the lesson
@@ -127,39 +116,13 @@ struct ExerciseEnd {};
 using Item = std::variant<FigureBinding, PanelDirective, EmbedDirective, PictureDirective, ScenarioMarker, ConceptSpan, Anchor,
                           ExerciseStart, ExerciseAnswer, ExerciseEnd>;
 
-struct ScannedItem {
-    std::string token;  // what stands in the Markdown for cmark
-    Item item;
-    SourceLocation where;
-};
-
-struct ScanError {
-    SourceLocation where;
-    std::string snippet;  // the binding as written, "{{...}}"
-    std::string message;
-    std::string str() const;  // "file:line:col: {{...}}: message"
-};
-
-struct ScanResult {
-    std::string markdown;  // the input with every extension replaced by its token
-    std::vector<ScannedItem> items;
-    std::vector<AnchorLink> links;
-    std::vector<ScanError> errors;
-};
-
 inline constexpr const char* panel_kinds[] = {"admission", "phases", "batching", "serving"};
 bool is_panel_kind(std::string_view kind);
 bool is_reserved_name(std::string_view name);
 
-// Parses what stands between `{{` and `}}`. The error is a message without a location.
-std::variant<Item, std::string> parse_extension(std::string_view inner);
-std::variant<Expr, std::string> parse_expression(std::string_view text);
-
-// Finds and replaces every extension in one Markdown file. Tokens are numbered from
-// `first_index` so that several files can be scanned into one document.
-ScanResult scan_markdown(std::string_view text, const std::string& file, size_t first_index);
-
-// The token standing for item number `index`.
-std::string token_for(size_t index);
+// Parses what stands between `{{` and `}}` (markdown/bindings.cpp), and a figure's arithmetic
+// (markdown/expression.cpp). The error has no location: the scanner adds it.
+std::variant<Item, Error> parse_extension(std::string_view inner);
+std::variant<Expr, Error> parse_expression(std::string_view text);
 
 }  // namespace site

@@ -9,11 +9,13 @@
 //   roofline   attainable FLOP/s against arithmetic intensity, data-sheet and achieved roofs
 //   intensity  a decode step's weight read and cache read: FLOP/B against the batch
 //   resident   sequences the KV pool holds against the prompt length
+// The first three are pictures/diagrams.cpp's, the charts pictures/charts.cpp's; pictures/svg.hpp writes them.
 #pragma once
 #include <string>
 #include <string_view>
 #include <variant>
 
+#include "errors.hpp"
 #include "result/evaluate.hpp"
 
 namespace site {
@@ -37,8 +39,8 @@ struct Picture {
 };
 
 // Draws picture `name` for `result`; `id` makes the title and desc ids unique in the page.
-// The error is a message for people (an unknown name, or a scenario the picture cannot show).
-std::variant<Picture, std::string> draw_picture(std::string_view name, const kv::Result& result, const std::string& id);
+// The error is unknown_picture, or picture_not_drawable for a scenario the picture cannot show.
+std::variant<Picture, Error> draw_picture(std::string_view name, const kv::Result& result, const std::string& id);
 
 // The picture in its <figure class="kv-picture"> with the caption (HTML) below it.
 std::string picture_figure_html(const Picture& picture, const std::string& id, const std::string& caption_html);

@@ -1,0 +1,84 @@
+// The article's elements, each written from its item and the values the core computed for it.
+#include "page/elements.hpp"
+
+#include <algorithm>
+
+#include "markdown/words.hpp"
+#include "page/html.hpp"
+
+namespace site {
+
+using nlohmann::json;
+
+std::string figure_html(const FigureRecord& f, const LessonData& data) {
+    const Ref& first = f.binding.refs.front();
+    json refs = json::array();
+    for (const RefValue& r : f.value.refs) refs.push_back(r.ref.str());
+    std::string attrs =
+        " data-fig=\"" + std::to_string(f.id) + "\"" + " data-field=\"" + escape_html(first.is_fact() ? first.str() : first.path) + "\"" +
+        " data-format=\"" + escape_html(f.binding.format) + "\"" + " data-expr=\"" +
+        escape_html(trim(std::string_view(f.binding.source_text).substr(0, f.binding.source_text.rfind('|')))) + "\"" + " data-refs=\"" +
+        escape_html(refs.dump()) + "\"" + " data-source=\"" + escape_html(f.where.file + ":" + std::to_string(f.where.line)) + "\"";
+    // The first scenario the figure reads is the one a click loads; the others are one more click away.
+    const Ref* scenario_ref = nullptr;
+    for (const Ref& r : f.binding.refs)
+        if (!r.is_fact()) {
+            scenario_ref = &r;
+            break;
+        }
+    if (!scenario_ref) {
+        const Fact* fact = data.find_fact(first.path);
+        return "<span class=\"kv-fig kv-fig--fact\"" + attrs + " title=\"" +
+               escape_html(fact ? fact->about + " Source: " + fact->source : "") + "\">" + escape_html(f.value.formatted) + "</span>";
+    }
+    json names = json::array();
+    for (const Ref& r : f.binding.refs)
+        if (!r.is_fact() && std::find(names.begin(), names.end(), r.source) == names.end()) names.push_back(r.source);
+    const EvaluatedScenario* s = data.find_scenario(scenario_ref->source);
+    attrs += " data-scenario-name=\"" + escape_html(scenario_ref->source) + "\"" + " data-scenario=\"" + escape_html(s->scenario.dump()) +
+             "\"" + " data-scenario-names=\"" + escape_html(names.dump()) + "\"";
+    if (!f.panel.empty()) attrs += " data-panel=\"" + escape_html(f.panel) + "\"";
+    const std::string href = f.panel.empty() ? "" : " href=\"#panel-" + escape_html(f.panel) + "\"";
+    return "<a class=\"kv-fig\"" + href + attrs + " title=\"" + escape_html(s->about) + "\">" + escape_html(f.value.formatted) + "</a>";
+}
+
+std::string concept_html(const ConceptSpan& c) {
+    return "<span class=\"kv-concept\" data-concept=\"" + escape_html(c.concept_name) + "\">" + escape_html(c.text) + "</span>";
+}
+
+std::string anchor_html(const Anchor& a) {
+    const bool term = a.kind == Anchor::Kind::term;
+    return std::string(term ? "<dfn" : "<span") + " id=\"" + escape_html(a.html_id()) + "\" class=\"" + (term ? "kv-dfn" : "kv-ref") +
+           "\">" + escape_html(a.text) + (term ? "</dfn>" : "</span>");
+}
+
+std::string section_mark_html(const ScenarioMarker& m, const std::string& panel) {
+    return "<div class=\"kv-section-mark\" data-section-scenario=\"" + escape_html(m.scenario) + "\" data-panel=\"" + escape_html(panel) +
+           "\" hidden></div>";
+}
+
+std::string panel_html(const Fragments& fragments, const PanelDirective& p, const std::string& id, const EvaluatedScenario& scenario,
+                       const std::string& caption) {
+    return fill(fragments.panel, {{"ID", escape_html(id)},
+                                  {"KIND", escape_html(p.kind)},
+                                  {"SCENARIO_NAME", escape_html(p.scenario)},
+                                  {"STATE", escape_html(scenario.scenario.dump())},
+                                  {"CAPTION", caption}});
+}
+
+std::string snippet_html(const Fragments& fragments, const EmbedDirective& e, const EvaluatedScenario& scenario, const json& defaults,
+                         const std::string& caption) {
+    // No height: kvembed-host.js sizes the frame to the panel (site/js/lesson.js's snippetCode
+    // writes the same text as the reader changes the panel).
+    const std::string src = "kv/embed.html?" + embed_query(e.kind, scenario.scenario, defaults);
+    const std::string code = "<iframe data-kv-embed src=\"" + src +
+                             "\" title=\"KV cache panel\" "
+                             "style=\"width:100%;border:0\"></iframe>\n"
+                             "<script src=\"kv/js/kvembed-host.js\"></script>";
+    return fill(fragments.snippet, {{"KIND", escape_html(e.kind)},
+                                    {"STATE", escape_html(scenario.scenario.dump())},
+                                    {"CODE", escape_html(code)},
+                                    {"CAPTION", caption}});
+}
+
+}  // namespace site

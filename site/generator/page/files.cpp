@@ -1,0 +1,74 @@
+// Reading and writing the generator's files.
+#include "page/files.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace site {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+void report(std::ostream& errors, const BuildError& e) { errors << e.str() << "\n"; }
+
+std::optional<std::string> read_text(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::optional<json> read_json(const fs::path& path, std::ostream& errors) {
+    auto text = read_text(path);
+    if (!text) {
+        report(errors, file_error(path.string(), ErrorCode::unreadable_file, "cannot read it"));
+        return std::nullopt;
+    }
+    json parsed = json::parse(*text, nullptr, false);
+    if (parsed.is_discarded()) {
+        // Where: the parser's byte offset as line:column.
+        size_t line = 1, column = 1;
+        try {
+            const json retry = json::parse(*text);
+            (void)retry;
+        } catch (const json::parse_error& e) {
+            for (size_t i = 0; i + 1 < e.byte && i < text->size(); ++i) {
+                if ((*text)[i] == '\n') {
+                    ++line;
+                    column = 1;
+                } else ++column;
+            }
+        }
+        report(errors,
+               {{path.string(), static_cast<int>(line), static_cast<int>(column)}, ErrorCode::malformed_json, "", "not valid JSON"});
+        return std::nullopt;
+    }
+    return parsed;
+}
+
+bool write_text(const fs::path& path, const std::string& text) {
+    std::error_code ec;
+    if (!path.parent_path().empty()) fs::create_directories(path.parent_path(), ec);  // a bare name has none
+    if (ec) return false;
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    return static_cast<bool>(out);
+}
+
+int copy_matching(const fs::path& from, const std::string& extension, const fs::path& to) {
+    int copied = 0;
+    std::error_code ec;
+    if (!fs::is_directory(from, ec)) return 0;
+    fs::create_directories(to, ec);
+    if (ec) return -1;
+    for (const auto& entry : fs::directory_iterator(from, ec)) {
+        if (!entry.is_regular_file() || entry.path().extension() != extension) continue;
+        fs::copy_file(entry.path(), to / entry.path().filename(), fs::copy_options::overwrite_existing, ec);
+        if (ec) return -1;
+        ++copied;
+    }
+    return copied;
+}
+
+}  // namespace site

@@ -1,0 +1,100 @@
+// Filling the page templates with the article and the data the page scripts read from attributes.
+#include "page/templates.hpp"
+
+#include "base/format.hpp"
+#include "io/json_io.hpp"
+#include "page/files.hpp"
+#include "page/html.hpp"
+
+namespace site {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// Every exercise of the lesson, hidden: embed.html?exercises=SET shows the set's (site/js/embed.js).
+std::string embed_exercises(const RenderedArticle& article) {
+    std::string html;
+    for (const auto& [id, block] : article.exercises) html += block + "\n";
+    return html.empty() ? "" : "<div class=\"kv-embed__exercises\" hidden>\n" + html + "</div>";
+}
+
+// What each field of embed.html's address may be: the catalog's ranges, ids and choices.
+json field_limits(const json& catalog) {
+    json limits = catalog["limits"];
+    json ids = {{"model", json::array()}, {"gpu", json::array()}};
+    for (const json& m : catalog["models"]) ids["model"].push_back(m["id"]);
+    for (const json& g : catalog["gpus"]) ids["gpu"].push_back(g["id"]);
+    limits["model"] = ids["model"];
+    limits["gpu"] = ids["gpu"];
+    limits["kv_cache_dtype"] = {"bf16", "fp8"};
+    limits["weight_dtype"] = {"bf16", "fp8"};
+    limits["force_mha"] = {false, true};
+    limits["enforce_eager"] = {false, true};
+    limits["entry"] = {"serve", "offline"};
+    return limits;
+}
+
+}  // namespace
+
+std::optional<Templates> read_templates(const fs::path& site, std::ostream& errors) {
+    const auto head = read_text(site / "templates/head.html");
+    const auto index = read_text(site / "templates/index.html");
+    const auto embed = read_text(site / "templates/embed.html");
+    const auto panel = read_text(site / "templates/panel.html");
+    const auto snippet = read_text(site / "templates/snippet.html");
+    const auto host_snippet = read_text(site / "templates/host-snippet.html");
+    if (!head || !index || !embed || !panel || !snippet || !host_snippet) {
+        report(errors, file_error((site / "templates").string(), ErrorCode::missing_templates,
+                                  "head.html, index.html, embed.html, panel.html, snippet.html and host-snippet.html are needed"));
+        return std::nullopt;
+    }
+    return Templates{*head, *index, *embed, *panel, *snippet, *host_snippet};
+}
+
+std::string fill_template(std::string text, const std::vector<std::pair<std::string, std::string>>& holes) {
+    for (const auto& [name, value] : holes) {
+        const std::string key = "@@" + name + "@@";
+        for (size_t pos = text.find(key); pos != std::string::npos; pos = text.find(key, pos + value.size()))
+            text.replace(pos, key.size(), value);
+    }
+    return text;
+}
+
+void insert_host_snippet(std::string& body_html, const std::string& host_snippet) {
+    std::string snippet_text = host_snippet;
+    while (!snippet_text.empty() && (snippet_text.back() == '\n' || snippet_text.back() == '\r')) snippet_text.pop_back();
+    for (size_t at = body_html.find("@@HOST_SNIPPET@@"); at != std::string::npos; at = body_html.find("@@HOST_SNIPPET@@", at))
+        body_html.replace(at, 16, escape_html(snippet_text));
+}
+
+std::string index_page(const Templates& templates, const RenderedArticle& article, const LessonData& data, const json& base,
+                       const json& catalog) {
+    json scenarios = json::object();
+    for (const auto& [name, s] : data.scenarios()) scenarios[name] = s.scenario;
+    json full_base = base;
+    if (auto parsed = kv::scenario_from_json(base); std::holds_alternative<kv::Scenario>(parsed))
+        full_base = kv::scenario_to_json(std::get<kv::Scenario>(parsed));
+    return fill_template(templates.index, {{"HEAD", templates.head},
+                                           {"BASE", escape_html(full_base.dump())},
+                                           {"TITLE_TEXT", escape_html(article.title_text)},
+                                           {"TITLE", article.title_html},
+                                           {"BODY", article.body_html},
+                                           {"DEFAULTS", escape_html(catalog["defaults"].dump())},
+                                           {"SCENARIOS", escape_html(scenarios.dump())},
+                                           {"FIGURE_COUNT", std::to_string(article.figures.size())}});
+}
+
+std::string embed_page(const Templates& templates, const RenderedArticle& article, const json& catalog) {
+    // The names a host page may give data-kv-format: core/base/format.hpp's, and `text` for text fields.
+    json formats = kv::named_formats();
+    formats.push_back("text");
+    return fill_template(templates.embed, {{"HEAD", templates.head},
+                                           {"EXERCISES", embed_exercises(article)},
+                                           {"DEFAULTS", escape_html(catalog["defaults"].dump())},
+                                           {"LIMITS", escape_html(field_limits(catalog).dump())},
+                                           {"FORMATS", escape_html(formats.dump())},
+                                           {"TITLE_TEXT", escape_html(article.title_text)}});
+}
+
+}  // namespace site

@@ -1,0 +1,141 @@
+// The "Your own model or GPU" form's vLLM start-up log (kvcustom.js has the rest): the log goes to
+// the core's explainLog (KvPanels.explainLog) with the catalog model and GPU given for what it does
+// not say; the scenario it describes goes to every panel through KvLesson.useOwn, and a table sets
+// each logged number beside the model's, with what it means, the assumptions made and any refusal
+// to start. Numbers print through KvPanels.format. Extends KvCustom with hideExplanation (the reset).
+(function () {
+  'use strict';
+
+  var custom = window.KvCustom;
+  if (!custom) return;
+  var logForm = custom.logForm;
+  var logText = logForm.querySelector('textarea');
+  var explanation = logForm.querySelector('.kv-custom__explanation');
+  var format = custom.format, element = custom.element, say = custom.say, refuse = custom.refuse;
+  var clearInvalid = custom.clearInvalid, panelNotes = custom.panelNotes;
+
+  custom.acceptFiles(logForm, logText, 'log', 'Explain this log');
+
+  // A term's value in its unit, formatted by the core as the log prints it.
+  var GIB = 1024 * 1024 * 1024;
+  function formatTerm(value, unit) {
+    if (value === null || value === undefined) return '\u2014';
+    if (unit === 'GiB') return format(value * GIB, 'gib2');
+    if (unit === 'tokens' || unit === 'blocks') return format(value, 'count') + ' ' + unit;
+    if (unit === 'x') return format(value, 'x2');
+    if (unit === 'fraction') return format(value, 'fixed2');
+    return format(value, 'sig3') + ' ' + unit;
+  }
+
+  function formatDifference(difference) {
+    if (difference === null || difference === undefined) return '\u2014';
+    var text = format(difference, 'percent1');
+    return difference > 0 && /[1-9]/.test(text) ? '+' + text : text;
+  }
+
+  // The table: each term's logged number beside the model's, the difference, and what it means.
+  function explanationTable(x) {
+    var table = element('table', 'kv-custom__terms');
+    table.appendChild(element('caption', null, 'The log beside the model'));
+    var head = table.appendChild(element('thead')).appendChild(element('tr'));
+    ['Term', 'Logged', 'Model', 'Difference'].forEach(function (name) {
+      var th = head.appendChild(element('th', null, name));
+      th.scope = 'col';
+    });
+    var body = table.appendChild(element('tbody'));
+    x.terms.forEach(function (t) {
+      var row = body.appendChild(element('tr', 'kv-custom__term'));
+      row.setAttribute('data-term', t.term);
+      var name = row.appendChild(element('th', null, t.term));
+      name.scope = 'row';
+      name.rowSpan = 2;
+      var logged = row.appendChild(element('td', 'kv-custom__logged', formatTerm(t.logged, t.unit)));
+      if (t.inferred && t.logged !== null) logged.appendChild(element('span', 'kv-custom__inferred', 'inferred'));
+      row.appendChild(element('td', 'kv-custom__model', formatTerm(t.model, t.unit)));
+      row.appendChild(element('td', 'kv-custom__difference', formatDifference(t.difference)));
+      var meaning = body.appendChild(element('tr', 'kv-custom__meaning'));
+      meaning.appendChild(element('td', null, t.meaning)).colSpan = 3;
+    });
+    return table;
+  }
+
+  // The engine's verdict in the log beside the model's: both refuse, both start, or they differ.
+  function refusalLines(x) {
+    var logged = x.logged_refusal, model = x.model_refusal;
+    if (!logged && !model) return [];
+    var lines = [];
+    if (logged) lines.push('The log shows the engine refusing to start (' + logged.kind + '): ' + logged.line);
+    else lines.push('The log shows no refusal to start.');
+    if (model) lines.push((logged ? 'The model refuses too' : 'The model, though, says the engine would refuse') +
+      ' (' + model.kind + '): ' + model.message);
+    else lines.push('The model would let the engine start: it misses this refusal.');
+    return lines;
+  }
+
+  function showExplanation(x) {
+    explanation.textContent = '';
+    var refusals = refusalLines(x);
+    if (refusals.length) {
+      var verdict = explanation.appendChild(element('div', 'kv-custom__verdict'));
+      refusals.forEach(function (line) { verdict.appendChild(element('p', null, line)); });
+    }
+    explanation.appendChild(explanationTable(x));
+    if (x.assumptions.length) {
+      explanation.appendChild(element('p', null, 'What the log does not say, and the model assumed:'));
+      var list = explanation.appendChild(element('ul', 'kv-custom__assumptions'));
+      x.assumptions.forEach(function (a) { list.appendChild(element('li', null, a)); });
+    }
+    var lines = explanation.appendChild(element('details', 'kv-custom__lines'));
+    lines.appendChild(element('summary', null, 'The ' + format(x.recognised_lines.length, 'count') +
+      (x.recognised_lines.length === 1 ? ' line' : ' lines') + ' it read'));
+    lines.appendChild(element('pre', null, x.recognised_lines.join('\n')));
+    explanation.hidden = false;
+  }
+
+  function hideExplanation() {
+    explanation.hidden = true;
+    explanation.textContent = '';
+  }
+
+  function logSummary(x) {
+    var s = x.scenario;
+    var parts = [s.model + ' on ' + s.gpu, 'vLLM ' + s.vllm_version];
+    if (s.max_model_len !== null) parts.push('max_model_len ' + format(s.max_model_len, 'count'));
+    parts.push('gpu_memory_utilization ' + format(s.gpu_memory_utilization, 'fixed2'));
+    if (s.tensor_parallel_size > 1) parts.push('tensor_parallel_size ' + format(s.tensor_parallel_size, 'count'));
+    if (s.kv_cache_dtype !== 'bf16') parts.push('kv_cache_dtype ' + s.kv_cache_dtype);
+    return 'Every panel now runs the scenario this log describes: ' + parts.join(', ') + '.';
+  }
+
+  logForm.addEventListener('submit', function (event) {
+    event.preventDefault();
+    var text = logText.value;
+    if (!text.trim()) {
+      hideExplanation();
+      refuse(logForm, { field: 'log', message: 'log is empty: paste a vLLM start-up log or choose the file' });
+      return;
+    }
+    var given = {};
+    ['model', 'gpu'].forEach(function (key) {
+      var value = logForm.elements[key].value.trim();
+      if (value) given[key] = value;
+    });
+    KvLesson.load().then(function () {
+      var x = KvPanels.explainLog(text, given);
+      if (x.error) return { error: x.error };
+      return KvLesson.useOwn(x.scenario).then(function (reply) { return reply.error ? reply : { x: x, reply: reply }; });
+    }).then(function (outcome) {
+      if (outcome.error) {
+        hideExplanation();
+        refuse(logForm, outcome.error);
+        return;
+      }
+      clearInvalid(logForm);
+      if (custom.markShown) custom.markShown(null);
+      say(logForm, 'ok', [logSummary(outcome.x)].concat(panelNotes(outcome.reply)));
+      showExplanation(outcome.x);
+    }, function (e) { say(logForm, 'error', 'The panels could not load: ' + e.message); });
+  });
+
+  custom.hideExplanation = hideExplanation;
+})();

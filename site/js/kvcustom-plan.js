@@ -1,0 +1,193 @@
+// The "Your own model or GPU" form's planner (kvcustom.js has the rest): a load (catalog model and
+// GPU, GPU count, users, prompt and output tokens, optional ITL and TTFT objectives in ms, sent in
+// seconds) goes to the core's planner (KvPanels.plan, core/plan/plan.hpp): the summary, then each
+// candidate's command line and margins, or the closest one marked as falling short; "Show in the
+// panels" sends that candidate's scenario (one GPU of one replica) to every panel through
+// KvLesson.useOwn. Numbers print through KvPanels.format. Extends KvCustom with markShown.
+(function () {
+  'use strict';
+
+  var custom = window.KvCustom;
+  if (!custom) return;
+  var planForm = custom.planForm;
+  var planResult = planForm.querySelector('.kv-custom__plan');
+  var PLAN_CONTROLS = custom.PLAN_CONTROLS;
+  var format = custom.format, element = custom.element, say = custom.say, refuse = custom.refuse;
+  var clearInvalid = custom.clearInvalid, panelNotes = custom.panelNotes, numberOrText = custom.numberOrText;
+
+  var PLAN_REQUIRED = {
+    model: 'model is empty: name a catalog model, as the panels\u2019 model knob does',
+    gpu: 'gpu is empty: name a catalog GPU, as the panels\u2019 GPU knob does',
+    gpu_count: 'gpu_count is empty: say how many GPUs there are',
+    users: 'users is empty: say how many users are served at once',
+    prompt_tokens: 'prompt_tokens is empty: say how many tokens a prompt has',
+    output_tokens: 'output_tokens is empty: say how many tokens an answer has',
+  };
+  var ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth'];
+
+  // The form as `kvcache --plan` reads it: {target} or {error} naming the first empty box. The
+  // objectives are typed in milliseconds and sent in seconds; an empty objective is none.
+  function planTarget() {
+    var target = {};
+    var keys = Object.keys(PLAN_REQUIRED);
+    for (var i = 0; i < keys.length; ++i) {
+      var text = planForm.elements[keys[i]].value.trim();
+      if (!text) return { error: { field: keys[i], message: PLAN_REQUIRED[keys[i]] } };
+      target[keys[i]] = keys[i] === 'model' || keys[i] === 'gpu' ? text : numberOrText(text);
+    }
+    Object.keys(PLAN_CONTROLS).forEach(function (field) {
+      var text = planForm.elements[PLAN_CONTROLS[field]].value.trim();
+      if (!text) return;
+      var ms = numberOrText(text);
+      target[field] = typeof ms === 'number' ? ms / 1000 : text;
+    });
+    return { target: target };
+  }
+
+  function plural(n, one, many) { return format(n, 'count') + ' ' + (n === 1 ? one : many); }
+
+  function shape(c) {
+    return 'tensor_parallel_size ' + format(c.tensor_parallel_size, 'count') + ' \u00d7 ' +
+      plural(c.replicas, 'replica', 'replicas') + ', ' + plural(c.users_per_replica, 'user', 'users') +
+      (c.replicas > 1 ? ' per replica' : '');
+  }
+
+  // Copies the command line, or selects it where the clipboard is not offered (file://).
+  function copyButton(code) {
+    var button = element('button', 'kv-custom__copy', 'Copy');
+    button.type = 'button';
+    button.setAttribute('aria-label', 'Copy this command line');
+    KvLesson.copyOnClick(button, code);
+    return button;
+  }
+
+  // An objective's line: the candidate's time, against the objective when there is one.
+  function objectiveLine(seconds, objective, headroom) {
+    var text = format(seconds, 'duration');
+    if (objective === null || objective === undefined) return text + ', no objective';
+    return text + ' against ' + format(objective, 'duration') + ' (' + format(headroom, 'x2') + ' headroom)';
+  }
+
+  // One candidate: its GPUs, its command line, its margins per replica, and the button that shows
+  // it in the panels. `name` is how the status line calls it ("the first candidate", "the closest").
+  var candidateCount = 0;
+  function candidateItem(c, name) {
+    var item = element('li', 'kv-custom__candidate' + (c.meets ? '' : ' is-miss'));
+    var head = item.appendChild(element('p', 'kv-custom__candidate-head'));
+    head.id = 'kv-own-plan-candidate-' + (++candidateCount);
+    if (!c.meets) head.appendChild(element('strong', 'kv-custom__miss', 'Closest, and it does not meet the target: '));
+    head.appendChild(element('strong', null, plural(c.gpus_used, 'GPU', 'GPUs')));
+    head.appendChild(document.createTextNode(': ' + shape(c)));
+    if (c.misses.length) {
+      var misses = item.appendChild(element('ul', 'kv-custom__misses'));
+      c.misses.forEach(function (m) { misses.appendChild(element('li', null, m)); });
+      if (c.startup_error) misses.appendChild(element('li', null, c.startup_error.message));
+    }
+    var command = item.appendChild(element('div', 'kv-custom__command'));
+    // Each flag with its value unbroken (a line breaks between flags, never inside one); the text
+    // is the line as is.
+    var code = element('code');
+    c.command_line.split(' ').reduce(function (parts, word) {
+      var last = parts.length - 1;
+      if (last >= 0 && /^--/.test(parts[last]) && parts[last].indexOf(' ') < 0 && !/^--/.test(word)) parts[last] += ' ' + word;
+      else parts.push(word);
+      return parts;
+    }, []).forEach(function (part, i) {
+      if (i) code.appendChild(document.createTextNode(' '));
+      code.appendChild(element('span', null, part));
+    });
+    command.appendChild(element('pre')).appendChild(code);
+    command.appendChild(copyButton(code));
+    var m = c.margins;
+    var margins = item.appendChild(element('dl', 'kv-custom__margins'));
+    var row = function (term, text) {
+      margins.appendChild(element('dt', null, term));
+      margins.appendChild(element('dd', null, text));
+    };
+    row('Users', format(m.running, 'count') + ' of ' + format(m.users_per_replica, 'count') + ' running; the KV cache holds ' +
+      plural(m.max_resident_sequences, 'sequence', 'sequences') + ' (' + format(m.users_headroom, 'x2') + ' headroom)');
+    if (c.meets || m.running > 0) {
+      row('ITL', objectiveLine(m.itl_s, m.itl_objective_s, m.itl_headroom));
+      row('TTFT', objectiveLine(m.ttft_s, m.ttft_objective_s, m.ttft_headroom));
+      row('Decode', format(c.decode_tokens_per_s, 'tokens_per_s') + (c.replicas > 1 ? ' across the replicas' : ''));
+    }
+    var show = item.appendChild(element('button', 'kv-custom__show', 'Show in the panels'));
+    show.type = 'button';
+    show.setAttribute('aria-describedby', head.id);
+    show.addEventListener('click', function () {
+      KvLesson.useOwn(c.scenario).then(function (reply) {
+        if (reply.error) { refuse(planForm, reply.error); return; }
+        clearInvalid(planForm);
+        markShown(item);
+        var status = planResult.querySelector('.kv-custom__plan-status');
+        status.textContent = 'Every panel now shows ' + name + ' as one GPU of its replica (' + shape(c) + ')' +
+          (c.startup_error ? ', where the engine refuses to start' : '') + '.';
+        panelNotes(reply).forEach(function (note) { status.textContent += ' ' + note; });
+        status.hidden = false;
+      }, function (e) { say(planForm, 'error', 'The panels could not load: ' + e.message); });
+    });
+    return item;
+  }
+
+  // Marks the candidate the panels show (none: null), so a reader sees which one it was.
+  function markShown(item) {
+    if (!planResult) return;
+    Array.prototype.forEach.call(planResult.querySelectorAll('.kv-custom__candidate'), function (li) {
+      var shown = li === item;
+      li.classList.toggle('is-shown', shown);
+      li.querySelector('.kv-custom__show').textContent = shown ? 'Shown in the panels' : 'Show in the panels';
+    });
+    if (!item) {
+      var status = planResult.querySelector('.kv-custom__plan-status');
+      if (status) { status.textContent = ''; status.hidden = true; }
+    }
+  }
+
+  function showPlan(plan) {
+    planResult.textContent = '';
+    planResult.appendChild(element('p', 'kv-custom__help', 'Each \u201cShow in the panels\u201d runs that candidate in ' +
+      'every panel as one GPU of one replica: the panels draw a single GPU, with the users of its replica. ' +
+      'Margins are per replica.'));
+    var status = planResult.appendChild(element('p', 'kv-custom__plan-status'));
+    status.setAttribute('role', 'status');
+    status.hidden = true;
+    var list = planResult.appendChild(element('ol', 'kv-custom__candidates'));
+    list.setAttribute('aria-label', plan.met ? 'Candidates, cheapest first' : 'The closest candidate');
+    if (plan.met) {
+      plan.candidates.forEach(function (c, i) {
+        list.appendChild(candidateItem(c, 'the ' + (ORDINALS[i] || 'next') + ' candidate'));
+      });
+    } else if (plan.closest) {
+      list.appendChild(candidateItem(plan.closest, 'the closest candidate'));
+    }
+    planResult.hidden = false;
+  }
+
+  function hidePlan() {
+    planResult.hidden = true;
+    planResult.textContent = '';
+  }
+
+  planForm.addEventListener('submit', function (event) {
+    event.preventDefault();
+    var read = planTarget();
+    if (read.error) {
+      hidePlan();
+      refuse(planForm, read.error);
+      return;
+    }
+    KvLesson.load().then(function () {
+      var plan = KvPanels.plan(read.target);
+      if (plan.error) {
+        hidePlan();
+        refuse(planForm, plan.error);
+        return;
+      }
+      clearInvalid(planForm);
+      say(planForm, plan.met ? 'ok' : 'error', plan.summary, null);
+      showPlan(plan);
+    }, function (e) { say(planForm, 'error', 'The panels could not load: ' + e.message); });
+  });
+
+  custom.markShown = markShown;
+})();

@@ -1,0 +1,106 @@
+// KvLayout: the lesson's panels on the page, for lesson.js. Each panel mounts as it comes within a
+// screen of the viewport, so the wasm loads only when needed: an IntersectionObserver does it as the
+// reader scrolls, and a check after scrolling stops catches a jump (a link, a restored scroll
+// position) that skipped over a panel between two frames. On a wide screen a panel sticks beside
+// its chapter's text. One taller than the window moves with the page until its far edge shows, then
+// holds (scrolling down shows its bottom, scrolling up its top), so every part of it can be reached;
+// a new scenario shows its top, where its header and knobs are. Only the sticky offset changes:
+// nothing is redrawn. Each function takes lesson.js's panel records ({figure, tall}).
+//   KvLayout.watch(panels, mount)                mounts each panel near the viewport, fits each
+//                                                sticky panel now and as it or the window resizes
+//   KvLayout.revealTop(panel)                    a tall panel shows its top
+//   KvLayout.bringIntoView(panel, beforeScroll)  a panel the reader asked for: its top where it
+//                                                stands, or the page scrolls to it (beforeScroll first)
+var KvLayout = (function () {
+  'use strict';
+
+  var TOP = 16;
+  var lastScrollY = 0;
+  var reduceMotion = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+  function lowestTop(panel) { return Math.min(TOP, window.innerHeight - panel.figure.offsetHeight - TOP); }
+
+  function fit(panel) {
+    var min = lowestTop(panel);
+    panel.tall = min < TOP && getComputedStyle(panel.figure).position === 'sticky';
+    var top = panel.tall ? Math.max(min, Math.min(TOP, parseFloat(panel.figure.style.top) || min)) : min;
+    panel.figure.style.top = top + 'px';
+    // Room after the chapter's text for a tall panel to slide in (lesson.css, .kv-chapter::after),
+    // so its knobs can be brought back beside the text's last lines.
+    panel.figure.parentElement.style.setProperty('--kv-overhang', panel.tall ? TOP - min + 'px' : '0px');
+  }
+
+  function revealTop(panel) {
+    if (panel.tall) panel.figure.style.top = TOP + 'px';
+  }
+
+  function slide(panels) {
+    var dy = window.scrollY - lastScrollY;
+    lastScrollY = window.scrollY;
+    if (!dy) return;
+    Object.keys(panels).forEach(function (id) {
+      var panel = panels[id];
+      if (!panel.tall) return;
+      var top = parseFloat(panel.figure.style.top) || TOP;
+      var next = Math.max(lowestTop(panel), Math.min(TOP, top - dy));
+      if (next !== top) panel.figure.style.top = next + 'px';
+    });
+  }
+
+  function fitAll(panels) {
+    lastScrollY = window.scrollY;
+    if (window.ResizeObserver) {
+      var sizes = new ResizeObserver(function (entries) {
+        entries.forEach(function (e) { fit(panels[e.target.getAttribute('data-panel')]); });
+      });
+      Object.keys(panels).forEach(function (id) { sizes.observe(panels[id].figure); });
+    }
+    window.addEventListener('resize', function () { Object.keys(panels).forEach(function (k) { fit(panels[k]); }); });
+  }
+
+  function mountNear(panels, mount) {
+    Object.keys(panels).forEach(function (kind) {
+      var box = panels[kind].figure.getBoundingClientRect();
+      if (box.bottom > -window.innerHeight && box.top < 2 * window.innerHeight) mount(panels[kind]);
+    });
+  }
+
+  function watch(panels, mount) {
+    fitAll(panels);
+    var settle = null;
+    window.addEventListener('scroll', function () {
+      slide(panels);
+      clearTimeout(settle);
+      settle = setTimeout(function () { mountNear(panels, mount); }, 150);
+    }, { passive: true });
+    if (window.IntersectionObserver) {
+      var near = new IntersectionObserver(function (entries) {
+        entries.forEach(function (e) {
+          if (!e.isIntersecting) return;
+          near.unobserve(e.target);
+          mount(panels[e.target.getAttribute('data-panel')]);
+        });
+      }, { rootMargin: '100% 0px' });
+      Object.keys(panels).forEach(function (kind) { near.observe(panels[kind].figure); });
+    } else {
+      Object.keys(panels).forEach(function (kind) { mount(panels[kind]); });
+    }
+  }
+
+  function bringIntoView(panel, beforeScroll) {
+    if (panel.tall) {
+      // A sticky panel beside the text: show its top where it stands rather than scroll the page.
+      revealTop(panel);
+      var shown = panel.figure.getBoundingClientRect();
+      if (shown.bottom > 0 && shown.top < window.innerHeight) return;
+    }
+    var box = panel.figure.getBoundingClientRect();
+    var fits = box.top >= 0 && box.bottom <= window.innerHeight;
+    if (!fits) {
+      beforeScroll(reduceMotion);
+      panel.figure.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'nearest' });
+    }
+  }
+
+  return { watch: watch, revealTop: revealTop, bringIntoView: bringIntoView };
+})();
