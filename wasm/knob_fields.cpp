@@ -134,7 +134,7 @@ void version_picker(kvapp::Panel& panel, const KnobField& knob) {
     if (!ImGui::BeginCombo("##vllm_version", preview.c_str())) return;
     for (const kv::Choice& v : knob.spec().choices) {
         const bool selected = current == v.value;
-        const std::string label = v.value + "  " + v.note;
+        const std::string label = std::string(v.value) + "  " + v.note;
         if (ImGui::Selectable(label.c_str(), selected) && !selected) set_knob_text(panel, knob, v.value);
         if (selected) ImGui::SetItemDefaultFocus();
     }

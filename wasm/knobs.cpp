@@ -33,7 +33,7 @@ namespace {
 
 // A slider over `stops` showing `shown` for the current `value` (which may lie between stops when
 // set from the page); true when the reader moved it to another stop, written to `value`.
-bool stop_slider(const char* id, double& value, const std::vector<double>& stops, const std::string& shown) {
+bool stop_slider(const char* id, double& value, std::span<const double> stops, const std::string& shown) {
     int index = static_cast<int>(std::upper_bound(stops.begin(), stops.end(), value + 1e-9) - stops.begin()) - 1;
     index = std::clamp(index, 0, static_cast<int>(stops.size()) - 1);
     const std::string text = escape_format(shown);
@@ -100,14 +100,14 @@ void choice_knob(kvapp::Panel& panel, const KnobField& knob, const std::string& 
         for (size_t i = 0; i < spec.choices.size(); ++i) {
             if (i > 0) ImGui::SameLine(0, 16);
             const kv::Choice& c = spec.choices[i];
-            if (ImGui::RadioButton(c.label.c_str(), current == c.value) && current != c.value) set_knob_text(panel, knob, c.value);
+            if (ImGui::RadioButton(c.label, current == c.value) && current != c.value) set_knob_text(panel, knob, c.value);
         }
         return;
     }
     if (!ImGui::BeginCombo(id.c_str(), current.c_str())) return;
     for (const kv::Choice& c : spec.choices) {
         const bool selected = current == c.value;
-        if (ImGui::Selectable(c.label.c_str(), selected) && !selected) set_knob_text(panel, knob, c.value);
+        if (ImGui::Selectable(c.label, selected) && !selected) set_knob_text(panel, knob, c.value);
         if (selected) ImGui::SetItemDefaultFocus();
     }
     ImGui::EndCombo();

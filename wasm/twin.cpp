@@ -21,9 +21,9 @@ json stop_value(const kv::FieldSpec& spec, double v) {
     return spec.type == kv::FieldType::integer ? json(static_cast<int64_t>(v)) : json(v);
 }
 
-json options_of(const std::vector<kv::Choice>& choices, bool with_note) {
+json options_of(std::span<const kv::Choice> choices, bool with_note) {
     json out = json::array();
-    for (const kv::Choice& c : choices) out.push_back({{"value", c.value}, {"label", with_note ? c.value + ": " + c.note : c.label}});
+    for (const kv::Choice& c : choices) out.push_back({{"value", c.value}, {"label", with_note ? std::string(c.value) + ": " + c.note : std::string(c.label)}});
     return out;
 }
 

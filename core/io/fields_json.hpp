@@ -3,7 +3,6 @@
 // A missing field keeps the base's value; null resets a nullable one; every rejection names the
 // field and what it takes.
 #pragma once
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -98,16 +97,18 @@ std::optional<InputError> read_field(const Field<S>& field, const nlohmann::json
 // Every key of `in` through its row, in the text's order; a key whose row has no member goes to
 // `own` (the struct's own reader), one with no row is refused as not a `what` field. `subject`
 // names the whole object in errors ("scenario", "plan").
-using OwnKey = std::function<std::optional<InputError>(const std::string& key, const nlohmann::json& value)>;
-template <typename S>
+struct NoOwnKeys {
+    std::optional<InputError> operator()(const std::string&, const nlohmann::json&) const { return std::nullopt; }
+};
+template <typename S, typename Own = NoOwnKeys>
 std::optional<InputError> read_fields(const std::vector<Field<S>>& fields, const nlohmann::json& in, S& s, const char* subject,
-                                      const char* what, const OwnKey& own = nullptr) {
+                                      const char* what, const Own& own = {}) {
     if (!in.is_object()) return InputError{subject, ErrorCode::wrong_type, std::string("the ") + what + " must be a JSON object"};
     for (const auto& [key, value] : in.items()) {
         const Field<S>* field = find_field(fields, key);
         std::optional<InputError> error;
         if (field && !std::holds_alternative<std::monostate>(field->member)) error = read_field(*field, value, s);
-        else if (field && own) error = own(key, value);
+        else if (field) error = own(key, value);
         else error = unknown_key(key, what, field_names(fields));
         if (error) return error;
     }

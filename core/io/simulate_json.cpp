@@ -42,7 +42,7 @@ std::optional<InputError> read_requests(const json& value, std::vector<RequestSp
 
 std::variant<Workload, InputError> workload_from_json(const json& in, const Workload& base) {
     Workload w = base;
-    const OwnKey list = [&w](const std::string&, const json& value) { return read_requests(value, w.list); };
+    const auto list = [&w](const std::string&, const json& value) { return read_requests(value, w.list); };
     if (auto error = read_fields(workload_fields(), in, w, "workload", "workload", list)) return *error;
     return w;
 }

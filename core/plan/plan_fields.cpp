@@ -7,7 +7,7 @@ namespace {
 
 constexpr double max_gpu_count = 64;
 
-const FieldSpec rows[] = {
+constexpr FieldSpec rows[] = {
     {.name = "gpu_count",
      .type = FieldType::integer,
      .lo = 1,

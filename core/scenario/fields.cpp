@@ -1,7 +1,6 @@
 #include "scenario/fields.hpp"
 
 #include <cmath>
-#include <set>
 
 #include "base/format.hpp"
 #include "engine/engine_rules.hpp"
@@ -87,15 +86,6 @@ std::optional<InputError> check_number(const FieldSpec& spec, const std::string&
     return std::nullopt;
 }
 
-std::vector<double> log_stops(double lo, double hi) {
-    std::set<double> stops = {lo, hi};
-    for (int e = 0; e < 40; ++e)
-        for (double m : {1.0, 1.25, 1.5, 1.75}) {
-            const auto v = static_cast<double>(std::llround(std::ldexp(m, e)));
-            if (v >= lo && v <= hi) stops.insert(v);
-        }
-    return {stops.begin(), stops.end()};
-}
 
 std::string stop_text(const FieldSpec& spec, double value) {
     if (value == 0 && *spec.zero_text) return spec.zero_text;

@@ -3,8 +3,10 @@
 // The JSON reader and writer (io/fields_json.hpp), --catalog, the panels' knobs and the page
 // scripts all read the rows, so a field's range and default are written once. No JSON here.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -24,10 +26,37 @@ const char* field_type_name(FieldType type);
 enum class TextRule { none, model_id, gpu_id, vllm_version };
 
 struct Choice {
-    std::string value;  // as JSON writes it
-    std::string label;  // the panels' text
-    std::string note;   // what it changes, for pickers ("" when nothing to say)
+    const char* value;      // as JSON writes it
+    const char* label;      // the panels' text
+    const char* note = "";  // what it changes, for pickers
 };
+
+// Powers of two and their quarter steps (x1, x1.25, x1.5, x1.75, rounded to whole numbers) from lo
+// to hi, both included, worked out by the compiler so a row's stops are constant data.
+struct LogStops {
+    double values[128] = {};
+    size_t count = 0;
+    constexpr std::span<const double> span() const { return {values, count}; }
+};
+constexpr LogStops log_stops(int64_t lo, int64_t hi) {
+    LogStops out;
+    auto add = [&out](int64_t v) {
+        size_t at = 0;
+        while (at < out.count && out.values[at] < static_cast<double>(v)) ++at;
+        if (at < out.count && out.values[at] == static_cast<double>(v)) return;
+        for (size_t k = out.count; k > at; --k) out.values[k] = out.values[k - 1];
+        out.values[at] = static_cast<double>(v);
+        ++out.count;
+    };
+    add(lo);
+    add(hi);
+    for (int e = 0; e < 40; ++e)
+        for (int64_t quarters = 4; quarters <= 7; ++quarters) {
+            const int64_t v = ((quarters << e) + 2) / 4;  // round(quarters / 4 x 2^e), halves up
+            if (v >= lo && v <= hi) add(v);
+        }
+    return out;
+}
 
 struct FieldSpec {
     const char* name = "";
@@ -36,11 +65,11 @@ struct FieldSpec {
     int decimals = 0;       // numbers: how messages and knobs print them
     bool nullable = false;  // null (or unset): the engine's default, or no such object
     TextRule rule = TextRule::none;
-    std::vector<Choice> choices = {};  // choice fields: the allowed values in enum order; text fields: suggestions
+    std::span<const Choice> choices = {};  // choice fields: the allowed values in enum order; text fields: suggestions
     const char* alias = "";            // a choice field: another word the reader takes for the first choice ("auto")
     const char* choice_words = "";     // how a message lists the choices
     // The knob: its positions (log-spaced or round numbers), or a plain range when empty.
-    std::vector<double> stops = {};
+    std::span<const double> stops = {};
     double knob_lo = 0, knob_hi = 0;  // a plain-range knob narrower than the accepted range (0, 0: the range)
     const char* stop_suffix = "";     // after a stop's number ("tokens")
     const char* zero_text = "";       // a stop at 0 that means something else ("burst (all at once)")
@@ -87,8 +116,6 @@ std::optional<size_t> choice_index(const FieldSpec& spec, std::string_view value
 template <typename S>
 std::optional<InputError> check_fields(const std::vector<Field<S>>& fields, const S& s);
 
-// Powers of two and their quarter steps (x1, x1.25, x1.5, x1.75) from lo to hi, both included.
-std::vector<double> log_stops(double lo, double hi);
 // A stop as a knob shows it: "4,096", "2,000 tokens", "8 requests/s", "burst (all at once)".
 std::string stop_text(const FieldSpec& spec, double value);
 

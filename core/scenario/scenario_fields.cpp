@@ -6,11 +6,23 @@
 namespace kv {
 namespace {
 
-std::vector<Choice> bf16_or_fp8() { return {{"bf16", "BF16", ""}, {"fp8", "FP8", ""}}; }
+// The rows' lists, constant data (nothing runs at start-up).
+constexpr Choice bf16_or_fp8[] = {{"bf16", "BF16"}, {"fp8", "FP8"}};
+constexpr Choice entries[] = {{"serve", "vllm serve"}, {"offline", "LLM class"}};
+constexpr Choice versions[] = {
+    {"0.6.3", "0.6.3", "V0 engine: profiles max(max_model_len, 2,048) tokens; the server turns chunked prefill on above 32K (512)"},
+    {"0.8.5", "0.8.5", "V1 engine: profiles max_num_batched_tokens"},
+    {"0.10.1", "0.10.1", "V1, sliding-window layers keep only their window"},
+    {"0.13.0", "0.13.0", "V1, CUDA graphs still outside the budget"},
+    {"0.21.0", "0.21.0", "V1, CUDA graphs inside the budget"},
+};
+constexpr LogStops prompt_stops = log_stops(128, 131072), output_stops = log_stops(1, 32768), sequence_stops = log_stops(1, 4096),
+                   batched_token_stops = log_stops(256, 131072), model_len_stops = log_stops(256, 1 << 24);
+constexpr double deployed_tp[] = {1, 2, 4, 8};
 
 // The rows, in the order the panels list their knobs; a row with a label is a knob (knobs.cpp).
 // Designated initializers follow FieldSpec's member order (scenario/fields.hpp).
-const FieldSpec rows[] = {
+constexpr FieldSpec rows[] = {
     {.name = "model",
      .type = FieldType::text,
      .rule = TextRule::model_id,
@@ -39,7 +51,7 @@ const FieldSpec rows[] = {
      .type = FieldType::integer,
      .lo = 1,
      .hi = 1 << 20,
-     .stops = log_stops(128, 131072),
+     .stops = prompt_stops.span(),
      .unit = "tokens",
      .label = "prompt tokens",
      .help = "Prompt length of every request, in tokens. With the output tokens it sets the KV cache one sequence "
@@ -48,7 +60,7 @@ const FieldSpec rows[] = {
      .type = FieldType::integer,
      .lo = 1,
      .hi = 1 << 20,
-     .stops = log_stops(1, 32768),
+     .stops = output_stops.span(),
      .unit = "tokens",
      .label = "output tokens",
      .help = "Tokens generated per request (the request's max_tokens). Adds to each sequence's cache and sets how many "
@@ -57,7 +69,7 @@ const FieldSpec rows[] = {
      .type = FieldType::integer,
      .lo = 1,
      .hi = 4096,
-     .stops = log_stops(1, 4096),
+     .stops = sequence_stops.span(),
      .unit = "requests",
      .label = "concurrent requests",
      .help = "Requests the clients keep in flight. The scheduler runs as many as the KV pool and max_num_seqs allow; "
@@ -76,7 +88,7 @@ const FieldSpec rows[] = {
              "come out of it; the rest is left to the driver and whatever else runs on the GPU."},
     {.name = "kv_cache_dtype",
      .type = FieldType::choice,
-     .choices = bf16_or_fp8(),
+     .choices = bf16_or_fp8,
      .alias = "auto",
      .choice_words = "\"bf16\" or \"fp8\"",
      .flag = "--kv-cache-dtype",
@@ -85,7 +97,7 @@ const FieldSpec rows[] = {
              "bytes per token and doubling the sequences the pool holds."},
     {.name = "weight_dtype",
      .type = FieldType::choice,
-     .choices = bf16_or_fp8(),
+     .choices = bf16_or_fp8,
      .alias = "auto",
      .choice_words = "\"bf16\" or \"fp8\"",
      .flag = "--quantization",
@@ -97,7 +109,7 @@ const FieldSpec rows[] = {
      .lo = 1,
      .hi = 4096,
      .nullable = true,
-     .stops = log_stops(1, 4096),
+     .stops = sequence_stops.span(),
      .unit = "sequences",
      .flag = "--max-num-seqs",
      .label = "max_num_seqs",
@@ -109,7 +121,7 @@ const FieldSpec rows[] = {
      .lo = 16,
      .hi = 1 << 20,
      .nullable = true,
-     .stops = log_stops(256, 131072),
+     .stops = batched_token_stops.span(),
      .unit = "tokens",
      .flag = "--max-num-batched-tokens",
      .label = "max_num_batched_tokens",
@@ -121,7 +133,7 @@ const FieldSpec rows[] = {
      .lo = 16,
      .hi = 1 << 24,
      .nullable = true,
-     .stops = log_stops(256, 1 << 24),
+     .stops = model_len_stops.span(),
      .unit = "tokens",
      .flag = "--max-model-len",
      .label = "max_model_len",
@@ -132,7 +144,7 @@ const FieldSpec rows[] = {
      .type = FieldType::integer,
      .lo = 1,
      .hi = 64,
-     .stops = {1, 2, 4, 8},
+     .stops = deployed_tp,
      .unit = "GPUs",
      .flag = "--tensor-parallel-size",
      .label = "tensor parallel size",
@@ -142,15 +154,7 @@ const FieldSpec rows[] = {
     {.name = "vllm_version",
      .type = FieldType::text,
      .rule = TextRule::vllm_version,
-     .choices =
-         {
-             {"0.6.3", "0.6.3",
-              "V0 engine: profiles max(max_model_len, 2,048) tokens; the server turns chunked prefill on above 32K (512)"},
-             {"0.8.5", "0.8.5", "V1 engine: profiles max_num_batched_tokens"},
-             {"0.10.1", "0.10.1", "V1, sliding-window layers keep only their window"},
-             {"0.13.0", "0.13.0", "V1, CUDA graphs still outside the budget"},
-             {"0.21.0", "0.21.0", "V1, CUDA graphs inside the budget"},
-         },
+     .choices = versions,
      .choice_words = "a version string such as \"0.6.3\" or \"0.21.0\" (0.2.5 or newer: the first to count memory outside torch)",
      .label = "vLLM version",
      .help = "The vLLM release whose start-up accounting the engine follows. Before 0.8 (V0) the profile run pushes "
@@ -170,7 +174,7 @@ const FieldSpec rows[] = {
              "num_attention_heads), as the model would be without grouped-query attention. k_proj and v_proj widen too."},
     {.name = "entry",
      .type = FieldType::choice,
-     .choices = {{"serve", "vllm serve", ""}, {"offline", "LLM class", ""}},
+     .choices = entries,
      .choice_words = "\"serve\" (vllm serve) or \"offline\" (the LLM class)",
      .help = "How vLLM was started: vllm serve (the OpenAI server) or the offline LLM(...) class; they get different batch defaults."},
     {.name = "block_size",

@@ -3,13 +3,18 @@
 namespace kv {
 namespace {
 
+constexpr Choice workloads[] = {{"chat", "chat"}, {"summarise", "summarise"}, {"reasoning", "reasoning"}, {"fixed", "fixed"}};
+constexpr double rate_stops[] = {0, 0.25, 0.5, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1000};
+constexpr double request_stops[] = {10, 20, 50, 100, 200, 500, 1000, 2000, 5000};
+constexpr double prefix_stops[] = {0, 100, 250, 500, 1000, 2000, 4000, 8000, 16000, 32000};
+
 // The knobs' stops are round numbers, so the lesson's figures (2,000 requests, a 2,000-token
 // system prompt, 8 requests/s) are exact stops. The requests knob stops at 5,000 (a run of 20,000,
 // the reader's limit, takes long enough to stall a drag); the page can set more.
-const FieldSpec rows[] = {
+constexpr FieldSpec rows[] = {
     {.name = "workload",
      .type = FieldType::choice,
-     .choices = {{"chat", "chat", ""}, {"summarise", "summarise", ""}, {"reasoning", "reasoning", ""}, {"fixed", "fixed", ""}},
+     .choices = workloads,
      .choice_words = "chat, summarise, reasoning or fixed",
      .label = "workload",
      .help = "Where the requests' lengths come from. chat: short prompts, medium answers; summarise: long documents, short "
@@ -20,7 +25,7 @@ const FieldSpec rows[] = {
      .lo = 0,
      .hi = 1e4,
      .decimals = 3,
-     .stops = {0, 0.25, 0.5, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1000},
+     .stops = rate_stops,
      .stop_suffix = " requests/s",
      .zero_text = "burst (all at once)",
      .unit = "requests/s",
@@ -31,7 +36,7 @@ const FieldSpec rows[] = {
      .type = FieldType::integer,
      .lo = 1,
      .hi = 20000,
-     .stops = {10, 20, 50, 100, 200, 500, 1000, 2000, 5000},
+     .stops = request_stops,
      .unit = "requests",
      .label = "requests",
      .help = "How many requests the run serves. The run ends when the last one finishes."},
@@ -39,7 +44,7 @@ const FieldSpec rows[] = {
      .type = FieldType::integer,
      .lo = 0,
      .hi = 1 << 20,
-     .stops = {0, 100, 250, 500, 1000, 2000, 4000, 8000, 16000, 32000},
+     .stops = prefix_stops,
      .stop_suffix = " tokens",
      .unit = "tokens",
      .label = "shared prefix",

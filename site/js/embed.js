@@ -43,7 +43,7 @@
   var defaults = JSON.parse(main.getAttribute('data-defaults') || '{}');
   var limits = JSON.parse(main.getAttribute('data-limits') || '{}');
   var formats = JSON.parse(main.getAttribute('data-formats') || '[]');
-  var knownFields = Object.keys(defaults);
+  var knownFields = KvState.fieldNames().filter(function (name) { return name in defaults; });  // the scenario's, in its table's order
   var embed = window.KvEmbed = { handle: null, messages: [], kind: null, hosts: [], limits: limits, height: null };
   var framed = !!window.parent && window.parent !== window;
   var watched = [];

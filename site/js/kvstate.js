@@ -24,16 +24,24 @@ var KvState = (function () {
   'use strict';
 
   var PANELS = ['admission', 'phases', 'batching', 'serving'];
-  var NUMERIC = ['prompt_tokens', 'output_tokens', 'concurrent_requests', 'gpu_memory_utilization',
-    'max_num_seqs', 'max_num_batched_tokens', 'tensor_parallel_size', 'pipeline_parallel_size', 'max_model_len',
-    'block_size',
-    // The serving panel's workload (core/io/simulate_json.hpp).
-    'rate_per_s', 'requests', 'seed', 'shared_prefix_tokens'];
-  // Unset (null) means the engine's default for the version, GPU and model.
-  var NULLABLE = ['max_num_seqs', 'max_num_batched_tokens', 'max_model_len', 'block_size', 'gpu_memory_utilization'];
-  var BOOLEAN = ['force_mha', 'enforce_eager', 'prefix_caching'];
-  // JSON objects: a Hugging Face config.json and a GPU description; null goes back to the catalog.
-  var OBJECT = ['model_config', 'gpu_config'];
+  // Field kinds come from the core's field tables, baked into the page as data-fields
+  // ([name, type, nullable] rows; KvState.useFields): numbers, booleans, JSON objects, and the
+  // fields whose null means the engine's default.
+  var NUMERIC = [], NULLABLE = [], BOOLEAN = [], OBJECT = [], NAMES = [];
+  function useFields(rows) {
+    NUMERIC = []; NULLABLE = []; BOOLEAN = []; OBJECT = []; NAMES = [];
+    (rows || []).forEach(function (row) {
+      var name = row[0], type = row[1];
+      NAMES.push(name);
+      if (type === 'integer' || type === 'number') NUMERIC.push(name);
+      if (type === 'boolean') BOOLEAN.push(name);
+      if (type === 'object') OBJECT.push(name);
+      else if (row[2]) NULLABLE.push(name);
+    });
+  }
+  // The page that loads this script names its fields on an element with data-fields.
+  var holder = typeof document !== 'undefined' && document.querySelector('[data-fields]');
+  if (holder) useFields(JSON.parse(holder.getAttribute('data-fields') || '[]'));
 
   function decode(text) {
     try { return decodeURIComponent(text.replace(/\+/g, ' ')); } catch (e) { return text; }
@@ -140,5 +148,5 @@ var KvState = (function () {
   }
 
   return { PANELS: PANELS, parse: parse, coerce: coerce, toQuery: toQuery, applyFields: applyFields,
-    sameScenario: sameScenario };
+    sameScenario: sameScenario, useFields: useFields, fieldNames: function () { return NAMES.slice(); } };
 })();

@@ -25,7 +25,7 @@
   var scenarios = JSON.parse(main.getAttribute('data-scenarios') || '{}');
   var base = JSON.parse(main.getAttribute('data-base') || '{}');   // the lesson's starting point
   var moduleUrl = main.getAttribute('data-module');
-  var knownFields = Object.keys(defaults);
+  var knownFields = KvState.fieldNames().filter(function (name) { return name in defaults; });  // the scenario's, in its table's order
   var panels = Object.create(null);  // no prototype: "#panel=__proto__" must name no panel
   var own = {};   // the reader's fields for every panel: model_config, gpu_config, a log's scenario (useOwn)
   var lesson = window.KvLesson = { panels: {}, firstPanelMs: null, errors: [], sections: [], reading: null };

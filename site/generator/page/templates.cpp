@@ -1,4 +1,5 @@
 // Filling the page templates with the article and the data the page scripts read from attributes.
+#include <algorithm>
 #include "page/templates.hpp"
 
 #include "base/format.hpp"
@@ -20,19 +21,17 @@ std::string embed_exercises(const RenderedArticle& article) {
 }
 
 // What each field of embed.html's address may be: the catalog's ranges, ids and choices.
-json field_limits(const json& catalog) {
-    json limits = catalog["limits"];
-    json ids = {{"model", json::array()}, {"gpu", json::array()}};
-    for (const json& m : catalog["models"]) ids["model"].push_back(m["id"]);
-    for (const json& g : catalog["gpus"]) ids["gpu"].push_back(g["id"]);
-    limits["model"] = ids["model"];
-    limits["gpu"] = ids["gpu"];
-    limits["kv_cache_dtype"] = {"bf16", "fp8"};
-    limits["weight_dtype"] = {"bf16", "fp8"};
-    limits["force_mha"] = {false, true};
-    limits["enforce_eager"] = {false, true};
-    limits["entry"] = {"serve", "offline"};
-    return limits;
+// Every input field, in its table's order, as the page scripts need it: [name, type, nullable].
+// Scenario fields first, then the serving panel's workload fields (core/scenario/fields.hpp).
+json page_fields(const json& catalog) {
+    json out = json::array();
+    for (const char* table : {"fields", "workload_fields"}) {
+        std::vector<std::pair<int, json>> rows;
+        for (const auto& [name, row] : catalog[table].items()) rows.push_back({row["order"].get<int>(), {name, row["type"], row["nullable"]}});
+        std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (auto& [order, row] : rows) out.push_back(std::move(row));
+    }
+    return out;
 }
 
 }  // namespace
@@ -81,6 +80,7 @@ std::string index_page(const Templates& templates, const RenderedArticle& articl
                                            {"TITLE", article.title_html},
                                            {"BODY", article.body_html},
                                            {"DEFAULTS", escape_html(catalog["defaults"].dump())},
+                                           {"FIELDS", escape_html(page_fields(catalog).dump())},
                                            {"SCENARIOS", escape_html(scenarios.dump())},
                                            {"FIGURE_COUNT", std::to_string(article.figures.size())}});
 }
@@ -92,7 +92,8 @@ std::string embed_page(const Templates& templates, const RenderedArticle& articl
     return fill_template(templates.embed, {{"HEAD", templates.head},
                                            {"EXERCISES", embed_exercises(article)},
                                            {"DEFAULTS", escape_html(catalog["defaults"].dump())},
-                                           {"LIMITS", escape_html(field_limits(catalog).dump())},
+                                           {"FIELDS", escape_html(page_fields(catalog).dump())},
+                                           {"LIMITS", escape_html(catalog["limits"].dump())},
                                            {"FORMATS", escape_html(formats.dump())},
                                            {"TITLE_TEXT", escape_html(article.title_text)}});
 }
