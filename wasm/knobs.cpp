@@ -30,9 +30,9 @@
 #include "logs/engine_log.hpp"
 #include "model/catalog.hpp"
 #include "base/format.hpp"
-#include "panels.hpp"
-#include "style.hpp"
-#include "widgets.hpp"
+#include "panels/panels.hpp"
+#include "ui/style.hpp"
+#include "ui/widgets.hpp"
 
 namespace kvui {
 namespace {

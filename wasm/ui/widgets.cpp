@@ -1,19 +1,23 @@
+// The drawing helpers of ui/widgets.hpp: text that wraps at spaces only, figure cards, stacked
+// bars and meters, charts, and the engine log's monospaced box. Each takes text core/ already
+// formatted; the concept colours come from ui/style.hpp.
+//
 // Index of this file:
 // [SECTION] Text
 // [SECTION] Figures
 // [SECTION] Bars and meters
 // [SECTION] Charts
 // [SECTION] Engine log
-#include "logs/engine_log.hpp"
-#include "widgets.hpp"
+#include "ui/widgets.hpp"
+
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 
-#include <imgui_internal.h>
-
-#include "style.hpp"
+#include "logs/engine_log.hpp"
+#include "ui/style.hpp"
 
 namespace kvui {
 namespace {
@@ -161,7 +165,7 @@ void figure_row(const char* id, const std::vector<Figure>& figures) {
         ImGui::PopFont();
         if (!f.note.empty()) text_wrapped(f.note, Colour::text_muted);
         ImGui::EndGroup();
-        concept_region(f.colour, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());  // linked reading (style.hpp)
+        concept_region(f.colour, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());  // linked reading (ui/style.hpp)
     }
     ImGui::EndTable();
 }

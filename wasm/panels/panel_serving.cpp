@@ -22,9 +22,9 @@
 #include <cmath>
 
 #include "base/format.hpp"
-#include "panels.hpp"
-#include "style.hpp"
-#include "widgets.hpp"
+#include "panels/panels.hpp"
+#include "ui/style.hpp"
+#include "ui/widgets.hpp"
 
 namespace kvui {
 namespace {

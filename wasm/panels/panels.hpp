@@ -8,7 +8,7 @@
 #pragma once
 #include <cstdint>
 
-#include "app.hpp"
+#include "app/app.hpp"
 
 namespace kvui {
 

@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "base/format.hpp"
-#include "panels.hpp"
-#include "style.hpp"
-#include "widgets.hpp"
+#include "panels/panels.hpp"
+#include "ui/style.hpp"
+#include "ui/widgets.hpp"
 
 namespace kvui {
 namespace {

@@ -1,4 +1,7 @@
-#include "style.hpp"
+// The panels' ImGui style in the light or dark theme (ui/palette.hpp's colours), and the linked
+// reading's bookkeeping: where each concept was drawn this frame, and the emphasis of the one the
+// page points at.
+#include "ui/style.hpp"
 
 #include <utility>
 

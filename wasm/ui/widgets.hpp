@@ -1,6 +1,6 @@
 // Drawing helpers the three panels share: headings, (?) tooltips, figure cards, the stacked bar,
 // chart axes and the engine log. They take already-formatted text (core/base/format.hpp) and concept
-// colours (palette.hpp); none of them computes a lesson number.
+// colours (ui/palette.hpp); none of them computes a lesson number.
 #pragma once
 #include <imgui.h>
 
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "result/evaluate.hpp"
-#include "fonts.hpp"
-#include "palette.hpp"
+#include "ui/fonts.hpp"
+#include "ui/palette.hpp"
 
 namespace kvui {
 

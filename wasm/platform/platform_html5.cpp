@@ -1,10 +1,13 @@
+// platform/platform_html5.hpp's surfaces: one WebGL2 and one ImGui context per canvas, frames
+// drawn on demand, and the canvas's mouse, touch, keyboard and focus events through html5.h.
+//
 // Index of this file:
 // [SECTION] Surfaces: one WebGL2 + one ImGui context per canvas
 // [SECTION] Drawing: frames on demand
 // [SECTION] Mouse and touch
 // [SECTION] Keyboard and focus
 // [SECTION] Open, close, visibility
-#include "platform_html5.hpp"
+#include "platform/platform_html5.hpp"
 
 #include <emscripten/emscripten.h>
 #include <emscripten/html5.h>
@@ -19,7 +22,7 @@
 #include <map>
 #include <memory>
 
-#include "fonts.hpp"
+#include "ui/fonts.hpp"
 
 namespace kvui {
 namespace {
@@ -473,7 +476,7 @@ int surface_open(const std::string& selector, SurfaceSize size, FrameFn frame, H
     s->on_height = std::move(on_height);
     s->last_frame_time = emscripten_get_now();
     emscripten_webgl_make_context_current(gl);
-    // The context does not own its atlas: every panel shares one per pixel ratio (fonts.hpp).
+    // The context does not own its atlas: every panel shares one per pixel ratio (ui/fonts.hpp).
     s->imgui = ImGui::CreateContext(shared_atlas(1.0f));
     ImGui::SetCurrentContext(s->imgui);
     configure_io(ImGui::GetIO());
