@@ -179,17 +179,18 @@ const char* binding_limit_note(kv::BindingLimit limit) {
 
 void admission(const kv::Result& r) {
     heading("Admission");
-    figure_row("admission",
-               {
-                   {"running", kv::format_count(r.admission.running),
-                    "of " + kv::format_count(r.scenario.concurrent_requests) + " requests; " + kv::format_count(r.admission.waiting) + " waiting",
-                    Colour::kv_used, "vLLM's stats line: Running: N reqs, Waiting: M reqs."},
-                   {"the pool holds", kv::format_count(r.admission.max_resident_sequences), "sequences of this length", Colour::text,
-                    "floor(KV pool / bytes per sequence)."},
-                   {"limited by", binding_limit_words(r.admission.binding_limit), binding_limit_note(r.admission.binding_limit), Colour::text, nullptr},
-                   {"KV cache usage", kv::format_percent(r.admission.kv_cache_usage, 1), "of the pool", Colour::kv_used,
-                    "vLLM's GPU KV cache usage (the vllm:kv_cache_usage_perc gauge)."},
-               });
+    figure_row("admission", {
+                                {"running", kv::format_count(r.admission.running),
+                                 "of " + kv::format_count(r.scenario.concurrent_requests) + " requests; " +
+                                     kv::format_count(r.admission.waiting) + " waiting",
+                                 Colour::kv_used, "vLLM's stats line: Running: N reqs, Waiting: M reqs."},
+                                {"the pool holds", kv::format_count(r.admission.max_resident_sequences), "sequences of this length",
+                                 Colour::text, "floor(KV pool / bytes per sequence)."},
+                                {"limited by", binding_limit_words(r.admission.binding_limit),
+                                 binding_limit_note(r.admission.binding_limit), Colour::text, nullptr},
+                                {"KV cache usage", kv::format_percent(r.admission.kv_cache_usage, 1), "of the pool", Colour::kv_used,
+                                 "vLLM's GPU KV cache usage (the vllm:kv_cache_usage_perc gauge)."},
+                            });
 }
 
 //-----------------------------------------------------------------------------

@@ -90,8 +90,8 @@ void phases(const kv::Result& r) {
                 "Time to first token: the whole prompt goes through every matmul at once, so the weights are read "
                 "once and used prompt-length times. More FLOPs help here.");
     ImGui::TableNextColumn();
-    phase_block("Decode: ITL", ("one token for each of " + kv::format_count(r.admission.running) + " running sequences").c_str(), r.steps.decode,
-                Colour::decode,
+    phase_block("Decode: ITL", ("one token for each of " + kv::format_count(r.admission.running) + " running sequences").c_str(),
+                r.steps.decode, Colour::decode,
                 "Inter-token latency: every step reads the weights and every running sequence's whole cache for one "
                 "token per sequence. More bandwidth helps here.");
     ImGui::EndTable();
@@ -213,8 +213,9 @@ void chunked_prefill(const kv::Result& r) {
     if (hovered) {
         const int64_t chunk = std::clamp<int64_t>(std::llround(plot.x_at(ImGui::GetIO().MousePos.x)), 0, static_cast<int64_t>(x_max));
         ImGui::BeginTooltip();
-        ImGui::TextUnformatted(
-            (kv::format_count(chunk) + " prefill tokens: step " + kv::format_duration(kv::decode_step_with_chunk_s(kv::step_engine(r), r.admission.running, chunk))).c_str());
+        ImGui::TextUnformatted((kv::format_count(chunk) + " prefill tokens: step " +
+                                kv::format_duration(kv::decode_step_with_chunk_s(kv::step_engine(r), r.admission.running, chunk)))
+                                   .c_str());
         ImGui::EndTooltip();
     }
 }
