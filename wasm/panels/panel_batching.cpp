@@ -16,6 +16,7 @@
 
 #include "base/format.hpp"
 #include "panels/panels.hpp"
+#include "ui/plot.hpp"
 #include "ui/style.hpp"
 #include "ui/widgets.hpp"
 
