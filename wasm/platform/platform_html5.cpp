@@ -1,11 +1,10 @@
-// platform/platform_html5.hpp's surfaces: one WebGL2 and one ImGui context per canvas, frames
-// drawn on demand, and the canvas's mouse, touch, keyboard and focus events through html5.h.
+// platform/platform_html5.hpp's surfaces: one WebGL2 and one ImGui context per canvas, and frames
+// drawn on demand (a few after each event or change, none while idle, only a height measured while
+// off screen). The canvas's events are input_html5.cpp's.
 //
 // Index of this file:
-// [SECTION] Surfaces: one WebGL2 + one ImGui context per canvas
+// [SECTION] Surfaces
 // [SECTION] Drawing: frames on demand
-// [SECTION] Mouse and touch
-// [SECTION] Keyboard and focus
 // [SECTION] Open, close, visibility
 #include "platform/platform_html5.hpp"
 
@@ -17,60 +16,19 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
 #include <map>
 #include <memory>
 
+#include "platform/surface.hpp"
 #include "ui/fonts.hpp"
 
-namespace kvui {
+namespace kvui::platform {
 namespace {
 
 //-----------------------------------------------------------------------------
-// [SECTION] Surfaces: one WebGL2 + one ImGui context per canvas
+// [SECTION] Surfaces
 //-----------------------------------------------------------------------------
-
-// Frames drawn after an event: ImGui shows the effect of an input one frame after it sees it
-// (a value changed mid-frame reaches the items above it next frame), and a popup opened by a click
-// or a key sizes itself hidden for one frame more.
-constexpr int frames_per_move = 2;
-constexpr int frames_per_event = 3;
-
-struct Surface {
-    int id = 0;
-    std::string selector;
-    EMSCRIPTEN_WEBGL_CONTEXT_HANDLE gl = 0;
-    ImGuiContext* imgui = nullptr;
-    FrameFn frame;
-    HeightFn on_height;
-
-    bool visible = true;         // until the loader's IntersectionObserver says otherwise
-    bool missed_frames = false;  // something changed while off screen
-    SurfaceSize size;            // from the loader: CSS content box and device pixels
-    int frames_pending = 0;
-    long animation_frame = 0;  // pending requestAnimationFrame id, 0 when none
-    double last_frame_time = 0;
-    float atlas_pixel_ratio = 0;
-    ImTextureID font_texture = nullptr;  // this context's upload of the shared atlas
-    float reported_height = -1;
-
-    bool pointer_captured = false;  // a button went down on the canvas and is still held
-    double capture_offset_x = 0;    // content-box origin in client coordinates, at mouse down
-    double capture_offset_y = 0;
-    bool touch_active = false;
-    double last_mousedown_time = -1e9;
-    bool nav_focus_pending = false;  // focused from the keyboard: show ImGui's nav cursor
-    bool blur_pending = false;       // focus left: close popups, hide the nav cursor
-
-    // A key or button released before any frame saw it pressed is released one frame later, so a
-    // quick press (down and up within one animation frame) still counts once.
-    int64_t frame_count = 0;
-    int64_t key_down_frame[512] = {};
-    bool key_release_pending[512] = {};
-    int64_t button_down_frame[3] = {};
-    bool button_release_pending[3] = {};
-};
 
 std::map<int, std::unique_ptr<Surface>> surfaces;
 int next_surface_id = 1;
@@ -79,13 +37,6 @@ DrawStats stats;
 Surface* find_surface(int id) {
     auto it = surfaces.find(id);
     return it == surfaces.end() ? nullptr : it->second.get();
-}
-
-// Makes the surface's GL and ImGui contexts current and returns its io.
-ImGuiIO& use(Surface& s) {
-    emscripten_webgl_make_context_current(s.gl);
-    ImGui::SetCurrentContext(s.imgui);
-    return ImGui::GetIO();
 }
 
 //-----------------------------------------------------------------------------
@@ -133,18 +84,13 @@ void measure(Surface& s) {
     report_height(s, content_height);
 }
 
-void draw(Surface& s) {
-    const double start = emscripten_get_now();
-    ImGuiIO& io = use(s);
-    const Geometry geo = geometry(s);
-    const double css_w = geo.css_w, css_h = geo.css_h;
-    const int fb_w = geo.fb_w, fb_h = geo.fb_h;
-    // Atlas and framebuffer scale from the device pixels the canvas really has (the ratio can be
-    // fractional, e.g. 1.25, and differ a hair between axes after rounding).
-    const float ratio = static_cast<float>(fb_w / css_w);
+// The backing store, the font atlas and the framebuffer scale from the device pixels the canvas
+// really has (the ratio can be fractional, e.g. 1.25, and differ a hair between axes after rounding).
+void fit_canvas(Surface& s, ImGuiIO& io, const Geometry& geo) {
+    const float ratio = static_cast<float>(geo.fb_w / geo.css_w);
     int cur_w = 0, cur_h = 0;
     emscripten_get_canvas_element_size(s.selector.c_str(), &cur_w, &cur_h);
-    if (cur_w != fb_w || cur_h != fb_h) emscripten_set_canvas_element_size(s.selector.c_str(), fb_w, fb_h);
+    if (cur_w != geo.fb_w || cur_h != geo.fb_h) emscripten_set_canvas_element_size(s.selector.c_str(), geo.fb_w, geo.fb_h);
     if (std::fabs(ratio - s.atlas_pixel_ratio) > 0.01f) {
         // Device objects, not just the font texture: the backend would otherwise make its own at the
         // first NewFrame and leave this texture behind.
@@ -155,13 +101,13 @@ void draw(Surface& s) {
         s.atlas_pixel_ratio = ratio;
     }
     io.Fonts->SetTexID(s.font_texture);  // the atlas is shared; its texture is this context's
-    io.DisplaySize = ImVec2(static_cast<float>(css_w), static_cast<float>(css_h));
-    io.DisplayFramebufferScale = ImVec2(ratio, static_cast<float>(fb_h / css_h));
-    io.DeltaTime = static_cast<float>(std::clamp((start - s.last_frame_time) / 1000.0, 1e-4, 0.1));
-    s.last_frame_time = start;
+    io.DisplaySize = ImVec2(static_cast<float>(geo.css_w), static_cast<float>(geo.css_h));
+    io.DisplayFramebufferScale = ImVec2(ratio, static_cast<float>(geo.fb_h / geo.css_h));
+}
 
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui::NewFrame();
+// What the focus events left for this frame (called after NewFrame): a blur closes popups and
+// hides the keyboard cursor; focus from the keyboard shows it, on the first item if none has it.
+void apply_focus_changes(Surface& s) {
     ImGuiContext& g = *ImGui::GetCurrentContext();
     if (s.blur_pending) {
         if (g.OpenPopupStack.Size > 0) ImGui::ClosePopupToLevel(0, false);
@@ -173,17 +119,9 @@ void draw(Surface& s) {
         if (g.NavId == 0) ImGui::NavInitWindow(g.NavWindow, false);
         s.nav_focus_pending = false;
     }
-    const float content_height = s.frame();
-    ImGui::Render();
-    const double built = emscripten_get_now();
+}
 
-    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    glViewport(0, 0, fb_w, fb_h);
-    glClearColor(bg.x, bg.y, bg.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-
-    const double end = emscripten_get_now();
+void count_frame(double start, double built, double end) {
     const double elapsed = end - start;
     stats.frames += 1;
     stats.total_ms += elapsed;
@@ -192,8 +130,11 @@ void draw(Surface& s) {
     stats.last_ms = elapsed;
     stats.max_ms = std::max(stats.max_ms, elapsed);
     if (stats.first_frame_at_ms < 0) stats.first_frame_at_ms = emscripten_get_now();
+}
 
-    s.frame_count += 1;
+// Keys and buttons let go before a frame saw them pressed (Surface's quick presses), released
+// now that one has, with two frames more to show it.
+void release_quick_presses(Surface& s, ImGuiIO& io) {
     bool released = false;
     for (int k = 0; k < 512; ++k)
         if (s.key_release_pending[k]) {
@@ -208,7 +149,6 @@ void draw(Surface& s) {
             released = true;
         }
     if (released) s.frames_pending = std::max(s.frames_pending, 2);
-    report_height(s, content_height);
 }
 
 EM_BOOL on_animation_frame(double, void* user) {
@@ -226,7 +166,42 @@ EM_BOOL on_animation_frame(double, void* user) {
     return EM_FALSE;  // never a continuous loop
 }
 
-void invalidate(Surface& s, int frames = frames_per_event) {
+}  // namespace
+
+ImGuiIO& use(Surface& s) {
+    emscripten_webgl_make_context_current(s.gl);
+    ImGui::SetCurrentContext(s.imgui);
+    return ImGui::GetIO();
+}
+
+void draw(Surface& s) {
+    const double start = emscripten_get_now();
+    ImGuiIO& io = use(s);
+    const Geometry geo = geometry(s);
+    fit_canvas(s, io, geo);
+    io.DeltaTime = static_cast<float>(std::clamp((start - s.last_frame_time) / 1000.0, 1e-4, 0.1));
+    s.last_frame_time = start;
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui::NewFrame();
+    apply_focus_changes(s);
+    const float content_height = s.frame();
+    ImGui::Render();
+    const double built = emscripten_get_now();
+
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glViewport(0, 0, geo.fb_w, geo.fb_h);
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    count_frame(start, built, emscripten_get_now());
+
+    s.frame_count += 1;
+    release_quick_presses(s, io);
+    report_height(s, content_height);
+}
+
+void invalidate(Surface& s, int frames) {
     s.frames_pending = std::max(s.frames_pending, frames);
     if (!s.visible) {
         s.missed_frames = true;
@@ -238,215 +213,11 @@ void invalidate(Surface& s, int frames = frames_per_event) {
     }
 }
 
-//-----------------------------------------------------------------------------
-// [SECTION] Mouse and touch
-//-----------------------------------------------------------------------------
+}  // namespace kvui::platform
 
-int imgui_button(unsigned short dom_button) {
-    switch (dom_button) {
-        case 0:
-            return 0;  // primary
-        case 1:
-            return 2;  // middle
-        case 2:
-            return 1;  // secondary
-        default:
-            return -1;
-    }
-}
+namespace kvui {
 
-EM_BOOL on_document_mouse(int type, const EmscriptenMouseEvent* e, void* user);
-
-void release_capture(Surface& s) {
-    if (!s.pointer_captured) return;
-    s.pointer_captured = false;
-    emscripten_set_mousemove_callback(EMSCRIPTEN_EVENT_TARGET_DOCUMENT, nullptr, EM_TRUE, nullptr);
-    emscripten_set_mouseup_callback(EMSCRIPTEN_EVENT_TARGET_DOCUMENT, nullptr, EM_TRUE, nullptr);
-}
-
-EM_BOOL on_canvas_mouse(int type, const EmscriptenMouseEvent* e, void* user) {
-    Surface& s = *static_cast<Surface*>(user);
-    ImGuiIO& io = use(s);
-    io.KeyCtrl = e->ctrlKey;
-    io.KeyShift = e->shiftKey;
-    io.KeyAlt = e->altKey;
-    io.KeySuper = e->metaKey;
-    const ImVec2 pos(static_cast<float>(e->targetX - s.size.content_left), static_cast<float>(e->targetY - s.size.content_top));
-    switch (type) {
-        case EMSCRIPTEN_EVENT_MOUSEDOWN: {
-            const int b = imgui_button(e->button);
-            if (b < 0) return EM_FALSE;
-            io.MousePos = pos;
-            io.MouseDown[b] = true;
-            s.button_down_frame[b] = s.frame_count;
-            s.button_release_pending[b] = false;
-            s.last_mousedown_time = emscripten_get_now();
-            if (!s.pointer_captured) {
-                s.pointer_captured = true;
-                s.capture_offset_x = static_cast<double>(e->clientX - e->targetX) + s.size.content_left;
-                s.capture_offset_y = static_cast<double>(e->clientY - e->targetY) + s.size.content_top;
-                emscripten_set_mousemove_callback(EMSCRIPTEN_EVENT_TARGET_DOCUMENT, &s, EM_TRUE, on_document_mouse);
-                emscripten_set_mouseup_callback(EMSCRIPTEN_EVENT_TARGET_DOCUMENT, &s, EM_TRUE, on_document_mouse);
-            }
-            invalidate(s);
-            return EM_TRUE;  // no text selection or native drag; the loader focuses the canvas
-        }
-        case EMSCRIPTEN_EVENT_MOUSEMOVE:
-            if (s.pointer_captured) return EM_FALSE;  // the document listener has it
-            io.MousePos = pos;
-            invalidate(s, frames_per_move);
-            return EM_FALSE;
-        case EMSCRIPTEN_EVENT_MOUSELEAVE:
-            if (s.pointer_captured) return EM_FALSE;
-            io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-            invalidate(s, frames_per_move);
-            return EM_FALSE;
-        default:
-            return EM_FALSE;
-    }
-}
-
-EM_BOOL on_document_mouse(int type, const EmscriptenMouseEvent* e, void* user) {
-    Surface& s = *static_cast<Surface*>(user);
-    ImGuiIO& io = use(s);
-    io.MousePos = ImVec2(static_cast<float>(e->clientX - s.capture_offset_x), static_cast<float>(e->clientY - s.capture_offset_y));
-    if (type == EMSCRIPTEN_EVENT_MOUSEUP) {
-        const int b = imgui_button(e->button);
-        if (b >= 0) {
-            if (s.button_down_frame[b] == s.frame_count) s.button_release_pending[b] = true;
-            else io.MouseDown[b] = false;
-        }
-        release_capture(s);
-    }
-    invalidate(s, type == EMSCRIPTEN_EVENT_MOUSEUP ? frames_per_event : frames_per_move);
-    return EM_FALSE;
-}
-
-// A touch on a control drives it like a mouse; a touch anywhere else is left to the page, so a
-// reader can scroll past a panel with a finger. Which one it is needs a frame with the new
-// position, drawn at once so the answer is ready before the browser acts on the event.
-EM_BOOL on_touch(int type, const EmscriptenTouchEvent* e, void* user) {
-    Surface& s = *static_cast<Surface*>(user);
-    const EmscriptenTouchPoint* touch = nullptr;
-    for (int i = 0; i < e->numTouches; ++i)
-        if (e->touches[i].isChanged) {
-            touch = &e->touches[i];
-            break;
-        }
-    if (!touch) return EM_FALSE;
-    ImGuiIO& io = use(s);
-    const ImVec2 pos(static_cast<float>(touch->targetX - s.size.content_left), static_cast<float>(touch->targetY - s.size.content_top));
-    switch (type) {
-        case EMSCRIPTEN_EVENT_TOUCHSTART: {
-            io.MousePos = pos;
-            draw(s);
-            const bool on_control = ImGui::GetCurrentContext()->HoveredId != 0;
-            if (!on_control) return EM_FALSE;
-            use(s).MouseDown[0] = true;
-            s.button_down_frame[0] = s.frame_count;
-            s.button_release_pending[0] = false;
-            s.touch_active = true;
-            invalidate(s);
-            return EM_TRUE;
-        }
-        case EMSCRIPTEN_EVENT_TOUCHMOVE:
-            if (!s.touch_active) return EM_FALSE;
-            io.MousePos = pos;
-            invalidate(s, frames_per_move);
-            return EM_TRUE;
-        default:  // end, cancel
-            if (!s.touch_active) return EM_FALSE;
-            if (s.button_down_frame[0] == s.frame_count) s.button_release_pending[0] = true;
-            else io.MouseDown[0] = false;
-            s.touch_active = false;
-            invalidate(s);
-            return EM_TRUE;
-    }
-}
-
-//-----------------------------------------------------------------------------
-// [SECTION] Keyboard and focus
-//-----------------------------------------------------------------------------
-
-// DOM keyCodes ImGui's keyboard navigation uses. Everything else (Tab, Page Up/Down, shortcuts)
-// is left to the browser.
-constexpr int key_enter = 13, key_escape = 27, key_space = 32;
-constexpr int key_left = 37, key_up = 38, key_right = 39, key_down = 40;
-
-bool navigation_key(unsigned long code) {
-    return code == key_enter || code == key_escape || code == key_space || (code >= key_left && code <= key_down);
-}
-
-EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void* user) {
-    Surface& s = *static_cast<Surface*>(user);
-    if (!navigation_key(e->keyCode) || e->altKey || e->metaKey) return EM_FALSE;
-    ImGuiIO& io = use(s);
-    io.KeyCtrl = e->ctrlKey;
-    io.KeyShift = e->shiftKey;
-    const unsigned long k = e->keyCode;
-    if (type == EMSCRIPTEN_EVENT_KEYDOWN) {
-        io.KeysDown[k] = true;
-        s.key_down_frame[k] = s.frame_count;
-        s.key_release_pending[k] = false;
-    } else if (s.key_down_frame[k] == s.frame_count) {
-        s.key_release_pending[k] = true;
-    } else {
-        io.KeysDown[k] = false;
-    }
-    invalidate(s);
-    return EM_TRUE;  // arrows and Space would scroll the page under a focused panel
-}
-
-EM_BOOL on_focus(int type, const EmscriptenFocusEvent*, void* user) {
-    Surface& s = *static_cast<Surface*>(user);
-    ImGuiIO& io = use(s);
-    const bool focused = (type == EMSCRIPTEN_EVENT_FOCUS);
-    io.AddFocusEvent(focused);
-    if (focused) {
-        // Focus that follows a click is the mouse's; otherwise it came from Tab.
-        s.nav_focus_pending = (emscripten_get_now() - s.last_mousedown_time) > 500.0;
-    } else {
-        s.blur_pending = true;
-        s.nav_focus_pending = false;
-    }
-    invalidate(s);
-    return EM_FALSE;
-}
-
-void configure_io(ImGuiIO& io) {
-    io.IniFilename = nullptr;
-    io.LogFilename = nullptr;
-    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-    io.ConfigFlags |= ImGuiConfigFlags_NoMouseCursorChange;  // the page's cursor stays the page's
-    io.BackendPlatformName = "kv_html5";
-    io.KeyMap[ImGuiKey_LeftArrow] = key_left;
-    io.KeyMap[ImGuiKey_RightArrow] = key_right;
-    io.KeyMap[ImGuiKey_UpArrow] = key_up;
-    io.KeyMap[ImGuiKey_DownArrow] = key_down;
-    io.KeyMap[ImGuiKey_Space] = key_space;
-    io.KeyMap[ImGuiKey_Enter] = key_enter;
-    io.KeyMap[ImGuiKey_KeyPadEnter] = key_enter;
-    io.KeyMap[ImGuiKey_Escape] = key_escape;
-    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-}
-
-void register_callbacks(Surface& s, bool on) {
-    const char* t = s.selector.c_str();
-    void* u = on ? &s : nullptr;
-    emscripten_set_mousedown_callback(t, u, EM_FALSE, on ? on_canvas_mouse : nullptr);
-    emscripten_set_mousemove_callback(t, u, EM_FALSE, on ? on_canvas_mouse : nullptr);
-    emscripten_set_mouseleave_callback(t, u, EM_FALSE, on ? on_canvas_mouse : nullptr);
-    emscripten_set_touchstart_callback(t, u, EM_FALSE, on ? on_touch : nullptr);
-    emscripten_set_touchmove_callback(t, u, EM_FALSE, on ? on_touch : nullptr);
-    emscripten_set_touchend_callback(t, u, EM_FALSE, on ? on_touch : nullptr);
-    emscripten_set_touchcancel_callback(t, u, EM_FALSE, on ? on_touch : nullptr);
-    emscripten_set_keydown_callback(t, u, EM_FALSE, on ? on_key : nullptr);
-    emscripten_set_keyup_callback(t, u, EM_FALSE, on ? on_key : nullptr);
-    emscripten_set_focus_callback(t, u, EM_FALSE, on ? on_focus : nullptr);
-    emscripten_set_blur_callback(t, u, EM_FALSE, on ? on_focus : nullptr);
-}
-
-}  // namespace
+using namespace platform;
 
 //-----------------------------------------------------------------------------
 // [SECTION] Open, close, visibility
