@@ -10,7 +10,7 @@
 // Index of this file:
 // [SECTION] Title
 // [SECTION] Transport: play, pause, step, scrub
-// [SECTION] The block pool
+// [SECTION] The block pool (panel_serving_pool.cpp)
 // [SECTION] Timeline: running, waiting, KV cache usage, preemptions
 // [SECTION] Latency and throughput
 // [SECTION] The engine's stats lines
@@ -22,6 +22,7 @@
 #include <cmath>
 
 #include "base/format.hpp"
+#include "panels/panel_serving.hpp"
 #include "panels/panels.hpp"
 #include "ui/plot.hpp"
 #include "ui/style.hpp"
@@ -30,12 +31,7 @@
 namespace kvui {
 namespace {
 
-// The moment on screen: the frame the playback stands on and the step it was taken at.
-struct Moment {
-    const kv::PoolFrame* frame = nullptr;
-    const kv::SimStep* step = nullptr;
-    double now_s = 0;
-};
+using serving::Moment;
 
 Moment moment(const kvapp::Panel& panel) {
     const kv::Simulation& sim = panel.simulation;
@@ -108,171 +104,6 @@ void transport(kvapp::Panel& panel, const Moment& now) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] The block pool
-// Lesson: blocks handed out block_size tokens at a time, the pool running dry, a shared prefix hit.
-//-----------------------------------------------------------------------------
-
-constexpr int request_shades = 5;
-
-// A request's blocks: the kv-used colour in one of a few shades, cycling by request index, so
-// neighbouring requests stay apart while "held by a request" stays one concept.
-ImU32 request_colour(uint16_t owner) {
-    static const float toward_text[request_shades] = {0.0f, 0.32f, 0.0f, 0.16f, 0.0f};
-    static const float toward_background[request_shades] = {0.0f, 0.0f, 0.3f, 0.0f, 0.15f};
-    const int k = owner % request_shades;
-    const ImVec4 base = colour_vec(Colour::kv_used), text = colour_vec(Colour::text), bg = colour_vec(Colour::background);
-    ImVec4 c = base;
-    const float t = toward_text[k], b = toward_background[k];
-    c.x = base.x + (text.x - base.x) * t + (bg.x - base.x) * b;
-    c.y = base.y + (text.y - base.y) * t + (bg.y - base.y) * b;
-    c.z = base.z + (text.z - base.z) * t + (bg.z - base.z) * b;
-    return ImGui::ColorConvertFloat4ToU32(c);
-}
-
-// One cell: free, a cached prefix block nobody holds (free, still hit-able), the shared prefix
-// while requests hold it, or a request's blocks; `fill` is the part of the cell in use.
-void draw_cell(ImDrawList* draw, ImVec2 a, ImVec2 b, uint16_t owner, uint8_t fill) {
-    draw->AddRectFilled(a, b, colour(Colour::kv_free));
-    if (owner == kv::PoolFrame::free_cell) return;
-    if (owner == kv::PoolFrame::cached_prefix) {
-        const float inset = std::max(1.0f, (b.x - a.x) * 0.22f);
-        draw->AddRectFilled(ImVec2(a.x + inset, a.y + inset), ImVec2(b.x - inset, b.y - inset), colour(Colour::prefill, 0.55f));
-        return;
-    }
-    const ImU32 c = owner == kv::PoolFrame::shared_prefix ? colour(Colour::prefill) : request_colour(owner);
-    const float top = b.y - (b.y - a.y) * (fill == 0 ? 1.0f : static_cast<float>(fill) / 255.0f);
-    draw->AddRectFilled(ImVec2(a.x, top), b, c);
-}
-
-void cell_legend() {
-    struct Entry {
-        uint16_t owner;
-        const char* text;
-        const char* help;
-    };
-    const Entry entries[] = {
-        {0, "a request's blocks (a shade per request)",
-         "Each running request holds ceil(tokens / block_size) blocks, taken one at a time as it grows. A cell "
-         "partly filled holds fewer blocks than it stands for."},
-        {kv::PoolFrame::shared_prefix, "shared prefix, held",
-         "The system prompt's full blocks, computed once and held by every running request that starts with it."},
-        {kv::PoolFrame::cached_prefix, "cached prefix, free but hit-able",
-         "Prefix blocks no running request holds: they count as free (KV cache usage leaves them out) and a new "
-         "request with the same prefix reuses them, until an allocation evicts them."},
-        {kv::PoolFrame::free_cell, "free", nullptr},
-    };
-    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
-    const float size = ImGui::GetTextLineHeight() * 0.8f;
-    bool first = true;
-    for (const Entry& e : entries) {
-        const float w = size + 6 + ImGui::CalcTextSize(e.text).x;
-        if (!first) {
-            ImGui::SameLine(0, 18);
-            if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
-        }
-        first = false;
-        ImGui::BeginGroup();
-        const ImVec2 p = ImGui::GetCursorScreenPos();
-        const float y = p.y + (ImGui::GetTextLineHeight() - size) * 0.5f;
-        draw_cell(ImGui::GetWindowDrawList(), ImVec2(p.x, y), ImVec2(p.x + size, y + size), e.owner, 255);
-        ImGui::Dummy(ImVec2(size, ImGui::GetTextLineHeight()));
-        ImGui::SameLine(0, 6);
-        ImGui::TextUnformatted(e.text);
-        ImGui::EndGroup();
-        if (e.help && ImGui::IsItemHovered()) {
-            ImGui::BeginTooltip();
-            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26.0f);
-            ImGui::TextUnformatted(e.help);
-            ImGui::PopTextWrapPos();
-            ImGui::EndTooltip();
-        }
-    }
-}
-
-void cell_tooltip(const kv::Simulation& sim, const kv::PoolFrame& frame, size_t cell) {
-    const int64_t first = static_cast<int64_t>(cell) * sim.blocks_per_cell;
-    const int64_t last = std::min(sim.pool_blocks, first + sim.blocks_per_cell) - 1;
-    const uint16_t owner = frame.owner[cell];
-    ImGui::BeginTooltip();
-    ImGui::PushFont(font(Font::strong));
-    ImGui::TextUnformatted(
-        (last > first ? "blocks " + kv::format_count(first) + " to " + kv::format_count(last) : "block " + kv::format_count(first))
-            .c_str());
-    ImGui::PopFont();
-    if (owner == kv::PoolFrame::free_cell) {
-        text_muted("free");
-    } else if (owner == kv::PoolFrame::cached_prefix) {
-        text_muted("cached prefix: free, hit-able until evicted");
-    } else if (owner == kv::PoolFrame::shared_prefix) {
-        text_muted("shared prefix, held by the running requests");
-    } else if (owner < sim.requests.size()) {
-        const kv::SimRequest& r = sim.requests[owner];
-        ImGui::TextUnformatted(("request " + kv::format_count(owner) + ": " + kv::format_count(r.spec.prompt_tokens) + " prompt, " +
-                                kv::format_count(r.spec.output_tokens) + " output tokens")
-                                   .c_str());
-        text_muted("arrived at " + kv::format_duration(r.spec.arrival_s) +
-                   (r.preemptions > 0 ? ", preempted " + kv::format_count(r.preemptions) + "×" : std::string()));
-    } else {
-        text_muted("a request's blocks");
-    }
-    if (sim.blocks_per_cell > 1 && frame.fill.size() > cell)
-        text_muted(kv::format_percent(frame.fill[cell] / 255.0, 0) + " of the cell in use");
-    ImGui::EndTooltip();
-}
-
-void block_pool(const kvapp::Panel& panel, const Moment& now) {
-    const kv::Simulation& sim = panel.simulation;
-    heading("The block pool");
-    const kv::SimStep& s = *now.step;
-    figure_row(
-        "pool_now",
-        {
-            {"running", kv::format_count(s.running), "requests in this step", Colour::decode, nullptr},
-            {"waiting", kv::format_count(s.waiting), "queued, not admitted", Colour::text,
-             "Arrived but not running: max_num_seqs, the token budget or the pool keeps them out (vLLM's \"Waiting: N reqs\")."},
-            {"KV cache usage", kv::format_percent(s.kv_cache_usage, 1),
-             kv::format_count(s.blocks_used) + " of " + kv::format_count(sim.pool_blocks) + " blocks held", Colour::kv_used,
-             "vllm:kv_cache_usage_perc: blocks held by running requests over the pool. Cached prefix blocks nobody "
-             "holds count as free."},
-            {"preemptions", kv::format_count(s.preemptions_total), "so far", s.preemptions_total > 0 ? Colour::failure : Colour::text,
-             "vllm:num_preemptions_total. When a running request needs a block and none is free, the scheduler "
-             "preempts the most recently admitted request: its blocks are freed and it is recomputed from scratch later."},
-        });
-    text_muted(kv::format_count(sim.pool_blocks) + " blocks of " + kv::format_count(sim.block_size) + " tokens" +
-               (sim.blocks_per_cell > 1 ? ", one cell per " + kv::format_count(sim.blocks_per_cell) + " blocks" : ", one cell per block"));
-    const kv::PoolFrame& frame = *now.frame;
-    const size_t cells = frame.owner.size();
-    if (cells == 0) return;
-    const float width = ImGui::GetContentRegionAvail().x;
-    const float max_height = 220.0f;
-    const float ideal = std::sqrt(width * max_height / static_cast<float>(cells));
-    const int columns = std::max(1, static_cast<int>(width / std::clamp(ideal, 4.0f, 18.0f)));
-    const float cell = std::floor(width / static_cast<float>(columns) * 4.0f) / 4.0f;
-    const int rows = static_cast<int>((cells + static_cast<size_t>(columns) - 1) / static_cast<size_t>(columns));
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    ImGui::InvisibleButton("##pool", ImVec2(width, cell * static_cast<float>(rows)));
-    const bool hovered = ImGui::IsItemHovered();
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    const float gap = cell >= 6.0f ? 1.0f : 0.0f;
-    for (size_t i = 0; i < cells; ++i) {
-        const float x = origin.x + static_cast<float>(i % static_cast<size_t>(columns)) * cell;
-        const float y = origin.y + static_cast<float>(i / static_cast<size_t>(columns)) * cell;
-        draw_cell(draw, ImVec2(x, y), ImVec2(x + cell - gap, y + cell - gap), frame.owner[i], i < frame.fill.size() ? frame.fill[i] : 255);
-    }
-    if (hovered) {
-        const ImVec2 m = ImGui::GetIO().MousePos;
-        const int cx = static_cast<int>((m.x - origin.x) / cell), cy = static_cast<int>((m.y - origin.y) / cell);
-        const size_t i = static_cast<size_t>(cy) * static_cast<size_t>(columns) + static_cast<size_t>(cx);
-        if (cx >= 0 && cx < columns && cy >= 0 && i < cells) {
-            const float x = origin.x + static_cast<float>(cx) * cell, y = origin.y + static_cast<float>(cy) * cell;
-            draw->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + cell, y + cell), colour(Colour::text), 0, 0, 1.5f);
-            cell_tooltip(sim, frame, i);
-        }
-    }
-    cell_legend();
-}
-
-//-----------------------------------------------------------------------------
 // [SECTION] Timeline: running, waiting, KV cache usage, preemptions
 // One value per pixel column: the largest of the steps that fall in it, so no spike is lost.
 //-----------------------------------------------------------------------------
@@ -285,6 +116,88 @@ int frame_at(const kv::Simulation& sim, double t) {
         if (step < sim.steps.size() && sim.steps[step].start_s <= t) best = static_cast<int>(f);
     }
     return best;
+}
+
+// The steps thinned to the plot's pixel columns: in each, the most running, waiting and KV cache
+// usage of the steps that start in it (running -1: none starts there) and the preemptions made.
+struct Columns {
+    std::vector<int32_t> running, waiting, preempted;
+    std::vector<double> used;
+};
+
+Columns thin_to_columns(const kv::Simulation& sim, int columns, double end) {
+    Columns c;
+    c.running.assign(static_cast<size_t>(columns), -1);
+    c.waiting.assign(static_cast<size_t>(columns), 0);
+    c.used.assign(static_cast<size_t>(columns), 0);
+    c.preempted.assign(static_cast<size_t>(columns), 0);
+    int32_t preemptions_before = 0;
+    for (const kv::SimStep& s : sim.steps) {
+        const size_t i = static_cast<size_t>(std::clamp(static_cast<int>(s.start_s / end * columns), 0, columns - 1));
+        c.running[i] = std::max(c.running[i], s.running);
+        c.waiting[i] = std::max(c.waiting[i], s.waiting);
+        c.used[i] = std::max(c.used[i], static_cast<double>(s.kv_cache_usage));
+        c.preempted[i] += s.preemptions_total - preemptions_before;
+        preemptions_before = s.preemptions_total;
+    }
+    return c;
+}
+
+// KV cache usage as a filled area under its line (on the right scale), running and waiting as lines
+// over it, a tick at the top for each column with a preemption, and the moment shown.
+void draw_timeline(const Plot& plot, const Columns& c, double usage_scale, double now_s) {
+    const int columns = static_cast<int>(c.running.size());
+    std::vector<ImVec2> running_line, waiting_line, used_line;
+    int32_t last_running = 0, last_waiting = 0;
+    double last_used = 0;
+    for (int col = 0; col < columns; ++col) {
+        const size_t i = static_cast<size_t>(col);
+        if (c.running[i] >= 0) {  // a column no step starts in carries the previous values on
+            last_running = c.running[i];
+            last_waiting = c.waiting[i];
+            last_used = c.used[i];
+        }
+        const float px = plot.min.x + static_cast<float>(col) + 0.5f;
+        running_line.emplace_back(px, plot.sy(last_running));
+        waiting_line.emplace_back(px, plot.sy(last_waiting));
+        used_line.emplace_back(px, plot.sy(last_used * usage_scale));
+    }
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    for (size_t i = 0; i < used_line.size(); ++i)
+        draw->AddLine(ImVec2(used_line[i].x, plot.max.y), used_line[i], colour(Colour::kv_used, 0.22f), 1.0f);
+    plot_line(plot, used_line, colour(Colour::kv_used), 1.5f);
+    plot_line(plot, waiting_line, colour(Colour::text), 1.5f, true);
+    plot_line(plot, running_line, colour(Colour::decode), 2.0f);
+    for (int col = 0; col < columns; ++col)
+        if (c.preempted[static_cast<size_t>(col)] > 0) {
+            const float px = plot.min.x + static_cast<float>(col) + 0.5f;
+            draw->AddLine(ImVec2(px, plot.min.y), ImVec2(px, plot.min.y + 10), colour(Colour::failure), 2.0f);
+        }
+    const float cursor = plot.sx(now_s);
+    draw->AddLine(ImVec2(cursor, plot.min.y - 4), ImVec2(cursor, plot.max.y), colour(Colour::accent), 2.0f);
+}
+
+// Under the pointer: a line at its column and that column's figures.
+void timeline_tooltip(const Plot& plot, const Columns& c) {
+    const int columns = static_cast<int>(c.running.size());
+    const float mx = std::clamp(ImGui::GetIO().MousePos.x, plot.min.x, plot.max.x - 1);
+    const double t = plot.x_at(mx);
+    const size_t i = static_cast<size_t>(std::clamp(static_cast<int>(mx - plot.min.x), 0, columns - 1));
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(mx, plot.min.y), ImVec2(mx, plot.max.y), colour(Colour::text_muted, 0.6f));
+    ImGui::BeginTooltip();
+    ImGui::PushFont(font(Font::strong));
+    ImGui::TextUnformatted(kv::format_duration(t).c_str());
+    ImGui::PopFont();
+    const int32_t r = c.running[i] >= 0 ? c.running[i] : 0;
+    swatch(Colour::decode);
+    ImGui::TextUnformatted(("running " + kv::format_count(r)).c_str());
+    swatch(Colour::text);
+    ImGui::TextUnformatted(("waiting " + kv::format_count(c.waiting[i])).c_str());
+    swatch(Colour::kv_used);
+    ImGui::TextUnformatted(("KV cache usage " + kv::format_percent(c.used[i], 1)).c_str());
+    if (c.preempted[i] > 0) text_in(Colour::failure, kv::format_count(c.preempted[i]) + " preempted");
+    text_muted("click to go there");
+    ImGui::EndTooltip();
 }
 
 void timeline(kvapp::Panel& panel, const Moment& now) {
@@ -309,70 +222,9 @@ void timeline(kvapp::Panel& panel, const Moment& now) {
     const bool hovered = ImGui::IsItemHovered();
     const bool clicked = ImGui::IsItemClicked();
 
-    const int columns = std::max(1, static_cast<int>(plot.max.x - plot.min.x));
-    std::vector<int32_t> running(static_cast<size_t>(columns), -1), waiting(static_cast<size_t>(columns), 0);
-    std::vector<double> used(static_cast<size_t>(columns), 0);
-    std::vector<int32_t> preempted(static_cast<size_t>(columns), 0);
-    int32_t preemptions_before = 0;
-    for (const kv::SimStep& s : sim.steps) {
-        const size_t c = static_cast<size_t>(std::clamp(static_cast<int>(s.start_s / end * columns), 0, columns - 1));
-        running[c] = std::max(running[c], s.running);
-        waiting[c] = std::max(waiting[c], s.waiting);
-        used[c] = std::max(used[c], static_cast<double>(s.kv_cache_usage));
-        preempted[c] += s.preemptions_total - preemptions_before;
-        preemptions_before = s.preemptions_total;
-    }
-    std::vector<ImVec2> running_line, waiting_line, used_line;
-    const double usage_scale = y.max / right.max;
-    int32_t last_running = 0, last_waiting = 0;
-    double last_used = 0;
-    for (int c = 0; c < columns; ++c) {
-        const size_t i = static_cast<size_t>(c);
-        if (running[i] >= 0) {  // a column no step starts in carries the previous values on
-            last_running = running[i];
-            last_waiting = waiting[i];
-            last_used = used[i];
-        }
-        const float px = plot.min.x + static_cast<float>(c) + 0.5f;
-        running_line.emplace_back(px, plot.sy(last_running));
-        waiting_line.emplace_back(px, plot.sy(last_waiting));
-        used_line.emplace_back(px, plot.sy(last_used * usage_scale));
-    }
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    // KV usage as a filled area under its line, the counts as lines over it.
-    for (size_t i = 0; i < used_line.size(); ++i)
-        draw->AddLine(ImVec2(used_line[i].x, plot.max.y), used_line[i], colour(Colour::kv_used, 0.22f), 1.0f);
-    plot_line(plot, used_line, colour(Colour::kv_used), 1.5f);
-    plot_line(plot, waiting_line, colour(Colour::text), 1.5f, true);
-    plot_line(plot, running_line, colour(Colour::decode), 2.0f);
-    for (int c = 0; c < columns; ++c)
-        if (preempted[static_cast<size_t>(c)] > 0) {
-            const float px = plot.min.x + static_cast<float>(c) + 0.5f;
-            draw->AddLine(ImVec2(px, plot.min.y), ImVec2(px, plot.min.y + 10), colour(Colour::failure), 2.0f);
-        }
-    const float cursor = plot.sx(now.now_s);
-    draw->AddLine(ImVec2(cursor, plot.min.y - 4), ImVec2(cursor, plot.max.y), colour(Colour::accent), 2.0f);
-
-    if (hovered) {
-        const float mx = std::clamp(ImGui::GetIO().MousePos.x, plot.min.x, plot.max.x - 1);
-        const double t = plot.x_at(mx);
-        const size_t c = static_cast<size_t>(std::clamp(static_cast<int>(mx - plot.min.x), 0, columns - 1));
-        draw->AddLine(ImVec2(mx, plot.min.y), ImVec2(mx, plot.max.y), colour(Colour::text_muted, 0.6f));
-        ImGui::BeginTooltip();
-        ImGui::PushFont(font(Font::strong));
-        ImGui::TextUnformatted(kv::format_duration(t).c_str());
-        ImGui::PopFont();
-        const int32_t r = running[c] >= 0 ? running[c] : 0;
-        swatch(Colour::decode);
-        ImGui::TextUnformatted(("running " + kv::format_count(r)).c_str());
-        swatch(Colour::text);
-        ImGui::TextUnformatted(("waiting " + kv::format_count(waiting[c])).c_str());
-        swatch(Colour::kv_used);
-        ImGui::TextUnformatted(("KV cache usage " + kv::format_percent(used[c], 1)).c_str());
-        if (preempted[c] > 0) text_in(Colour::failure, kv::format_count(preempted[c]) + " preempted");
-        text_muted("click to go there");
-        ImGui::EndTooltip();
-    }
+    const Columns columns = thin_to_columns(sim, std::max(1, static_cast<int>(plot.max.x - plot.min.x)), end);
+    draw_timeline(plot, columns, y.max / right.max, now.now_s);
+    if (hovered) timeline_tooltip(plot, columns);
     if (clicked) kvapp::seek(panel, frame_at(sim, plot.x_at(ImGui::GetIO().MousePos.x)));
     legend({
         {Colour::decode, 0, "", "running", nullptr},
@@ -479,7 +331,7 @@ void panel_serving(kvapp::Panel& panel) {
     const bool ran = !refused && !panel.simulation_error && now.frame;
     if (ran) {
         transport(panel, now);
-        block_pool(panel, now);
+        serving::block_pool(panel, now);
         timeline(panel, now);
         latency(panel);
     }
