@@ -175,6 +175,7 @@ std::optional<kv::InputError> commit(Panel& panel, const kv::Scenario& scenario,
         panel.batch_sweep = kv::sweep_batch(panel.result);
         panel.tp_sweep = kv::sweep_tensor_parallel(panel.result);
     }
+    if (panel.kind == PanelKind::phases && evaluated) panel.chunk_sweep = kv::sweep_chunk(panel.result);
     if (run) replace_run(panel, std::move(*run));
     panel.rejected.reset();
     kvui::surface_invalidate(panel.surface);

@@ -37,6 +37,7 @@ struct Panel {
     kv::Result result;                              // kv::evaluate(scenario)
     kv::BatchSweep batch_sweep;                     // kv::sweep_batch(result); batching panel
     std::vector<kv::TensorParallelPoint> tp_sweep;  // kv::sweep_tensor_parallel(result); batching panel
+    kv::ChunkSweep chunk_sweep;                     // kv::sweep_chunk(result); phases panel
     std::optional<kv::InputError> rejected;         // the last refused change
     // Serving panel: the workload, kv::simulate(result, workload), or why it could not run.
     kv::Workload workload;

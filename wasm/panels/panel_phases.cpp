@@ -168,9 +168,7 @@ void roofline(const kv::Result& r) {
 std::string tokens_tick(double v) { return kv::format_count(static_cast<int64_t>(std::llround(v))); }
 std::string duration_tick(double v) { return kv::format_duration(v); }
 
-void chunked_prefill(const kv::Result& r) {
-    heading("Chunked prefill");
-    const double extra = r.steps.step_with_full_chunk_s - r.steps.decode.total_s;
+void chunk_figures(const kv::Result& r, const kv::ChunkSweep& sweep) {
     figure_row("chunk", {
                             {"rides free", kv::format_count(r.steps.free_prefill_tokens) + " tokens",
                              "prefill folded into each step before compute outgrows the memory time", Colour::prefill,
@@ -180,19 +178,19 @@ void chunked_prefill(const kv::Result& r) {
                                  kv::format_count(r.admission.running) + " decode tokens",
                              Colour::text, "What max_num_batched_tokens leaves for prefill after one token per running sequence."},
                             {"step with a full chunk", kv::format_duration(r.steps.step_with_full_chunk_s),
-                             "+" + kv::format_duration(std::max(0.0, extra)) + " on every stream's ITL", Colour::decode, nullptr},
+                             "+" + kv::format_duration(sweep.added_itl_s) + " on every stream's ITL", Colour::decode, nullptr},
                         });
+}
 
-    const int64_t budget = std::max<int64_t>(r.steps.chunk_budget_tokens, 1);
-    const double x_max = static_cast<double>(std::max<int64_t>(budget, r.steps.free_prefill_tokens * 2));
-    std::vector<double> steps;
+// The step against the prefill tokens folded into it (kvapp keeps kv::sweep_chunk's curve), with
+// where they stop riding free and where the budget ends; the tooltip reads the core at the pointer.
+void chunked_prefill(const kv::Result& r, const kv::ChunkSweep& sweep) {
+    heading("Chunked prefill");
+    chunk_figures(r, sweep);
+    if (sweep.points.empty()) return;
+    const double x_max = static_cast<double>(sweep.max_prefill_tokens);
     double y_max = r.steps.decode.total_s;
-    const int samples = 96;
-    for (int i = 0; i <= samples; ++i) {
-        const double chunk = x_max * i / samples;
-        steps.push_back(kv::decode_step_with_chunk_s(kv::step_engine(r), r.admission.running, static_cast<int64_t>(std::llround(chunk))));
-        y_max = std::max(y_max, steps.back());
-    }
+    for (const kv::ChunkPoint& p : sweep.points) y_max = std::max(y_max, p.step_s);
     Axis x;
     x.min = 0;
     x.max = x_max;
@@ -206,17 +204,16 @@ void chunked_prefill(const kv::Result& r) {
     const Plot plot = begin_plot("##chunk", 190.0f, x, y);
     const bool hovered = ImGui::IsItemHovered();
     std::vector<ImVec2> line;
-    for (int i = 0; i <= samples; ++i) line.push_back(plot.at(x_max * i / samples, steps[static_cast<size_t>(i)]));
+    for (const kv::ChunkPoint& p : sweep.points) line.push_back(plot.at(p.prefill_tokens, p.step_s));
     plot_line(plot, line, colour(Colour::decode), 2.5f);
     plot_marker_x(plot, static_cast<double>(r.steps.free_prefill_tokens), colour(Colour::prefill),
                   "free up to " + kv::format_count(r.steps.free_prefill_tokens), false);
     plot_marker_x(plot, static_cast<double>(r.steps.chunk_budget_tokens), colour(Colour::text_muted), "budget", true);
     if (hovered) {
-        const int64_t chunk = std::clamp<int64_t>(std::llround(plot.x_at(ImGui::GetIO().MousePos.x)), 0, static_cast<int64_t>(x_max));
+        const int64_t chunk = std::clamp<int64_t>(std::llround(plot.x_at(ImGui::GetIO().MousePos.x)), 0, sweep.max_prefill_tokens);
         ImGui::BeginTooltip();
-        ImGui::TextUnformatted((kv::format_count(chunk) + " prefill tokens: step " +
-                                kv::format_duration(kv::decode_step_with_chunk_s(kv::step_engine(r), r.admission.running, chunk)))
-                                   .c_str());
+        ImGui::TextUnformatted(
+            (kv::format_count(chunk) + " prefill tokens: step " + kv::format_duration(kv::chunk_step_s(r, chunk))).c_str());
         ImGui::EndTooltip();
     }
 }
@@ -268,7 +265,7 @@ void panel_phases(kvapp::Panel& panel) {
     phases(r);
     roofline(r);
     dcgm_readout(r);
-    chunked_prefill(r);
+    chunked_prefill(r, panel.chunk_sweep);
     keyboard_hint();
 }
 
