@@ -1,14 +1,15 @@
 // Panel 3, the batching ceiling: aggregate tokens/s and per-stream ITL against batch size for the
 // current scenario (kv::sweep_batch), and the same scenario at tensor parallel 1, 2, 4 and 8
-// (kv::sweep_tensor_parallel). Lesson sections: "The boundary" and the tensor-parallelism
-// paragraph after it. Figures are per GPU (per rank). A tensor-parallel size the engine refuses
-// (heads that do not divide, or memory at that size) shows the refusal instead of figures.
+// (kv::sweep_tensor_parallel), both kept by kvapp with the panel. Figures are per GPU (per rank).
+// A tensor-parallel size the engine refuses (heads that do not divide, or memory at that size)
+// shows the refusal instead of figures.
 //
-// Index of this file:
-// [SECTION] Title
-// [SECTION] Throughput and ITL against batch size
-// [SECTION] Tensor parallel 1, 2, 4, 8
-// [SECTION] Panel
+// Index of this file: section, the function that draws it, the lesson anchors it serves
+// (content/lesson/FILE.md#ID: the id the site gives that chapter's heading).
+// [SECTION] Title                  title()
+// [SECTION] Batch curve            batch_curve()      07-batching-ceiling.md#the-batching-ceiling-and-tensor-parallelism
+// [SECTION] Tensor parallel        tensor_parallel()  07-batching-ceiling.md#the-batching-ceiling-and-tensor-parallelism
+// [SECTION] Panel                  panel_batching()
 #include <imgui.h>
 
 #include <algorithm>
@@ -24,7 +25,7 @@ namespace kvui {
 namespace {
 
 //-----------------------------------------------------------------------------
-// [SECTION] Title
+// [SECTION] Title: title()
 //-----------------------------------------------------------------------------
 
 void title(const kv::Result& r) {
@@ -33,8 +34,9 @@ void title(const kv::Result& r) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Throughput and ITL against batch size
-// Lesson: "Batching is amortisation, and amortisation has a ceiling."
+// [SECTION] Throughput and ITL against batch size: batch_curve()
+// Lesson: 07-batching-ceiling.md#the-batching-ceiling-and-tensor-parallelism (batching amortises
+// the weight read, up to a ceiling).
 //-----------------------------------------------------------------------------
 
 std::string count_tick(double v) { return kv::format_count(static_cast<int64_t>(std::llround(v))); }
@@ -136,8 +138,8 @@ void batch_curve(const kvapp::Panel& panel) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Tensor parallel 1, 2, 4, 8
-// Lesson: content/lesson/07-batching-ceiling.md, "The batching ceiling and tensor parallelism".
+// [SECTION] Tensor parallel 1, 2, 4, 8: tensor_parallel()
+// Lesson: 07-batching-ceiling.md#the-batching-ceiling-and-tensor-parallelism.
 //-----------------------------------------------------------------------------
 
 // A refusal in a few words for a table cell; the engine's full message is the cell's tooltip.
@@ -254,7 +256,7 @@ void tensor_parallel(const kvapp::Panel& panel) {
 }  // namespace
 
 //-----------------------------------------------------------------------------
-// [SECTION] Panel
+// [SECTION] Panel: panel_batching()
 //-----------------------------------------------------------------------------
 
 void panel_batching(kvapp::Panel& panel) {

@@ -1,16 +1,18 @@
-// Panel 2, two phases: prefill against decode for the current scenario. Lesson section: "Two
-// phases, opposite bottlenecks". Times are per step of one rank; the roofline's operating points
-// are (arithmetic intensity, FLOPs / step time) of kv::Result's prefill and decode; the achieved
-// slope and roof are that result's bytes / memory time and FLOPs / compute time, the data-sheet
-// ones its GPU's peaks.
+// Panel 2, two phases: prefill against decode for the current scenario. Times are per step of one
+// rank; the roofline's operating points are (arithmetic intensity, FLOPs / step time) of
+// kv::Result's prefill and decode; the achieved slope and roof are that result's achieved rates,
+// the data-sheet ones its GPU's peaks. The chunked-prefill curve is kv::sweep_chunk's, which
+// kvapp keeps with the panel.
 //
-// Index of this file:
-// [SECTION] Title
-// [SECTION] TTFT and ITL, compute time against memory time
-// [SECTION] Roofline
-// [SECTION] Chunked prefill
-// [SECTION] Simulated DCGM readout (dcgm_readout, shared with the admission panel)
-// [SECTION] Panel
+// Index of this file: section, the function that draws it, the lesson anchors it serves
+// (content/lesson/FILE.md#ID: the id the site gives that chapter's heading).
+// [SECTION] Title                  title()
+// [SECTION] TTFT and ITL           phases()           03-two-phases.md#two-phases-opposite-bottlenecks
+// [SECTION] Roofline               roofline()         03-two-phases.md#two-phases-opposite-bottlenecks
+// [SECTION] Chunked prefill        chunked_prefill()  04-chunked-prefill.md#chunked-prefill-and-speculative-decoding
+// [SECTION] Simulated DCGM         dcgm_readout()     09-real-system.md#checking-the-arithmetic-on-a-real-system
+//                                  (shared with the admission panel)
+// [SECTION] Panel                  panel_phases()
 #include <imgui.h>
 
 #include <algorithm>
@@ -26,14 +28,14 @@ namespace kvui {
 namespace {
 
 //-----------------------------------------------------------------------------
-// [SECTION] Title
+// [SECTION] Title: title()
 //-----------------------------------------------------------------------------
 
 void title(const kv::Result& r) { panel_title("Two phases", model_label(r) + " on " + r.gpu.label); }
 
 //-----------------------------------------------------------------------------
-// [SECTION] TTFT and ITL, compute time against memory time
-// Lesson: content/lesson/03-two-phases.md (TTFT follows FLOPs, ITL follows bandwidth).
+// [SECTION] TTFT and ITL, compute time against memory time: phases()
+// Lesson: 03-two-phases.md#two-phases-opposite-bottlenecks (TTFT follows FLOPs, ITL follows bandwidth).
 //-----------------------------------------------------------------------------
 
 const char* bound_words(kv::Bound b) { return b == kv::Bound::compute ? "compute-bound" : "memory-bound"; }
@@ -100,8 +102,8 @@ void phases(const kv::Result& r) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Roofline
-// Lesson: content/lesson/03-two-phases.md (a bound is a ratio of work to bytes, not a phase).
+// [SECTION] Roofline: roofline()
+// Lesson: 03-two-phases.md#two-phases-opposite-bottlenecks (a bound is a ratio of work to bytes, not a phase).
 //-----------------------------------------------------------------------------
 
 std::string intensity_tick(double v) { return kv::format_significant(v, 1); }
@@ -161,8 +163,8 @@ void roofline(const kv::Result& r) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Chunked prefill
-// Lesson: content/lesson/04-chunked-prefill.md, "Chunked prefill and speculative decoding".
+// [SECTION] Chunked prefill: chunked_prefill()
+// Lesson: 04-chunked-prefill.md#chunked-prefill-and-speculative-decoding.
 //-----------------------------------------------------------------------------
 
 std::string tokens_tick(double v) { return kv::format_count(static_cast<int64_t>(std::llround(v))); }
@@ -221,9 +223,10 @@ void chunked_prefill(const kv::Result& r, const kv::ChunkSweep& sweep) {
 }  // namespace
 
 //-----------------------------------------------------------------------------
-// [SECTION] Simulated DCGM readout
-// Lesson: content/lesson/09-real-system.md (the DCGM fields during steady-state decode). Shared with
-// the admission panel, which sits beside that section (panels.hpp).
+// [SECTION] Simulated DCGM readout: dcgm_readout()
+// Lesson: 09-real-system.md#checking-the-arithmetic-on-a-real-system (the DCGM fields during
+// steady-state decode). Shared with the admission panel, which sits beside that section
+// (panels/panels.hpp).
 //-----------------------------------------------------------------------------
 
 void dcgm_readout(const kv::Result& r) {
@@ -249,7 +252,7 @@ void dcgm_readout(const kv::Result& r) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Panel
+// [SECTION] Panel: panel_phases()
 //-----------------------------------------------------------------------------
 
 void panel_phases(kvapp::Panel& panel) {

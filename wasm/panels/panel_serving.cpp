@@ -1,20 +1,21 @@
 // Panel 4, serving over time: the run kvapp keeps for the panel (kv::simulate of its workload on
-// its evaluated scenario, core/serving/simulate.hpp), played back frame by frame. The block pool as a grid,
-// running / waiting / KV cache usage over simulated time with the preemptions marked, the run's
-// latency percentiles and throughput, and the engine's periodic stats lines up to the moment shown.
-// Lesson: the chapter on paging, continuous batching, preemption and prefix caching (issue 8).
-// Times are simulated seconds; blocks are block_size tokens of every layer of one rank. Nothing
+// its evaluated scenario, core/serving/simulate.hpp), played back frame by frame. The block pool
+// as a grid, running / waiting / KV cache usage over simulated time with the preemptions marked,
+// the run's latency percentiles and throughput, and the engine's periodic stats lines up to the
+// moment shown. Times are simulated seconds; blocks are block_size tokens of every layer of one rank. Nothing
 // here is computed beyond picking the frame shown and thinning the steps to the plot's pixels; the
 // playback position moves only through kvapp::play / step / seek.
 //
-// Index of this file:
-// [SECTION] Title
-// [SECTION] Transport: play, pause, step, scrub
-// [SECTION] The block pool (panel_serving_pool.cpp)
-// [SECTION] Timeline: running, waiting, KV cache usage, preemptions
-// [SECTION] Latency and throughput
-// [SECTION] The engine's stats lines
-// [SECTION] Panel
+// Index of this file: section, the function that draws it; every section serves the lesson's
+// 07-serving-over-time.md#serving-over-time-pages-preemption-and-a-shared-prompt, and the stats
+// lines also 09-real-system.md#checking-the-arithmetic-on-a-real-system.
+// [SECTION] Title                  title()
+// [SECTION] Transport              transport()
+// [SECTION] The block pool         serving::block_pool() (panel_serving_pool.cpp)
+// [SECTION] Timeline               timeline()
+// [SECTION] Latency and throughput latency()
+// [SECTION] The engine's stats     stats_lines()
+// [SECTION] Panel                  panel_serving()
 #include <imgui.h>
 
 #include <algorithm>
@@ -56,7 +57,7 @@ void record_rect(kvapp::Panel& panel, const char* name) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Title
+// [SECTION] Title: title()
 //-----------------------------------------------------------------------------
 
 void title(const kvapp::Panel& panel) {
@@ -67,7 +68,7 @@ void title(const kvapp::Panel& panel) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Transport: play, pause, step, scrub
+// [SECTION] Transport, play, pause, step, scrub: transport()
 // The first controls in the panel, so Tab lands on Play: Space plays and pauses.
 //-----------------------------------------------------------------------------
 
@@ -104,7 +105,7 @@ void transport(kvapp::Panel& panel, const Moment& now) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Timeline: running, waiting, KV cache usage, preemptions
+// [SECTION] Timeline, running, waiting, KV cache usage, preemptions: timeline()
 // One value per pixel column: the largest of the steps that fall in it, so no spike is lost.
 //-----------------------------------------------------------------------------
 
@@ -237,7 +238,7 @@ void timeline(kvapp::Panel& panel, const Moment& now) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Latency and throughput
+// [SECTION] Latency and throughput: latency()
 // The whole run, as a Prometheus scrape at its end would report it.
 //-----------------------------------------------------------------------------
 
@@ -296,8 +297,9 @@ void latency(const kvapp::Panel& panel) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] The engine's stats lines
+// [SECTION] The engine's stats lines: stats_lines()
 // vLLM prints one every 10 s of its time; those printed by the moment shown, the last few.
+// Lesson: 09-real-system.md#checking-the-arithmetic-on-a-real-system reads one.
 //-----------------------------------------------------------------------------
 
 void stats_lines(const kvapp::Panel& panel, const Moment& now) {
@@ -320,7 +322,7 @@ void stats_lines(const kvapp::Panel& panel, const Moment& now) {
 }  // namespace
 
 //-----------------------------------------------------------------------------
-// [SECTION] Panel
+// [SECTION] Panel: panel_serving()
 //-----------------------------------------------------------------------------
 
 void panel_serving(kvapp::Panel& panel) {

@@ -1,7 +1,8 @@
 // The serving panel's block pool (panel_serving.cpp has the rest of the panel): the pool as a
 // grid of cells at the moment shown, each a block or, on a large pool, a few blocks; a shade per
 // request, the shared prefix and the cached prefix in the prefill colour, and a tooltip per cell.
-// Lesson: blocks handed out block_size tokens at a time, the pool running dry, a shared prefix hit.
+// Lesson: 07-serving-over-time.md#serving-over-time-pages-preemption-and-a-shared-prompt (blocks
+// handed out block_size tokens at a time, the pool running dry, a shared prefix hit).
 #include <imgui.h>
 
 #include <algorithm>
