@@ -2,9 +2,9 @@
 // its evaluated scenario, core/serving/simulate.hpp), played back frame by frame. The block pool
 // as a grid, running / waiting / KV cache usage over simulated time with the preemptions marked,
 // the run's latency percentiles and throughput, and the engine's periodic stats lines up to the
-// moment shown. Times are simulated seconds; blocks are block_size tokens of every layer of one rank. Nothing
-// here is computed beyond picking the frame shown and thinning the steps to the plot's pixels; the
-// playback position moves only through kvapp::play / step / seek.
+// moment shown. Times are simulated seconds; blocks are block_size tokens of every layer of one
+// rank. Nothing here is computed beyond picking the frame shown and thinning the steps to the
+// plot's pixels; the playback position moves only through kvapp::play / step / seek.
 //
 // Index of this file: section, the function that draws it; every section serves the lesson's
 // 07-serving-over-time.md#serving-over-time-pages-preemption-and-a-shared-prompt, and the stats
