@@ -17,18 +17,18 @@
 #include <cstdio>
 #include <string>
 
-#include "app.hpp"
-#include "result/evaluate.hpp"
+#include "app/app.hpp"
 #include "base/format.hpp"
 #include "io/json_io.hpp"
-#include "io/explain_json.hpp"
-#include "palette.hpp"
-#include "panels.hpp"
-#include "plan/plan.hpp"
-#include "serving/simulate.hpp"
 #include "io/simulate_json.hpp"
-#include "platform_html5.hpp"
+#include "logs/log_explain.hpp"
+#include "panels/panels.hpp"
+#include "plan/plan.hpp"
+#include "platform/platform_html5.hpp"
+#include "result/evaluate.hpp"
 #include "result/sweep.hpp"
+#include "serving/simulate.hpp"
+#include "ui/palette.hpp"
 
 namespace {
 
@@ -60,10 +60,10 @@ std::string sweep_tensor_parallel(const std::string& scenario_text) {
 
 std::string catalog() { return kv::catalog_to_json().dump(); }
 
-// Formats `value` with a named format (format.hpp); an unknown name gives "".
+// Formats `value` with a named format (base/format.hpp); an unknown name gives "".
 std::string format_value(double value, const std::string& format_name) { return kv::format_named(value, format_name).value_or(""); }
 
-// A vLLM start-up log explained by the model (log_explain.hpp): the scenario it describes, the
+// A vLLM start-up log explained by the model (logs/log_explain.hpp): the scenario it describes, the
 // assumptions, each logged number beside the model's. `given_json` ("" or an object) adds what the
 // log does not say (model, gpu). The error names "log" when nothing in it is a start-up line.
 std::string explain_log(const std::string& text, const std::string& given_json) {
@@ -75,7 +75,7 @@ std::string explain_log(const std::string& text, const std::string& given_json) 
     return kv::explanation_to_json(std::get<kv::LogExplanation>(outcome)).dump();
 }
 
-// The flags that serve a target (plan.hpp, `kvcache --plan`): `target_json` as the CLI reads it
+// The flags that serve a target (plan/plan.hpp, `kvcache --plan`): `target_json` as the CLI reads it
 // (model, gpu, gpu_count, users, prompt_tokens, output_tokens, itl_s, ttft_s, ...); the answer is
 // plan_to_json's {met, summary, candidates | closest, ...}, or the error naming the target's field.
 std::string plan_flags(const std::string& target_json) {
@@ -86,7 +86,7 @@ std::string plan_flags(const std::string& target_json) {
     return kv::plan_to_json(std::get<kv::PlanResult>(outcome)).dump();
 }
 
-// A serving run (simulate.hpp, `kvcache --simulate`): the scenario as evaluate takes it and a
+// A serving run (serving/simulate.hpp, `kvcache --simulate`): the scenario as evaluate takes it and a
 // workload ("" or an object: workload, rate_per_s, requests, seed, shared_prefix_tokens,
 // prefix_caching, list); the answer is simulation_to_json's summary, or the error naming the field
 // (an engine that refuses to start is an error here: there is nothing to run).

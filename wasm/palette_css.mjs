@@ -1,4 +1,4 @@
-// Writes wasm/palette.hpp's colours as CSS custom properties, so the page's prose uses the panels'
+// Writes wasm/ui/palette.hpp's colours as CSS custom properties, so the page's prose uses the panels'
 // colours. Reads them from the built module (its palette() verb), so there is one source.
 //   node wasm/palette_css.mjs build/wasm/kvcache.js build/wasm/palette.css
 //   node wasm/palette_css.mjs build/wasm/kvcache.js site/css/palette.css   (refresh the checked-in copy)
@@ -15,7 +15,7 @@ if (!modulePath || !outPath) {
 export function paletteCss(palette) {
   const block = (colours) => Object.entries(colours).map(([name, hex]) => `  --kv-${name}: ${hex};`).join('\n');
   return [
-    '/* The panels\' colours, one per concept (generated from wasm/palette.hpp by wasm/palette_css.mjs;',
+    '/* The panels\' colours, one per concept (generated from wasm/ui/palette.hpp by wasm/palette_css.mjs;',
     '   do not edit by hand). Light by default, dark when the reader prefers it, as the panels do. */',
     ':root {',
     block(palette.light),

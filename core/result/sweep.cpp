@@ -3,6 +3,7 @@
 #include "scenario/scenario_fields.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace kv {
 
@@ -43,6 +44,25 @@ std::vector<TensorParallelPoint> sweep_tensor_parallel(const Result& base, const
         points.push_back(std::move(point));
     }
     return points;
+}
+
+ChunkSweep sweep_chunk(const Result& base, int samples, const Calibration& c) {
+    ChunkSweep sweep;
+    if (base.status != Status::ok || samples < 1) return sweep;
+    const StepTimes& t = base.steps;
+    sweep.added_itl_s = std::max(0.0, t.step_with_full_chunk_s - t.decode.total_s);
+    sweep.max_prefill_tokens = std::max<int64_t>(std::max<int64_t>(t.chunk_budget_tokens, 1), t.free_prefill_tokens * 2);
+    const auto x_max = static_cast<double>(sweep.max_prefill_tokens);
+    sweep.points.reserve(static_cast<size_t>(samples) + 1);
+    for (int i = 0; i <= samples; ++i) {
+        const double tokens = x_max * i / samples;
+        sweep.points.push_back({tokens, chunk_step_s(base, std::llround(tokens), c)});
+    }
+    return sweep;
+}
+
+double chunk_step_s(const Result& base, int64_t prefill_tokens, const Calibration& c) {
+    return decode_step_with_chunk_s(step_engine(base), base.admission.running, prefill_tokens, c);
 }
 
 }  // namespace kv

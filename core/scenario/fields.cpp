@@ -86,7 +86,6 @@ std::optional<InputError> check_number(const FieldSpec& spec, const std::string&
     return std::nullopt;
 }
 
-
 std::string stop_text(const FieldSpec& spec, double value) {
     if (value == 0 && *spec.zero_text) return spec.zero_text;
     const std::string number = spec.type == FieldType::integer ? format_count(static_cast<int64_t>(value)) : format_significant(value, 3);

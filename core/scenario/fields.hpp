@@ -66,8 +66,8 @@ struct FieldSpec {
     bool nullable = false;  // null (or unset): the engine's default, or no such object
     TextRule rule = TextRule::none;
     std::span<const Choice> choices = {};  // choice fields: the allowed values in enum order; text fields: suggestions
-    const char* alias = "";            // a choice field: another word the reader takes for the first choice ("auto")
-    const char* choice_words = "";     // how a message lists the choices
+    const char* alias = "";                // a choice field: another word the reader takes for the first choice ("auto")
+    const char* choice_words = "";         // how a message lists the choices
     // The knob: its positions (log-spaced or round numbers), or a plain range when empty.
     std::span<const double> stops = {};
     double knob_lo = 0, knob_hi = 0;  // a plain-range knob narrower than the accepted range (0, 0: the range)

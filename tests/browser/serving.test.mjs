@@ -1,4 +1,4 @@
-// The serving panel ("Serving over time", wasm/panel_serving.cpp) in headless Chromium, mounted
+// The serving panel ("Serving over time", wasm/panels/panel_serving.cpp) in headless Chromium, mounted
 // through site/js/kvpanels.js under the lesson's CSP on a page this test serves itself. Checks that
 // it plays with no console errors, that it requests no animation frames while paused or off screen,
 // that a reader who prefers reduced motion gets no autoplay but can still step, that the keyboard

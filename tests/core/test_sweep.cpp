@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
+
 #include "support.hpp"
 #include "result/sweep.hpp"
 
@@ -46,4 +49,33 @@ TEST_CASE("tensor-parallel sweep marks sizes that do not divide the heads") {
     CHECK(odd[1].valid);
     CHECK_FALSE(odd[2].valid);
     CHECK_FALSE(odd[3].valid);
+}
+
+TEST_CASE("chunk sweep: the decode step with prefill folded in, flat while it rides free, then rising") {
+    const Result base = evaluate_ok({{"concurrent_requests", 64}, {"max_num_batched_tokens", 8192}});
+    const StepTimes& t = base.steps;
+    REQUIRE(t.free_prefill_tokens > 0);
+    const ChunkSweep sweep = sweep_chunk(base);
+    REQUIRE(sweep.points.size() == 97);
+    CHECK(sweep.max_prefill_tokens == std::max<int64_t>(std::max<int64_t>(t.chunk_budget_tokens, 1), t.free_prefill_tokens * 2));
+    CHECK(sweep.points.front().prefill_tokens == 0);
+    CHECK(sweep.points.back().prefill_tokens == static_cast<double>(sweep.max_prefill_tokens));
+    // Every point is the step-time model's own, at the nearest whole token.
+    for (const ChunkPoint& p : sweep.points) CHECK(p.step_s == chunk_step_s(base, std::llround(p.prefill_tokens)));
+    for (size_t i = 1; i < sweep.points.size(); ++i) CHECK(sweep.points[i].step_s >= sweep.points[i - 1].step_s);
+    // With nothing folded in it is the decode step; a full chunk is the step the result states.
+    CHECK(chunk_step_s(base, 0) == Approx(t.decode.total_s));
+    CHECK(chunk_step_s(base, t.chunk_budget_tokens) == Approx(t.step_with_full_chunk_s));
+    CHECK(sweep.added_itl_s == Approx(std::max(0.0, t.step_with_full_chunk_s - t.decode.total_s)));
+    // Up to the tokens that ride free the step barely moves; past them it grows.
+    CHECK(chunk_step_s(base, t.free_prefill_tokens) == Approx(t.decode.total_s).epsilon(0.01));
+    CHECK(sweep.points.back().step_s > t.decode.total_s);
+}
+
+TEST_CASE("chunk sweep: none for an engine that does not run") {
+    const Result refused = evaluate_ok({{"gpu_memory_utilization", 0.2}});
+    REQUIRE(refused.status == Status::engine_refused);
+    const ChunkSweep sweep = sweep_chunk(refused);
+    CHECK(sweep.points.empty());
+    CHECK(sweep.added_itl_s == 0);
 }

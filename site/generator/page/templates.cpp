@@ -27,7 +27,8 @@ json page_fields(const json& catalog) {
     json out = json::array();
     for (const char* table : {"fields", "workload_fields"}) {
         std::vector<std::pair<int, json>> rows;
-        for (const auto& [name, row] : catalog[table].items()) rows.push_back({row["order"].get<int>(), {name, row["type"], row["nullable"]}});
+        for (const auto& [name, row] : catalog[table].items())
+            rows.push_back({row["order"].get<int>(), {name, row["type"], row["nullable"]}});
         std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         for (auto& [order, row] : rows) out.push_back(std::move(row));
     }

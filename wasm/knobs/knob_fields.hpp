@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "app.hpp"
+#include "app/app.hpp"
 #include "scenario/fields.hpp"
 
 namespace kvui {

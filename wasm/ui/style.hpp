@@ -1,4 +1,4 @@
-// The panels' look: ImGui's style set from palette.hpp for the light or the dark theme, and the
+// The panels' look: ImGui's style set from ui/palette.hpp for the light or the dark theme, and the
 // colour of a concept in the theme being drawn. Spacing is in CSS pixels.
 // Linked reading: the concept the prose points at is drawn emphasised (its regions outlined, other
 // concepts' regions dimmed; nothing extra without one), and every frame records where each concept
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "palette.hpp"
+#include "ui/palette.hpp"
 
 namespace kvui {
 

@@ -8,10 +8,10 @@
 
 #include "base/format.hpp"
 #include "logs/engine_log.hpp"
-#include "panels.hpp"
+#include "panels/panels.hpp"
 #include "scenario/scenario_fields.hpp"
-#include "style.hpp"
-#include "widgets.hpp"
+#include "ui/style.hpp"
+#include "ui/widgets.hpp"
 
 namespace kvui {
 namespace {

@@ -48,10 +48,9 @@ struct DrawStats {
     double total_ms = 0;             // CPU time inside frames (ImGui, panels, core, GL submission)
     double last_ms = 0;
     double max_ms = 0;
-    double first_frame_at_ms = -1;
-    double build_ms = 0;  // of which building the frame: ImGui, the panels, core calls
-    double render_ms =
-        0;  // of which GL submission (it waits when the GPU falls behind)   // performance.now() when the first frame finished
+    double first_frame_at_ms = -1;  // performance.now() when the first frame finished
+    double build_ms = 0;            // of which building the frame: ImGui, the panels, core calls
+    double render_ms = 0;           // of which GL submission (it waits when the GPU falls behind)
 };
 const DrawStats& draw_stats();
 void reset_draw_stats();

@@ -7,9 +7,9 @@
 #include <map>
 
 #include "base/format.hpp"
-#include "knob_fields.hpp"
+#include "knobs/knob_fields.hpp"
 #include "model/catalog.hpp"
-#include "panels.hpp"
+#include "panels/panels.hpp"
 
 namespace kvui {
 namespace {
@@ -23,7 +23,8 @@ json stop_value(const kv::FieldSpec& spec, double v) {
 
 json options_of(std::span<const kv::Choice> choices, bool with_note) {
     json out = json::array();
-    for (const kv::Choice& c : choices) out.push_back({{"value", c.value}, {"label", with_note ? std::string(c.value) + ": " + c.note : std::string(c.label)}});
+    for (const kv::Choice& c : choices)
+        out.push_back({{"value", c.value}, {"label", with_note ? std::string(c.value) + ": " + c.note : std::string(c.label)}});
     return out;
 }
 

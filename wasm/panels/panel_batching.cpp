@@ -1,29 +1,31 @@
 // Panel 3, the batching ceiling: aggregate tokens/s and per-stream ITL against batch size for the
 // current scenario (kv::sweep_batch), and the same scenario at tensor parallel 1, 2, 4 and 8
-// (kv::sweep_tensor_parallel). Lesson sections: "The boundary" and the tensor-parallelism
-// paragraph after it. Figures are per GPU (per rank). A tensor-parallel size the engine refuses
-// (heads that do not divide, or memory at that size) shows the refusal instead of figures.
+// (kv::sweep_tensor_parallel), both kept by kvapp with the panel. Figures are per GPU (per rank).
+// A tensor-parallel size the engine refuses (heads that do not divide, or memory at that size)
+// shows the refusal instead of figures.
 //
-// Index of this file:
-// [SECTION] Title
-// [SECTION] Throughput and ITL against batch size
-// [SECTION] Tensor parallel 1, 2, 4, 8
-// [SECTION] Panel
+// Index of this file: section, the function that draws it, the lesson anchors it serves
+// (content/lesson/FILE.md#ID: the id the site gives that chapter's heading).
+// [SECTION] Title                  title()
+// [SECTION] Batch curve            batch_curve()      07-batching-ceiling.md#the-batching-ceiling-and-tensor-parallelism
+// [SECTION] Tensor parallel        tensor_parallel()  07-batching-ceiling.md#the-batching-ceiling-and-tensor-parallelism
+// [SECTION] Panel                  panel_batching()
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
 
 #include "base/format.hpp"
-#include "panels.hpp"
-#include "style.hpp"
-#include "widgets.hpp"
+#include "panels/panels.hpp"
+#include "ui/plot.hpp"
+#include "ui/style.hpp"
+#include "ui/widgets.hpp"
 
 namespace kvui {
 namespace {
 
 //-----------------------------------------------------------------------------
-// [SECTION] Title
+// [SECTION] Title: title()
 //-----------------------------------------------------------------------------
 
 void title(const kv::Result& r) {
@@ -32,22 +34,17 @@ void title(const kv::Result& r) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Throughput and ITL against batch size
-// Lesson: "Batching is amortisation, and amortisation has a ceiling."
+// [SECTION] Throughput and ITL against batch size: batch_curve()
+// Lesson: 07-batching-ceiling.md#the-batching-ceiling-and-tensor-parallelism (batching amortises
+// the weight read, up to a ceiling).
 //-----------------------------------------------------------------------------
 
 std::string count_tick(double v) { return kv::format_count(static_cast<int64_t>(std::llround(v))); }
 std::string rate_tick(double v) { return kv::format_significant(v, 2); }
 std::string duration_tick(double v) { return kv::format_duration(v); }
 
-void batch_curve(const kvapp::Panel& panel) {
-    const kv::Result& r = panel.result;
-    const kv::BatchSweep& sweep = panel.batch_sweep;
-    heading("Throughput and latency against batch size");
-    if (sweep.points.empty()) return;
-    const kv::BatchPoint* current = nullptr;
-    for (const kv::BatchPoint& p : sweep.points)
-        if (p.batch == r.admission.running) current = &p;
+// The figures over the chart: the running batch, what it delivers and what its steps move.
+void batch_figures(const kv::Result& r, const kv::BatchSweep& sweep) {
     figure_row("batch_figures",
                {
                    {"running batch", kv::format_count(r.admission.running), "of " + kv::format_count(sweep.pool_limit) + " the pool holds",
@@ -58,6 +55,37 @@ void batch_curve(const kvapp::Panel& panel) {
                     "While the weight read dominates the step, one more sequence rides along almost free. Once the caches "
                     "dominate, every sequence adds its own full cache to every step."},
                });
+}
+
+// Under the pointer: the swept batch nearest to it, a line at it and its figures.
+void batch_tooltip(const Plot& plot, const kv::BatchSweep& sweep) {
+    const double want = plot.x_at(ImGui::GetIO().MousePos.x);
+    const kv::BatchPoint* nearest = &sweep.points.front();
+    for (const kv::BatchPoint& p : sweep.points)
+        if (std::fabs(static_cast<double>(p.batch) - want) < std::fabs(static_cast<double>(nearest->batch) - want)) nearest = &p;
+    const float sx = plot.sx(static_cast<double>(nearest->batch));
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(sx, plot.min.y), ImVec2(sx, plot.max.y), colour(Colour::text_muted, 0.6f));
+    ImGui::BeginTooltip();
+    ImGui::PushFont(font(Font::strong));
+    ImGui::TextUnformatted(("batch " + kv::format_count(nearest->batch)).c_str());
+    ImGui::PopFont();
+    swatch(Colour::decode);
+    ImGui::TextUnformatted(kv::format_tokens_per_s(nearest->tokens_per_s).c_str());
+    ImGui::TextUnformatted(
+        ("ITL " + kv::format_duration(nearest->step_s) + ", weights " + kv::format_percent(nearest->weight_share, 0) + " of the step")
+            .c_str());
+    ImGui::EndTooltip();
+}
+
+void batch_curve(const kvapp::Panel& panel) {
+    const kv::Result& r = panel.result;
+    const kv::BatchSweep& sweep = panel.batch_sweep;
+    heading("Throughput and latency against batch size");
+    if (sweep.points.empty()) return;
+    const kv::BatchPoint* current = nullptr;
+    for (const kv::BatchPoint& p : sweep.points)
+        if (p.batch == r.admission.running) current = &p;
+    batch_figures(r, sweep);
 
     double max_rate = 0, max_step = 0;
     for (const kv::BatchPoint& p : sweep.points) {
@@ -98,24 +126,7 @@ void batch_curve(const kvapp::Panel& panel) {
     if (current)
         plot_point(plot, plot.at(static_cast<double>(current->batch), current->tokens_per_s), colour(Colour::decode),
                    "running " + kv::format_count(current->batch));
-    if (hovered) {
-        const double want = plot.x_at(ImGui::GetIO().MousePos.x);
-        const kv::BatchPoint* nearest = &sweep.points.front();
-        for (const kv::BatchPoint& p : sweep.points)
-            if (std::fabs(static_cast<double>(p.batch) - want) < std::fabs(static_cast<double>(nearest->batch) - want)) nearest = &p;
-        const float sx = plot.sx(static_cast<double>(nearest->batch));
-        ImGui::GetWindowDrawList()->AddLine(ImVec2(sx, plot.min.y), ImVec2(sx, plot.max.y), colour(Colour::text_muted, 0.6f));
-        ImGui::BeginTooltip();
-        ImGui::PushFont(font(Font::strong));
-        ImGui::TextUnformatted(("batch " + kv::format_count(nearest->batch)).c_str());
-        ImGui::PopFont();
-        swatch(Colour::decode);
-        ImGui::TextUnformatted(kv::format_tokens_per_s(nearest->tokens_per_s).c_str());
-        ImGui::TextUnformatted(
-            ("ITL " + kv::format_duration(nearest->step_s) + ", weights " + kv::format_percent(nearest->weight_share, 0) + " of the step")
-                .c_str());
-        ImGui::EndTooltip();
-    }
+    if (hovered) batch_tooltip(plot, sweep);
     legend({
         {Colour::decode, 0, "", "tokens/s (left scale)", nullptr},
         {Colour::text, 0, "", "ITL per stream, dashed (right scale)", nullptr},
@@ -127,8 +138,8 @@ void batch_curve(const kvapp::Panel& panel) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Tensor parallel 1, 2, 4, 8
-// Lesson: content/lesson/07-batching-ceiling.md, "The batching ceiling and tensor parallelism".
+// [SECTION] Tensor parallel 1, 2, 4, 8: tensor_parallel()
+// Lesson: 07-batching-ceiling.md#the-batching-ceiling-and-tensor-parallelism.
 //-----------------------------------------------------------------------------
 
 // A refusal in a few words for a table cell; the engine's full message is the cell's tooltip.
@@ -169,6 +180,63 @@ void refusal_cell(const kv::Result& t) {
     }
 }
 
+// The aggregate column: a bar scaled to the best size's throughput (wide canvases), then the figure.
+void throughput_cell(const kv::Result& t, double best, bool wide) {
+    if (wide) {
+        const ImVec2 pos = ImGui::GetCursorScreenPos();
+        const float room = std::max(0.0f, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("00,000 tokens/s").x - 8);
+        const float bar = best > 0 ? static_cast<float>(t.steps.decode_tokens_per_s / best) * room : 0.0f;
+        const float h = ImGui::GetTextLineHeight();
+        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(pos.x, pos.y + h * 0.2f), ImVec2(pos.x + bar, pos.y + h * 0.8f),
+                                                  colour(Colour::decode), 2.0f);
+        ImGui::SetCursorScreenPos(ImVec2(pos.x + bar + 6, pos.y));
+    }
+    ImGui::TextUnformatted(kv::format_tokens_per_s(t.steps.decode_tokens_per_s).c_str());
+}
+
+// One tensor-parallel size's row; a refusal (the heads, the memory) or a rejected request ends it.
+void tensor_parallel_row(const kv::TensorParallelPoint& p, bool current, double best, bool wide) {
+    ImGui::TableNextRow();
+    if (current) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, colour(Colour::accent, 0.12f));
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(kv::format_count(p.tensor_parallel_size).c_str());
+    const kv::Result& t = p.result;
+    if (!p.valid) {  // the engine refuses this size for the model's heads
+        ImGui::TableNextColumn();
+        refusal_cell(t);
+        return;
+    }
+    const kv::KvLayout& k = t.memory.layout;
+    ImGui::TableNextColumn();
+    if (t.model.attention == kv::AttentionKind::mla) text_muted("MLA latent");
+    else if (k.kv_heads_replicated) text_in(Colour::warning, kv::format_count(k.kv_heads_per_rank) + " (replicated)");
+    else ImGui::TextUnformatted(kv::format_count(k.kv_heads_per_rank).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(kv::format_gib(std::max(0.0, t.memory.available_kv_bytes), 1).c_str());
+    if (wide) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(kv::format_count(t.admission.max_resident_sequences).c_str());
+    }
+    if (t.status == kv::Status::engine_refused) {
+        ImGui::TableNextColumn();
+        refusal_cell(t);
+        return;
+    }
+    if (t.status != kv::Status::ok) {
+        ImGui::TableNextColumn();
+        text_in(Colour::failure, "request exceeds max_model_len");
+        return;
+    }
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(kv::format_duration(t.steps.itl_s).c_str());
+    if (wide) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(kv::format_duration(t.steps.decode.communication_s).c_str());
+    }
+    ImGui::TableNextColumn();
+    throughput_cell(t, best, wide);
+}
+
 void tensor_parallel(const kvapp::Panel& panel) {
     heading("Tensor parallel 1, 2, 4, 8");
     text_wrapped(
@@ -193,64 +261,15 @@ void tensor_parallel(const kvapp::Panel& panel) {
     if (wide) ImGui::TableSetupColumn("all-reduce", 0, 1.0f);
     ImGui::TableSetupColumn("aggregate", 0, wide ? 2.2f : 1.6f);
     ImGui::TableHeadersRow();
-    for (const kv::TensorParallelPoint& p : panel.tp_sweep) {
-        ImGui::TableNextRow();
-        if (p.tensor_parallel_size == panel.scenario.tensor_parallel_size)
-            ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, colour(Colour::accent, 0.12f));
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(kv::format_count(p.tensor_parallel_size).c_str());
-        const kv::Result& t = p.result;
-        if (!p.valid) {  // the engine refuses this size for the model's heads
-            ImGui::TableNextColumn();
-            refusal_cell(t);
-            continue;
-        }
-        const kv::KvLayout& k = t.memory.layout;
-        ImGui::TableNextColumn();
-        if (t.model.attention == kv::AttentionKind::mla) text_muted("MLA latent");
-        else if (k.kv_heads_replicated) text_in(Colour::warning, kv::format_count(k.kv_heads_per_rank) + " (replicated)");
-        else ImGui::TextUnformatted(kv::format_count(k.kv_heads_per_rank).c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(kv::format_gib(std::max(0.0, t.memory.available_kv_bytes), 1).c_str());
-        if (wide) {
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(kv::format_count(t.admission.max_resident_sequences).c_str());
-        }
-        if (t.status == kv::Status::engine_refused) {
-            ImGui::TableNextColumn();
-            refusal_cell(t);
-            continue;
-        }
-        if (t.status != kv::Status::ok) {
-            ImGui::TableNextColumn();
-            text_in(Colour::failure, "request exceeds max_model_len");
-            continue;
-        }
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(kv::format_duration(t.steps.itl_s).c_str());
-        if (wide) {
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(kv::format_duration(t.steps.decode.communication_s).c_str());
-        }
-        ImGui::TableNextColumn();
-        if (wide) {
-            const ImVec2 pos = ImGui::GetCursorScreenPos();
-            const float room = std::max(0.0f, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("00,000 tokens/s").x - 8);
-            const float bar = best > 0 ? static_cast<float>(t.steps.decode_tokens_per_s / best) * room : 0.0f;
-            const float h = ImGui::GetTextLineHeight();
-            ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(pos.x, pos.y + h * 0.2f), ImVec2(pos.x + bar, pos.y + h * 0.8f),
-                                                      colour(Colour::decode), 2.0f);
-            ImGui::SetCursorScreenPos(ImVec2(pos.x + bar + 6, pos.y));
-        }
-        ImGui::TextUnformatted(kv::format_tokens_per_s(t.steps.decode_tokens_per_s).c_str());
-    }
+    for (const kv::TensorParallelPoint& p : panel.tp_sweep)
+        tensor_parallel_row(p, p.tensor_parallel_size == panel.scenario.tensor_parallel_size, best, wide);
     ImGui::EndTable();
 }
 
 }  // namespace
 
 //-----------------------------------------------------------------------------
-// [SECTION] Panel
+// [SECTION] Panel: panel_batching()
 //-----------------------------------------------------------------------------
 
 void panel_batching(kvapp::Panel& panel) {

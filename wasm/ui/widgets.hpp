@@ -1,6 +1,6 @@
-// Drawing helpers the three panels share: headings, (?) tooltips, figure cards, the stacked bar,
-// chart axes and the engine log. They take already-formatted text (core/base/format.hpp) and concept
-// colours (palette.hpp); none of them computes a lesson number.
+// Drawing helpers the panels share: headings, (?) tooltips, figure cards, the stacked bar, meters
+// and the engine log (the charts are ui/plot.hpp). They take already-formatted text
+// (core/base/format.hpp) and concept colours (ui/palette.hpp); none computes a lesson number.
 #pragma once
 #include <imgui.h>
 
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "result/evaluate.hpp"
-#include "fonts.hpp"
-#include "palette.hpp"
+#include "ui/fonts.hpp"
+#include "ui/palette.hpp"
 
 namespace kvui {
 
@@ -54,34 +54,6 @@ void legend(const std::vector<Segment>& segments);
 
 // A thin meter from 0 to 1 with its label and value, e.g. DCGM_FI_PROF_DRAM_ACTIVE 93%.
 void meter(const char* label, double fraction, const std::string& value, Colour colour, const char* help);
-
-// [Charts] A plot rectangle with linear or log axes, grid and tick labels.
-struct Axis {
-    double min = 0, max = 1;
-    bool log = false;
-    std::vector<std::pair<double, std::string>> ticks;  // value, formatted label
-    std::string title;
-};
-struct Plot {
-    ImVec2 min, max;  // plot area in screen coordinates
-    Axis x, y;
-    float sx(double v) const;
-    float sy(double v) const;
-    ImVec2 at(double x_value, double y_value) const { return ImVec2(sx(x_value), sy(y_value)); }
-    bool contains(ImVec2 p) const { return p.x >= min.x && p.x <= max.x && p.y >= min.y && p.y <= max.y; }
-    double x_at(float screen_x) const;
-};
-// Reserves `height` pixels of the window's width and draws the frame, grid and labels.
-// `right_axis`, when given, labels the right edge with a second y scale.
-Plot begin_plot(const char* id, float height, Axis x, Axis y, const Axis* right_axis = nullptr);
-void plot_line(const Plot& plot, const std::vector<ImVec2>& points, ImU32 colour, float thickness, bool dashed = false);
-void plot_marker_x(const Plot& plot, double x, ImU32 colour, const std::string& label, bool label_right = true);
-void plot_point(const Plot& plot, ImVec2 p, ImU32 colour, const std::string& label);
-// Powers of ten between min and max, labelled by `format`.
-std::vector<std::pair<double, std::string>> decade_ticks(double min, double max, std::string (*format)(double));
-
-// About `target` round steps (1, 2, 5 x 10^k) from min to max, labelled by `format`.
-std::vector<std::pair<double, std::string>> linear_ticks(double min, double max, int target, std::string (*format)(double));
 
 // [Log] vLLM's lines (text colour), the lesson's (accent), warnings and failures (their own
 // colours, with a bar in the margin), in the mono font.

@@ -1,4 +1,6 @@
-#include "fonts.hpp"
+// The shared font atlases: Inter and JetBrains Mono, subset at build time (scripts/fonts writes the
+// byte arrays), rasterised once per device pixel ratio and shared by every panel's ImGui context.
+#include "ui/fonts.hpp"
 
 #include <cmath>
 #include <map>

@@ -1,4 +1,7 @@
-#include "style.hpp"
+// The panels' ImGui style in the light or dark theme (ui/palette.hpp's colours), and the linked
+// reading's bookkeeping: where each concept was drawn this frame, and the emphasis of the one the
+// page points at.
+#include "ui/style.hpp"
 
 #include <utility>
 
@@ -21,9 +24,10 @@ ImVec4 to_vec(uint32_t rgb_value, float alpha) {
 ImVec4 colour_vec(Colour c, float alpha) { return to_vec(rgb(c, dark_theme), alpha); }
 ImU32 colour(Colour c, float alpha) { return ImGui::GetColorU32(colour_vec(c, alpha)); }
 
-void apply_style(bool dark) {
-    dark_theme = dark;
-    ImGuiStyle& style = ImGui::GetStyle();
+namespace {
+
+// Spacing, borders and rounding, in CSS pixels: the same in both themes.
+void set_metrics(ImGuiStyle& style) {
     style.WindowPadding = ImVec2(18, 16);
     style.FramePadding = ImVec2(8, 5);
     style.ItemSpacing = ImVec2(10, 8);
@@ -41,8 +45,10 @@ void apply_style(bool dark) {
     style.ScrollbarSize = 10;
     style.AntiAliasedLines = true;
     style.AntiAliasedFill = true;
+}
 
-    ImVec4* c = style.Colors;
+// Every ImGui colour from a palette concept, in the theme apply_style() set.
+void set_colours(ImVec4* c) {
     const auto v = [](Colour k, float a = 1.0f) { return colour_vec(k, a); };
     c[ImGuiCol_Text] = v(Colour::text);
     c[ImGuiCol_TextDisabled] = v(Colour::text_muted);
@@ -97,6 +103,15 @@ void apply_style(bool dark) {
     c[ImGuiCol_NavWindowingHighlight] = v(Colour::accent);
     c[ImGuiCol_NavWindowingDimBg] = v(Colour::text, 0.2f);
     c[ImGuiCol_ModalWindowDimBg] = v(Colour::text, 0.2f);
+}
+
+}  // namespace
+
+void apply_style(bool dark) {
+    dark_theme = dark;
+    ImGuiStyle& style = ImGui::GetStyle();
+    set_metrics(style);
+    set_colours(style.Colors);
 }
 
 //-----------------------------------------------------------------------------

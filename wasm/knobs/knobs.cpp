@@ -19,10 +19,10 @@
 #include <cmath>
 
 #include "base/format.hpp"
-#include "knob_fields.hpp"
-#include "panels.hpp"
-#include "style.hpp"
-#include "widgets.hpp"
+#include "knobs/knob_fields.hpp"
+#include "panels/panels.hpp"
+#include "ui/style.hpp"
+#include "ui/widgets.hpp"
 
 namespace kvui {
 namespace {

@@ -1,38 +1,41 @@
-// Panel 2, two phases: prefill against decode for the current scenario. Lesson section: "Two
-// phases, opposite bottlenecks". Times are per step of one rank; the roofline's operating points
-// are (arithmetic intensity, FLOPs / step time) of kv::Result's prefill and decode; the achieved
-// slope and roof are that result's bytes / memory time and FLOPs / compute time, the data-sheet
-// ones its GPU's peaks.
+// Panel 2, two phases: prefill against decode for the current scenario. Times are per step of one
+// rank; the roofline's operating points are (arithmetic intensity, FLOPs / step time) of
+// kv::Result's prefill and decode; the achieved slope and roof are that result's achieved rates,
+// the data-sheet ones its GPU's peaks. The chunked-prefill curve is kv::sweep_chunk's, which
+// kvapp keeps with the panel.
 //
-// Index of this file:
-// [SECTION] Title
-// [SECTION] TTFT and ITL, compute time against memory time
-// [SECTION] Roofline
-// [SECTION] Chunked prefill
-// [SECTION] Simulated DCGM readout (dcgm_readout, shared with the admission panel)
-// [SECTION] Panel
+// Index of this file: section, the function that draws it, the lesson anchors it serves
+// (content/lesson/FILE.md#ID: the id the site gives that chapter's heading).
+// [SECTION] Title                  title()
+// [SECTION] TTFT and ITL           phases()           03-two-phases.md#two-phases-opposite-bottlenecks
+// [SECTION] Roofline               roofline()         03-two-phases.md#two-phases-opposite-bottlenecks
+// [SECTION] Chunked prefill        chunked_prefill()  04-chunked-prefill.md#chunked-prefill-and-speculative-decoding
+// [SECTION] Simulated DCGM         dcgm_readout()     09-real-system.md#checking-the-arithmetic-on-a-real-system
+//                                  (shared with the admission panel)
+// [SECTION] Panel                  panel_phases()
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
 
 #include "base/format.hpp"
-#include "panels.hpp"
-#include "style.hpp"
-#include "widgets.hpp"
+#include "panels/panels.hpp"
+#include "ui/plot.hpp"
+#include "ui/style.hpp"
+#include "ui/widgets.hpp"
 
 namespace kvui {
 namespace {
 
 //-----------------------------------------------------------------------------
-// [SECTION] Title
+// [SECTION] Title: title()
 //-----------------------------------------------------------------------------
 
 void title(const kv::Result& r) { panel_title("Two phases", model_label(r) + " on " + r.gpu.label); }
 
 //-----------------------------------------------------------------------------
-// [SECTION] TTFT and ITL, compute time against memory time
-// Lesson: content/lesson/03-two-phases.md (TTFT follows FLOPs, ITL follows bandwidth).
+// [SECTION] TTFT and ITL, compute time against memory time: phases()
+// Lesson: 03-two-phases.md#two-phases-opposite-bottlenecks (TTFT follows FLOPs, ITL follows bandwidth).
 //-----------------------------------------------------------------------------
 
 const char* bound_words(kv::Bound b) { return b == kv::Bound::compute ? "compute-bound" : "memory-bound"; }
@@ -99,8 +102,8 @@ void phases(const kv::Result& r) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Roofline
-// Lesson: content/lesson/03-two-phases.md (a bound is a ratio of work to bytes, not a phase).
+// [SECTION] Roofline: roofline()
+// Lesson: 03-two-phases.md#two-phases-opposite-bottlenecks (a bound is a ratio of work to bytes, not a phase).
 //-----------------------------------------------------------------------------
 
 std::string intensity_tick(double v) { return kv::format_significant(v, 1); }
@@ -160,16 +163,14 @@ void roofline(const kv::Result& r) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Chunked prefill
-// Lesson: content/lesson/04-chunked-prefill.md, "Chunked prefill and speculative decoding".
+// [SECTION] Chunked prefill: chunked_prefill()
+// Lesson: 04-chunked-prefill.md#chunked-prefill-and-speculative-decoding.
 //-----------------------------------------------------------------------------
 
 std::string tokens_tick(double v) { return kv::format_count(static_cast<int64_t>(std::llround(v))); }
 std::string duration_tick(double v) { return kv::format_duration(v); }
 
-void chunked_prefill(const kv::Result& r) {
-    heading("Chunked prefill");
-    const double extra = r.steps.step_with_full_chunk_s - r.steps.decode.total_s;
+void chunk_figures(const kv::Result& r, const kv::ChunkSweep& sweep) {
     figure_row("chunk", {
                             {"rides free", kv::format_count(r.steps.free_prefill_tokens) + " tokens",
                              "prefill folded into each step before compute outgrows the memory time", Colour::prefill,
@@ -179,19 +180,19 @@ void chunked_prefill(const kv::Result& r) {
                                  kv::format_count(r.admission.running) + " decode tokens",
                              Colour::text, "What max_num_batched_tokens leaves for prefill after one token per running sequence."},
                             {"step with a full chunk", kv::format_duration(r.steps.step_with_full_chunk_s),
-                             "+" + kv::format_duration(std::max(0.0, extra)) + " on every stream's ITL", Colour::decode, nullptr},
+                             "+" + kv::format_duration(sweep.added_itl_s) + " on every stream's ITL", Colour::decode, nullptr},
                         });
+}
 
-    const int64_t budget = std::max<int64_t>(r.steps.chunk_budget_tokens, 1);
-    const double x_max = static_cast<double>(std::max<int64_t>(budget, r.steps.free_prefill_tokens * 2));
-    std::vector<double> steps;
+// The step against the prefill tokens folded into it (kvapp keeps kv::sweep_chunk's curve), with
+// where they stop riding free and where the budget ends; the tooltip reads the core at the pointer.
+void chunked_prefill(const kv::Result& r, const kv::ChunkSweep& sweep) {
+    heading("Chunked prefill");
+    chunk_figures(r, sweep);
+    if (sweep.points.empty()) return;
+    const double x_max = static_cast<double>(sweep.max_prefill_tokens);
     double y_max = r.steps.decode.total_s;
-    const int samples = 96;
-    for (int i = 0; i <= samples; ++i) {
-        const double chunk = x_max * i / samples;
-        steps.push_back(kv::decode_step_with_chunk_s(kv::step_engine(r), r.admission.running, static_cast<int64_t>(std::llround(chunk))));
-        y_max = std::max(y_max, steps.back());
-    }
+    for (const kv::ChunkPoint& p : sweep.points) y_max = std::max(y_max, p.step_s);
     Axis x;
     x.min = 0;
     x.max = x_max;
@@ -205,17 +206,16 @@ void chunked_prefill(const kv::Result& r) {
     const Plot plot = begin_plot("##chunk", 190.0f, x, y);
     const bool hovered = ImGui::IsItemHovered();
     std::vector<ImVec2> line;
-    for (int i = 0; i <= samples; ++i) line.push_back(plot.at(x_max * i / samples, steps[static_cast<size_t>(i)]));
+    for (const kv::ChunkPoint& p : sweep.points) line.push_back(plot.at(p.prefill_tokens, p.step_s));
     plot_line(plot, line, colour(Colour::decode), 2.5f);
     plot_marker_x(plot, static_cast<double>(r.steps.free_prefill_tokens), colour(Colour::prefill),
                   "free up to " + kv::format_count(r.steps.free_prefill_tokens), false);
     plot_marker_x(plot, static_cast<double>(r.steps.chunk_budget_tokens), colour(Colour::text_muted), "budget", true);
     if (hovered) {
-        const int64_t chunk = std::clamp<int64_t>(std::llround(plot.x_at(ImGui::GetIO().MousePos.x)), 0, static_cast<int64_t>(x_max));
+        const int64_t chunk = std::clamp<int64_t>(std::llround(plot.x_at(ImGui::GetIO().MousePos.x)), 0, sweep.max_prefill_tokens);
         ImGui::BeginTooltip();
-        ImGui::TextUnformatted((kv::format_count(chunk) + " prefill tokens: step " +
-                                kv::format_duration(kv::decode_step_with_chunk_s(kv::step_engine(r), r.admission.running, chunk)))
-                                   .c_str());
+        ImGui::TextUnformatted(
+            (kv::format_count(chunk) + " prefill tokens: step " + kv::format_duration(kv::chunk_step_s(r, chunk))).c_str());
         ImGui::EndTooltip();
     }
 }
@@ -223,9 +223,10 @@ void chunked_prefill(const kv::Result& r) {
 }  // namespace
 
 //-----------------------------------------------------------------------------
-// [SECTION] Simulated DCGM readout
-// Lesson: content/lesson/09-real-system.md (the DCGM fields during steady-state decode). Shared with
-// the admission panel, which sits beside that section (panels.hpp).
+// [SECTION] Simulated DCGM readout: dcgm_readout()
+// Lesson: 09-real-system.md#checking-the-arithmetic-on-a-real-system (the DCGM fields during
+// steady-state decode). Shared with the admission panel, which sits beside that section
+// (panels/panels.hpp).
 //-----------------------------------------------------------------------------
 
 void dcgm_readout(const kv::Result& r) {
@@ -251,7 +252,7 @@ void dcgm_readout(const kv::Result& r) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Panel
+// [SECTION] Panel: panel_phases()
 //-----------------------------------------------------------------------------
 
 void panel_phases(kvapp::Panel& panel) {
@@ -267,7 +268,7 @@ void panel_phases(kvapp::Panel& panel) {
     phases(r);
     roofline(r);
     dcgm_readout(r);
-    chunked_prefill(r);
+    chunked_prefill(r, panel.chunk_sweep);
     keyboard_hint();
 }
 

@@ -1,32 +1,34 @@
 // Panel 1, admission and memory: the engine's admission decision and its per-step memory traffic.
-// Lesson sections: "The KV Cache" (the opening panel), "Why the batch stops growing where it does",
-// "What GQA buys, and where it stops helping", and the real system (engine log, DCGM readout). Every figure is a field of kv::Result, printed by
-// core/base/format.hpp. Sizes are per GPU (per tensor- and pipeline-parallel rank), out of the memory
-// CUDA reports (kv::MemoryPlan::visible_bytes), not the marketed size.
+// Every figure is a field of kv::Result, printed by core/base/format.hpp. Sizes are per GPU (per
+// tensor- and pipeline-parallel rank), out of the memory CUDA reports
+// (kv::MemoryPlan::visible_bytes), not the marketed size.
 //
-// Index of this file:
-// [SECTION] Title
-// [SECTION] HBM budget bar (the engine's memory order)
-// [SECTION] Bytes per token and per sequence
-// [SECTION] Admission: resident sequences and the binding limit
-// [SECTION] Decode step: bytes, time, throughput, ITL
-// [SECTION] Engine log
-// [SECTION] Panel (with the simulated DCGM readout, panel_phases.cpp)
+// Index of this file: section, the function that draws it, the lesson anchors it serves
+// (content/lesson/FILE.md#ID: the id the site gives that chapter's heading).
+// [SECTION] Title                  title()
+// [SECTION] HBM budget bar         budget_bar()     02-memory-order.md#why-the-batch-stops-where-it-does
+//                                                   06-fp8.md#fp8-cache-or-fp8-weights
+// [SECTION] Bytes per token        cache_sizes()    01-intro.md#bytes-per-token
+//                                                   05-gqa.md#what-grouped-query-attention-buys
+// [SECTION] Admission              admission()      02-memory-order.md#why-the-batch-stops-where-it-does
+// [SECTION] Decode step            decode_step()    01-intro.md#bytes-per-token
+// [SECTION] Engine log             log_section()    09-real-system.md#checking-the-arithmetic-on-a-real-system
+// [SECTION] Panel                  panel_admission(), with dcgm_readout() (panel_phases.cpp)
 #include <imgui.h>
 
 #include <algorithm>
 #include <vector>
 
 #include "base/format.hpp"
-#include "panels.hpp"
-#include "style.hpp"
-#include "widgets.hpp"
+#include "panels/panels.hpp"
+#include "ui/style.hpp"
+#include "ui/widgets.hpp"
 
 namespace kvui {
 namespace {
 
 //-----------------------------------------------------------------------------
-// [SECTION] Title
+// [SECTION] Title: title()
 //-----------------------------------------------------------------------------
 
 void title(const kv::Result& r) {
@@ -38,8 +40,9 @@ void title(const kv::Result& r) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] HBM budget bar (the engine's memory order)
-// Lesson: "Why the batch stops growing where it does", steps 1 to 4.
+// [SECTION] HBM budget bar, in the engine's memory order: budget_bar()
+// Lesson: 02-memory-order.md#why-the-batch-stops-where-it-does (its steps 1 to 6) and
+// 06-fp8.md#fp8-cache-or-fp8-weights (weights or cache: which takes more of the bar).
 //-----------------------------------------------------------------------------
 
 void budget_bar(const kv::Result& r) {
@@ -98,8 +101,8 @@ void budget_bar(const kv::Result& r) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Bytes per token and per sequence
-// Lesson: the opening formula, and "What GQA buys".
+// [SECTION] Bytes per token and per sequence: cache_sizes()
+// Lesson: 01-intro.md#bytes-per-token (the formula) and 05-gqa.md#what-grouped-query-attention-buys.
 //-----------------------------------------------------------------------------
 
 // The per-token formula as the engine's layout multiplies it, from the numbers the result holds.
@@ -145,8 +148,8 @@ void cache_sizes(const kv::Result& r) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Admission: resident sequences and the binding limit
-// Lesson: content/lesson/02-memory-order.md, "Why the batch stops where it does".
+// [SECTION] Admission, resident sequences and the binding limit: admission()
+// Lesson: 02-memory-order.md#why-the-batch-stops-where-it-does.
 //-----------------------------------------------------------------------------
 
 const char* binding_limit_words(kv::BindingLimit limit) {
@@ -194,8 +197,8 @@ void admission(const kv::Result& r) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Decode step: bytes, time, throughput, ITL
-// Lesson: content/lesson/01-intro.md (throughput follows the resident sequences, not FLOPs).
+// [SECTION] Decode step, bytes, time, throughput, ITL: decode_step()
+// Lesson: 01-intro.md#bytes-per-token (throughput follows the resident sequences, not FLOPs).
 //-----------------------------------------------------------------------------
 
 void decode_step(const kv::Result& r) {
@@ -223,7 +226,8 @@ void decode_step(const kv::Result& r) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Engine log
+// [SECTION] Engine log: log_section()
+// Lesson: 09-real-system.md#checking-the-arithmetic-on-a-real-system (the start-up lines).
 //-----------------------------------------------------------------------------
 
 void log_section(const kv::Result& r) {
@@ -234,7 +238,7 @@ void log_section(const kv::Result& r) {
 }  // namespace
 
 //-----------------------------------------------------------------------------
-// [SECTION] Panel
+// [SECTION] Panel: panel_admission()
 //-----------------------------------------------------------------------------
 
 void panel_admission(kvapp::Panel& panel) {

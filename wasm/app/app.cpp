@@ -2,9 +2,9 @@
 // The serving panel's playback loop is here too: one requestAnimationFrame chain per playing panel
 // that advances the run and asks the panel's surface for a frame; it stops when the run is paused,
 // reaches its end or goes off screen, so a paused or hidden panel requests no frames at all.
-// (It is the one place outside platform_html5.cpp that talks to html5.h: the platform's frames are
+// (It is the one place outside platform/ that talks to html5.h: the platform's frames are
 // drawn on demand and have no notion of a loop that keeps going.)
-#include "app.hpp"
+#include "app/app.hpp"
 
 #include <emscripten/html5.h>
 #include <imgui.h>
@@ -13,10 +13,10 @@
 #include <cstdint>
 
 #include "io/json_io.hpp"
-#include "panels.hpp"
-#include "platform_html5.hpp"
 #include "io/simulate_json.hpp"
-#include "style.hpp"
+#include "panels/panels.hpp"
+#include "platform/platform_html5.hpp"
+#include "ui/style.hpp"
 
 namespace kvapp {
 namespace {
@@ -175,6 +175,7 @@ std::optional<kv::InputError> commit(Panel& panel, const kv::Scenario& scenario,
         panel.batch_sweep = kv::sweep_batch(panel.result);
         panel.tp_sweep = kv::sweep_tensor_parallel(panel.result);
     }
+    if (panel.kind == PanelKind::phases && evaluated) panel.chunk_sweep = kv::sweep_chunk(panel.result);
     if (run) replace_run(panel, std::move(*run));
     panel.rejected.reset();
     kvui::surface_invalidate(panel.surface);

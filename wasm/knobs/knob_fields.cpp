@@ -1,5 +1,5 @@
 // The knobs' view of the core's field tables, and the pickers that list the catalog.
-#include "knob_fields.hpp"
+#include "knobs/knob_fields.hpp"
 
 #include <imgui.h>
 
@@ -7,7 +7,7 @@
 #include "model/catalog.hpp"
 #include "scenario/scenario_fields.hpp"
 #include "serving/workload_fields.hpp"
-#include "widgets.hpp"
+#include "ui/widgets.hpp"
 
 namespace kvui {
 

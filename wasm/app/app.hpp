@@ -17,11 +17,11 @@
 #include <variant>
 #include <vector>
 
-#include "result/evaluate.hpp"
 #include "base/input_error.hpp"
-#include "platform_html5.hpp"
-#include "serving/simulate.hpp"
+#include "platform/platform_html5.hpp"
+#include "result/evaluate.hpp"
 #include "result/sweep.hpp"
+#include "serving/simulate.hpp"
 
 namespace kvapp {
 
@@ -31,12 +31,13 @@ std::optional<PanelKind> panel_kind_from_name(const std::string& name);
 
 struct Panel {
     int id = 0;
-    int surface = 0;  // its canvas (platform_html5.hpp); 0 while mounting
+    int surface = 0;  // its canvas (platform/platform_html5.hpp); 0 while mounting
     PanelKind kind = PanelKind::admission;
     kv::Scenario scenario;                          // as the reader set it
     kv::Result result;                              // kv::evaluate(scenario)
     kv::BatchSweep batch_sweep;                     // kv::sweep_batch(result); batching panel
     std::vector<kv::TensorParallelPoint> tp_sweep;  // kv::sweep_tensor_parallel(result); batching panel
+    kv::ChunkSweep chunk_sweep;                     // kv::sweep_chunk(result); phases panel
     std::optional<kv::InputError> rejected;         // the last refused change
     // Serving panel: the workload, kv::simulate(result, workload), or why it could not run.
     kv::Workload workload;
