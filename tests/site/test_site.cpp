@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include "page/files.hpp"
 #include "page/site.hpp"
 
 namespace fs = std::filesystem;
@@ -116,4 +117,25 @@ TEST_CASE("a lesson folder or a site folder the generator cannot use is named wi
     CHECK(site::build_site(no_templates, log, errors) == 1);
     CHECK_THAT(errors.str(), Catch::StartsWith((content / "templates").string() + ": missing_templates: "));
     fs::remove_all(content);
+}
+
+TEST_CASE("page scripts ship without their full-line comments, every line of code kept") {
+    const std::string source =
+        "// KvThing: what it does.\n"
+        "//   KvThing.go() -> nothing\n"
+        "var KvThing = (function () {\n"
+        "  'use strict';\n"
+        "  // A note on the next line.\n"
+        "  var url = 'http://example.org/x';  // a trailing note stays\n"
+        "  return { go: function () { return url; } };\n"
+        "})();\n";
+    CHECK(site::shipped_script(source) ==
+          "var KvThing = (function () {\n"
+          "  'use strict';\n"
+          "  var url = 'http://example.org/x';  // a trailing note stays\n"
+          "  return { go: function () { return url; } };\n"
+          "})();\n");
+    // A template literal over several lines may hold a line that starts with //: shipped as is.
+    const std::string literal = "var t = `first\n// not a comment\nlast`;\n";
+    CHECK(site::shipped_script(literal) == literal);
 }

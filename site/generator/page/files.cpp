@@ -1,8 +1,10 @@
 // Reading and writing the generator's files.
 #include "page/files.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace site {
 
@@ -66,6 +68,37 @@ int copy_matching(const fs::path& from, const std::string& extension, const fs::
         if (!entry.is_regular_file() || entry.path().extension() != extension) continue;
         fs::copy_file(entry.path(), to / entry.path().filename(), fs::copy_options::overwrite_existing, ec);
         if (ec) return -1;
+        ++copied;
+    }
+    return copied;
+}
+
+std::string shipped_script(const std::string& source) {
+    std::vector<std::string> lines;
+    std::istringstream in(source);
+    for (std::string line; std::getline(in, line);) {
+        if (std::count(line.begin(), line.end(), '`') % 2 != 0) return source;  // a template literal spans lines
+        lines.push_back(line);
+    }
+    std::string out;
+    for (const std::string& line : lines) {
+        const size_t first = line.find_first_not_of(" \t");
+        if (first != std::string::npos && line.compare(first, 2, "//") == 0) continue;
+        out += line + "\n";
+    }
+    return out;
+}
+
+int copy_scripts(const fs::path& from, const fs::path& to) {
+    int copied = 0;
+    std::error_code ec;
+    if (!fs::is_directory(from, ec)) return 0;
+    fs::create_directories(to, ec);
+    if (ec) return -1;
+    for (const auto& entry : fs::directory_iterator(from, ec)) {
+        if (!entry.is_regular_file() || entry.path().extension() != ".js") continue;
+        const auto text = read_text(entry.path());
+        if (!text || !write_text(to / entry.path().filename(), shipped_script(*text))) return -1;
         ++copied;
     }
     return copied;

@@ -25,5 +25,10 @@ bool write_text(const std::filesystem::path& path, const std::string& text);
 // Copies every file of `from` ending in `extension` into `to`; the number copied, 0 when `from` is
 // not a folder, -1 when the copy fails (a folder that cannot be made or written).
 int copy_matching(const std::filesystem::path& from, const std::string& extension, const std::filesystem::path& to);
+// The page scripts as a browser gets them: the full-line comments (the files' documentation, a
+// third of their gzip bytes) left in the sources, every line of code kept as it is. A file with a
+// template literal spanning lines is shipped unchanged.
+std::string shipped_script(const std::string& source);
+int copy_scripts(const std::filesystem::path& from, const std::filesystem::path& to);
 
 }  // namespace site

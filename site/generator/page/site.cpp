@@ -85,7 +85,7 @@ std::optional<Copied> write_site(const SitePaths& paths, const std::string& inde
     for (const char* dir : {"js", "css", "fonts"}) fs::remove_all(paths.out / dir, ec);
     bool ok = write_text(paths.out / "index.html", index) && write_text(paths.out / "embed.html", embed);
     Copied copied;
-    copied.scripts = copy_matching(paths.site / "js", ".js", paths.out / "js");
+    copied.scripts = copy_scripts(paths.site / "js", paths.out / "js");
     copied.styles = copy_matching(paths.site / "css", ".css", paths.out / "css");
     copied.fonts = copy_matching(paths.fonts, ".woff2", paths.out / "fonts");
     ok = ok && copied.scripts > 0 && copied.styles > 0 && copied.fonts >= 0;
