@@ -1,6 +1,7 @@
 // The failing states every panel draws the same way: a change from the page that was refused
 // (the field and why, the other settings kept), the engine's refusal to start (its words, the
 // lesson's reading of them and what would start it) and a request longer than max_model_len.
+// Lesson: 02-memory-order.md#why-the-batch-stops-where-it-does (the start-up that fails, and why).
 #include <imgui.h>
 
 #include <string>
