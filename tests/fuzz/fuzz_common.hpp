@@ -25,9 +25,10 @@ inline void check_result(const kv::Result& r) {
     const kv::MemoryPlan& m = r.memory;
     require(m.weight_bytes >= 0 && m.activation_peak_bytes >= 0 && m.non_torch_bytes >= 0 && m.cuda_graph_bytes >= 0);
     require(m.num_gpu_blocks >= 0 && m.kv_cache_tokens >= 0);
-    require(r.kv_cache_usage >= 0 && r.kv_cache_usage <= 1);
-    require(r.kv_pool_used_bytes <= std::max(0.0, m.available_kv_bytes) * (1 + 1e-9));
-    require(r.running >= 0 && r.waiting >= 0 && r.running + r.waiting == r.scenario.concurrent_requests);
+    const kv::Admission& a = r.admission;
+    require(a.kv_cache_usage >= 0 && a.kv_cache_usage <= 1);
+    require(a.kv_pool_used_bytes <= std::max(0.0, m.available_kv_bytes) * (1 + 1e-9));
+    require(a.running >= 0 && a.waiting >= 0 && a.running + a.waiting == r.scenario.concurrent_requests);
     require(r.steps.decode.total_s >= 0 && r.steps.prefill.total_s >= 0 && r.steps.itl_s >= 0);
     if (!m.startup_error) require(m.available_kv_bytes > 0 && m.request_kv_bytes <= m.available_kv_bytes);
 }
