@@ -1,11 +1,35 @@
 #include "serving/simulate.hpp"
 
 #include <cmath>
+#include <optional>
+
+#include "base/format.hpp"
 
 #include "serving/scheduler.hpp"
 #include "serving/workload_fields.hpp"
 
 namespace kv {
+namespace {
+
+// The run's work against the budget, refused by name before anything is allocated.
+std::optional<InputError> check_budget(const std::vector<RequestSpec>& requests, const SimOptions& options) {
+    int64_t generated = 0, prompt = 0;
+    for (const RequestSpec& q : requests) generated += q.output_tokens, prompt += q.prompt_tokens;
+    const auto count = static_cast<int64_t>(requests.size());
+    if (generated > options.max_generated_tokens)
+        return InputError{"requests", ErrorCode::out_of_range,
+                          "the run would generate " + format_count(generated) + " tokens (" + format_count(count) +
+                              " requests); a simulated run generates at most " + format_count(options.max_generated_tokens) +
+                              ": fewer requests or shorter outputs"};
+    if (prompt > options.max_prompt_tokens)
+        return InputError{"requests", ErrorCode::out_of_range,
+                          "the run would prefill " + format_count(prompt) + " prompt tokens (" + format_count(count) +
+                              " requests); a simulated run prefills at most " + format_count(options.max_prompt_tokens) +
+                              ": fewer requests or shorter prompts"};
+    return std::nullopt;
+}
+
+}  // namespace
 
 std::variant<Simulation, InputError> simulate(const Result& result, const Workload& workload, const SimOptions& options,
                                               const Calibration& calibration) {
@@ -15,6 +39,7 @@ std::variant<Simulation, InputError> simulate(const Result& result, const Worklo
                               (result.memory.startup_error ? result.memory.startup_error->message : std::string("it is refused"))};
     auto requests = workload_requests(workload, result.scenario);
     if (auto* error = std::get_if<InputError>(&requests)) return *error;
+    if (auto error = check_budget(std::get<std::vector<RequestSpec>>(requests), options)) return *error;
     Simulation sim;
     for (const RequestSpec& q : std::get<std::vector<RequestSpec>>(requests)) sim.requests.push_back({q});
     sim::Scheduler(result, workload, options, calibration, sim).run();

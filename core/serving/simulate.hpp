@@ -121,6 +121,12 @@ struct SimOptions {
     int64_t max_cells = 1024;
     int64_t max_frames = 400;
     bool record = true;  // steps, frames and stats lines (off for searches)
+    // The work a run may take, checked before it starts: every generated token is at least a slot
+    // in a step and a latency sample, so a short link asking for 20,000 requests of 8,192 tokens
+    // would hold a page for half a minute and a gigabyte and a half. The default keeps a page's run
+    // under a second or two; the benchmark validation raises it for runs with no recording.
+    int64_t max_generated_tokens = 4'000'000;
+    int64_t max_prompt_tokens = 200'000'000;  // prefill costs steps too, though no memory per token
 };
 
 // The requests a workload produces (sorted by arrival), or an error naming the field.

@@ -247,3 +247,20 @@ TEST_CASE("the serving chapter's qualitative claims hold for its scenarios") {
     CHECK(with_cache.summary.peak_kv_cache_usage < 0.5 * without.summary.peak_kv_cache_usage);
     CHECK(with_cache.summary.ttft_s.p50 < without.summary.ttft_s.p50);
 }
+
+TEST_CASE("a run beyond the work budget is refused by name before anything runs") {
+    const Result r = evaluate_ok({{"model", "Llama-3.1-8B"}, {"gpu", "B200"}, {"prompt_tokens", 32768}, {"output_tokens", 8192}});
+    Workload w;
+    w.name = "fixed";
+    w.requests = 20000;
+    w.rate_per_s = 10000;
+    auto outcome = simulate(r, w);
+    REQUIRE(std::holds_alternative<InputError>(outcome));
+    const InputError& e = std::get<InputError>(outcome);
+    CHECK(e.field == "requests");
+    CHECK(e.code == ErrorCode::out_of_range);
+    CHECK_THAT(e.message, Catch::Contains("163,840,000 tokens"));
+    // Within the budget the same workload runs.
+    w.requests = 200;
+    CHECK(std::holds_alternative<Simulation>(simulate(r, w)));
+}
