@@ -80,6 +80,11 @@ std::string format_duration(double seconds) {
 
 std::string format_percent(double fraction, int decimals) { return format_fixed(finite_or_zero(fraction) * 100.0, decimals) + "%"; }
 
+std::string format_band(double fraction) {
+    const double percent = std::fabs(finite_or_zero(fraction)) * 100.0;
+    return "±" + format_fixed(percent, percent < 9.95 ? 1 : 0) + "%";
+}
+
 std::string format_factor(double ratio, int decimals) { return format_fixed(ratio, decimals) + "×"; }
 
 std::string format_params(double params) {
@@ -105,10 +110,10 @@ std::string format_bandwidth(double bytes_per_s) {
 std::string format_intensity(double flops_per_byte) { return format_significant(flops_per_byte, 3) + " FLOP/B"; }
 
 const std::vector<std::string>& named_formats() {
-    static const std::vector<std::string> names = {"count",  "sig2",         "sig3",        "fixed0",    "fixed1",   "fixed2", "fixed3",
-                                                   "bytes",  "bytes_exact",  "kib",         "mib",       "gib0",     "gib1",   "gib2",
-                                                   "ms0",    "ms1",          "duration",    "percent",   "percent1", "x1",     "x2",
-                                                   "params", "tokens_per_s", "flops_per_s", "bandwidth", "intensity"};
+    static const std::vector<std::string> names = {"count", "sig2",        "sig3",         "fixed0",      "fixed1",    "fixed2",   "fixed3",
+                                                   "bytes", "bytes_exact", "kib",          "mib",         "gib0",      "gib1",     "gib2",
+                                                   "ms0",   "ms1",         "duration",     "percent",     "percent1",  "band",     "x1",
+                                                   "x2",    "params",      "tokens_per_s", "flops_per_s", "bandwidth", "intensity"};
     return names;
 }
 
@@ -129,6 +134,7 @@ std::optional<std::string> format_named(double v, std::string_view name) {
     if (name == "duration") return format_duration(v);
     if (name == "percent") return format_percent(v, 0);
     if (name == "percent1") return format_percent(v, 1);
+    if (name == "band") return format_band(v);
     if (name == "x1") return format_factor(v, 1);
     if (name == "x2") return format_factor(v, 2);
     if (name == "params") return format_params(v);

@@ -18,6 +18,7 @@ std::string format_bytes(double bytes);                     // 144 KiB, 55.7 GiB
 std::string format_gib(double bytes, int decimals);         // 55.66 GiB
 std::string format_duration(double seconds);                // 27.9 ms, 1.23 s
 std::string format_percent(double fraction, int decimals);  // 83%
+std::string format_band(double fraction);                   // ±12%, ±0.6%: a median error, to two digits
 std::string format_factor(double ratio, int decimals);      // 3.17×
 std::string format_params(double params);                   // 8.19B
 std::string format_tokens_per_s(double rate);               // 2,322 tokens/s
@@ -27,7 +28,7 @@ std::string format_intensity(double flops_per_byte);        // 295 FLOP/B (arith
 
 // Named formats, used by the lesson's figure bindings: `count`, `sig2`, `sig3`, `fixed0..3`,
 // `bytes`, `bytes_exact`, `kib`, `mib`, `gib0`, `gib1`, `gib2`, `ms0`, `ms1`, `duration`,
-// `percent`, `percent1`, `x1`, `x2`, `params`, `tokens_per_s`, `flops_per_s`, `bandwidth`,
+// `percent`, `percent1`, `band`, `x1`, `x2`, `params`, `tokens_per_s`, `flops_per_s`, `bandwidth`,
 // `intensity`.
 std::optional<std::string> format_named(double value, std::string_view format_name);
 const std::vector<std::string>& named_formats();

@@ -6,6 +6,10 @@
 //   kvcache --catalog                               built-in models and GPUs
 //   kvcache --validate < tests/validation/startup_logs.json   the model against real vLLM start-ups
 //   (exit 1 when the median |error| exceeds 3%, a row exceeds 10% or a refusal is missed or invented)
+//   kvcache --validate-timing [--calibration JSON] [--json] < tests/validation/benchmark_runs.json
+//   (the step-time model against real vLLM benchmark runs: exit 1 when the held-out median |error|
+//   exceeds 10% or a held-out row exceeds 25%; --calibration overrides constants, as scripts/fit_timing
+//   does; --json prints the rows as data)
 //   kvcache --plan '{"model": "Qwen3-32B", "gpu": "H100", "gpu_count": 4, "users": 64, "itl_s": 0.05}'
 //   (the target as an argument or on standard input: the vllm serve flags that meet it, cheapest first,
 //   or {"met": false, "closest": ...}; plan.hpp says what is searched)
@@ -25,12 +29,14 @@
 #include "io/simulate_json.hpp"
 #include "result/sweep.hpp"
 #include "io/explain_json.hpp"
+#include "io/calibration_json.hpp"
 #include "io/validation_json.hpp"
 
 namespace {
 
 int usage() {
     std::cerr << "usage: kvcache [--scenario JSON] [--sweep batch|tp] [--catalog] [--validate < startups.json] [--explain-log < vllm.log]\n"
+                 "       kvcache --validate-timing [--calibration JSON] [--json] < benchmark_runs.json\n"
                  "       kvcache --plan [TARGET_JSON]   the flags that serve a target (JSON or standard input)\n"
                  "       kvcache --simulate [WORKLOAD_JSON] [--scenario JSON] [--stats-lines] [--find-preemption-onset]\n"
                  "       with no --scenario the scenario JSON is read from standard input\n";
@@ -90,6 +96,47 @@ int validate() {
     return summary.median_abs_error <= 0.03 && summary.max_abs_error <= 0.10 && refusals_agree ? 0 : 1;
 }
 
+int validate_timing(const std::string& calibration_text, bool as_json) {
+    const auto data = nlohmann::json::parse(std::cin, nullptr, false);
+    if (data.is_discarded()) {
+        std::cerr << "kvcache: the benchmark runs on standard input are not JSON\n";
+        return 2;
+    }
+    kv::Calibration calibration;
+    if (!calibration_text.empty()) {
+        auto overrides = kv::parse_input_text(calibration_text, "calibration");
+        if (auto* error = std::get_if<kv::InputError>(&overrides)) return print_error(*error);
+        auto read = kv::calibration_from_json(std::get<nlohmann::json>(overrides));
+        if (auto* error = std::get_if<kv::InputError>(&read)) return print_error(*error);
+        calibration = std::get<kv::Calibration>(read);
+    }
+    auto outcome = kv::validate_timing(data, calibration);
+    if (auto* error = std::get_if<kv::InputError>(&outcome)) return print_error(*error);
+    const auto& summary = std::get<kv::TimingSummary>(outcome);
+    if (as_json) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const kv::TimingRow& r : summary.rows)
+            rows.push_back({{"id", r.id},
+                            {"role", r.role},
+                            {"gpu", r.gpu},
+                            {"model", r.model},
+                            {"version", r.version},
+                            {"figure", r.figure},
+                            {"measured", r.measured},
+                            {"predicted", r.predicted},
+                            {"error", r.error},
+                            {"failure", r.failure}});
+        std::cout << nlohmann::json{{"rows", rows},
+                                    {"holdout_median_abs_error", summary.holdout_median_abs_error},
+                                    {"fit_median_abs_error", summary.fit_median_abs_error}}
+                         .dump()
+                  << "\n";
+    } else {
+        std::cout << kv::timing_table(summary);
+    }
+    return summary.holdout_median_abs_error <= 0.10 && summary.holdout_max_abs_error <= 0.25 && summary.failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -103,7 +150,17 @@ int main(int argc, char** argv) {
             have_scenario = true;
         } else if (arg == "--sweep" && i + 1 < argc) sweep = argv[++i];
         else if (arg == "--validate") return validate();
-        else if (arg == "--plan") {
+        else if (arg == "--validate-timing") {
+            std::string calibration_text;
+            bool as_json = false;
+            for (int k = i + 1; k < argc; ++k) {
+                const std::string option = argv[k];
+                if (option == "--calibration" && k + 1 < argc) calibration_text = argv[++k];
+                else if (option == "--json") as_json = true;
+                else return usage();
+            }
+            return validate_timing(calibration_text, as_json);
+        } else if (arg == "--plan") {
             const bool inline_target = i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0;
             if (inline_target) return plan(argv[i + 1]);
             const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
@@ -114,7 +171,10 @@ int main(int argc, char** argv) {
             if (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) workload_text = argv[++i];
         } else if (arg == "--stats-lines") stats_lines = true;
         else if (arg == "--find-preemption-onset") find_onset = true;
-        else if (arg == "--catalog") {
+        else if (arg == "--calibration-defaults") {
+            std::cout << kv::calibration_to_json(kv::Calibration{}).dump(2) << "\n";
+            return 0;
+        } else if (arg == "--catalog") {
             std::cout << kv::catalog_to_json().dump(2) << "\n";
             return 0;
         } else return usage();

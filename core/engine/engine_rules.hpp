@@ -50,6 +50,17 @@ struct EngineRules {
     // The default gpu_memory_utilization rose from 0.90 to 0.92 when the CUDA-graph estimate came
     // out of the budget: 0.19.0 logs 0.90, 0.22.1 logs 0.92 (placed at 0.21.0).
     bool larger_default_utilization = true;
+    // Where the CPU's time per step goes (the step-time model's host term, calibration.hpp):
+    //   - V0 before 0.6.0 processed every sequence in Python between steps; 0.6.0's overhaul (object
+    //     caches, async output processing, a separate API server: the v0.6.0 performance post)
+    //     cut most of it;
+    //   - V1 runs the scheduler beside the GPU in its own process, synchronously per step until
+    //     async scheduling became the default (PR #27614, on by default from 0.12.0), after which
+    //     the CPU's work overlaps the previous step's forward pass.
+    bool v0_overhauled = true;
+    bool async_scheduling = true;
+    // vLLM's own all-reduce over NVLink and P2P (PR #2192, from 0.3.0); NCCL before.
+    bool custom_allreduce = true;
 };
 
 EngineRules engine_rules(const EngineVersion& version);

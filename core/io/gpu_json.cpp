@@ -1,6 +1,7 @@
 // A GPU as JSON: a catalog entry (content/data/gpus.json) or the reader's own description, with
 // every number range-checked and the interconnect read in either of its two spellings.
 #include <cmath>
+#include <optional>
 
 #include "base/format.hpp"
 #include "base/units.hpp"
@@ -17,6 +18,32 @@ InputError fail(std::string field, ErrorCode code, std::string message) { return
 std::string text_or(const json& object, const char* key, const std::string& fallback) {
     if (!object.is_object() || !object.contains(key) || !object[key].is_string()) return fallback;
     return object[key].get<std::string>();
+}
+
+// What public benchmarks measured ("achieved": {hbm_tb_per_s, bf16_tflops, fp8_tflops}), each at
+// most the data sheet's peak; absent figures stay 0.
+std::optional<InputError> read_achieved(const json& entry, const std::string& prefix, GpuSpec& g) {
+    if (!entry.contains("achieved") || entry["achieved"].is_null()) return std::nullopt;
+    const json& a = entry["achieved"];
+    if (!a.is_object()) return fail(prefix + ".achieved", ErrorCode::wrong_type, prefix + ".achieved must be an object");
+    struct Measured {
+        const char* key;
+        double peak;
+        double GpuSpec::*member;
+    };
+    const Measured measured[] = {{"hbm_tb_per_s", g.hbm_bytes_per_s, &GpuSpec::achieved_hbm_bytes_per_s},
+                                 {"bf16_tflops", g.bf16_flops_per_s, &GpuSpec::achieved_bf16_flops_per_s},
+                                 {"fp8_tflops", g.fp8_flops_per_s, &GpuSpec::achieved_fp8_flops_per_s}};
+    for (const Measured& m : measured) {
+        if (!a.contains(m.key) || a[m.key].is_null()) continue;
+        const std::string f = prefix + ".achieved." + m.key;
+        const json& v = a[m.key];
+        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() <= 0 || v.get<double>() * 1e12 > m.peak * 1.0001)
+            return fail(f, v.is_number() ? ErrorCode::out_of_range : ErrorCode::wrong_type,
+                        f + " must be a positive number no larger than the data sheet's peak");
+        g.*m.member = v.get<double>() * 1e12;
+    }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -68,6 +95,10 @@ std::variant<GpuSpec, InputError> gpu_from_json(const json& entry, const std::st
     // PCIe 4.0 x16 when nothing is said: 64 GB/s both ways.
     g.interconnect_bytes_per_s = (link > 0 ? link : 64.0) * 1e9 / 2.0;
     if (link <= 0) g.interconnect = "pcie";
+    g.vendor = text_or(entry, "vendor", g.interconnect == "xgmi" ? "amd" : "nvidia");
+    if (g.vendor != "nvidia" && g.vendor != "amd")
+        return fail(prefix + ".vendor", ErrorCode::unknown_value, prefix + ".vendor must be \"nvidia\" or \"amd\"");
+    if (auto error = read_achieved(entry, prefix, g)) return *error;
     return g;
 }
 
@@ -79,7 +110,12 @@ json gpu_to_json(const GpuSpec& g) {
             {"hbm_tb_per_s", g.hbm_bytes_per_s / 1e12},
             {"bf16_dense_tflops", g.bf16_flops_per_s / 1e12},
             {"fp8_dense_tflops", g.fp8_flops_per_s / 1e12},
-            {"interconnect", {{"kind", g.interconnect}, {"bidirectional_gb_per_s", g.interconnect_bytes_per_s * 2 / 1e9}}}};
+            {"interconnect", {{"kind", g.interconnect}, {"bidirectional_gb_per_s", g.interconnect_bytes_per_s * 2 / 1e9}}},
+            {"vendor", g.vendor},
+            {"achieved",
+             {{"hbm_tb_per_s", g.achieved_hbm_bytes_per_s > 0 ? json(g.achieved_hbm_bytes_per_s / 1e12) : json(nullptr)},
+              {"bf16_tflops", g.achieved_bf16_flops_per_s > 0 ? json(g.achieved_bf16_flops_per_s / 1e12) : json(nullptr)},
+              {"fp8_tflops", g.achieved_fp8_flops_per_s > 0 ? json(g.achieved_fp8_flops_per_s / 1e12) : json(nullptr)}}}};
 }
 
 }  // namespace kv

@@ -15,7 +15,10 @@ json phase_to_json(const PhaseTiming& p) {
             {"bytes", p.bytes},
             {"compute_s", p.compute_s},
             {"memory_s", p.memory_s},
+            {"kernel_s", p.kernel_s},
             {"communication_s", p.communication_s},
+            {"gpu_s", p.gpu_s},
+            {"host_s", p.host_s},
             {"total_s", p.total_s},
             {"bound", bound_name(p.bound)},
             {"arithmetic_intensity", p.arithmetic_intensity}};

@@ -92,6 +92,7 @@ json simulation_to_json(const Simulation& sim, bool with_stats_lines) {
         {"ttft_s", percentiles_to_json(s.ttft_s, &s.ttft_histogram)},
         {"itl_s", percentiles_to_json(s.itl_s, &s.itl_histogram)},
         {"e2e_s", percentiles_to_json(s.e2e_s)},
+        {"tpot_s", percentiles_to_json(s.tpot_s)},
         {"pool_blocks", sim.pool_blocks},
         {"block_size", sim.block_size},
         {"steps", static_cast<int64_t>(sim.steps.size())},

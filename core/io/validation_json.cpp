@@ -1,5 +1,7 @@
 #include "io/validation_json.hpp"
 
+#include <optional>
+
 #include "io/scenario_json.hpp"
 
 namespace kv {
@@ -45,6 +47,65 @@ std::variant<ValidationSummary, InputError> validate_startups(const json& data, 
     auto records = startup_records_from_json(data);
     if (auto* e = std::get_if<InputError>(&records)) return *e;
     return validate_startups(std::get<std::vector<StartupRecord>>(records), calibration);
+}
+
+namespace {
+
+std::optional<InputError> read_shape(const json& rec, BenchmarkRecord& r) {
+    const json shape = rec.value("shape", json::object());
+    const std::string benchmark = rec.value("benchmark", std::string());
+    if (benchmark == "latency") r.kind = BenchmarkKind::latency;
+    else if (benchmark == "throughput") r.kind = BenchmarkKind::throughput;
+    else if (benchmark == "serving") r.kind = BenchmarkKind::serving;
+    else
+        return InputError{"runs." + r.id + ".benchmark", ErrorCode::unknown_value,
+                          r.id + ": benchmark must be latency, throughput or serving"};
+    auto integer = [&](const char* key) { return shape.contains(key) && shape[key].is_number() ? shape[key].get<int64_t>() : 0; };
+    r.batch_size = integer("batch_size");
+    r.num_prompts = integer("num_prompts");
+    r.input_len = integer("input_len");
+    r.output_len = integer("output_len");
+    r.max_concurrency = integer("max_concurrency");
+    r.request_rate = shape.contains("request_rate") && shape["request_rate"].is_number() ? shape["request_rate"].get<double>() : 0.0;
+    const bool sized = r.kind == BenchmarkKind::latency ? r.batch_size > 0 : r.num_prompts > 0;
+    if (!sized || r.input_len <= 0 || r.output_len <= 0)
+        return InputError{"runs." + r.id + ".shape", ErrorCode::missing_field,
+                          r.id + ": the shape needs its batch or prompt count and both lengths"};
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::variant<std::vector<BenchmarkRecord>, InputError> benchmark_records_from_json(const json& data) {
+    if (!data.is_object() || !data.contains("runs") || !data["runs"].is_array())
+        return InputError{"runs", ErrorCode::wrong_type, "the benchmark file must hold a \"runs\" array"};
+    std::vector<BenchmarkRecord> records;
+    for (const json& rec : data["runs"]) {
+        if (!rec.is_object() || !rec.contains("scenario") || !rec.value("exclude_reason", std::string()).empty()) continue;
+        BenchmarkRecord r;
+        r.id = rec.value("id", std::string("?"));
+        r.source = rec.value("source", std::string());
+        r.role = rec.value("role", std::string("holdout"));
+        auto scenario = scenario_from_json(rec["scenario"]);
+        if (auto* e = std::get_if<InputError>(&scenario))
+            return InputError{"runs." + r.id + "." + e->field, e->code, r.id + ": " + e->message};
+        r.scenario = std::get<Scenario>(scenario);
+        if (auto e = read_shape(rec, r)) return *e;
+        const json headline = rec.value("headline", json::object());
+        r.figure = headline.value("figure", std::string());
+        r.measured = headline.contains("value") && headline["value"].is_number() ? headline["value"].get<double>() : 0.0;
+        if (!known_timing_figure(r.figure) || !(r.measured > 0))
+            return InputError{"runs." + r.id + ".headline", ErrorCode::unknown_value,
+                              r.id + ": the headline figure \"" + r.figure + "\" is not one the validation reads"};
+        records.push_back(std::move(r));
+    }
+    return records;
+}
+
+std::variant<TimingSummary, InputError> validate_timing(const json& data, const Calibration& calibration) {
+    auto records = benchmark_records_from_json(data);
+    if (auto* e = std::get_if<InputError>(&records)) return *e;
+    return validate_timing(std::get<std::vector<BenchmarkRecord>>(records), calibration);
 }
 
 }  // namespace kv

@@ -1,5 +1,5 @@
-// The validation files as data: tests/validation/startup_logs.json (real start-ups) read into the
-// validation room's records. A record with an exclude_reason, or without a scenario, is kept in the
+// The validation files as data: tests/validation/startup_logs.json (real start-ups) and
+// benchmark_runs.json (real benchmark runs) read into the validation room's records. A record with an exclude_reason, or without a scenario, is kept in the
 // file but not compared.
 #pragma once
 #include <nlohmann/json.hpp>
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/input_error.hpp"
+#include "validation/benchmarks.hpp"
 #include "validation/startups.hpp"
 
 namespace kv {
@@ -14,5 +15,9 @@ namespace kv {
 std::variant<std::vector<StartupRecord>, InputError> startup_records_from_json(const nlohmann::json& data);
 // Both steps: the file's records against the model.
 std::variant<ValidationSummary, InputError> validate_startups(const nlohmann::json& data, const Calibration& calibration = {});
+
+// tests/validation/benchmark_runs.json: runs with an exclude_reason are kept in the file, not compared.
+std::variant<std::vector<BenchmarkRecord>, InputError> benchmark_records_from_json(const nlohmann::json& data);
+std::variant<TimingSummary, InputError> validate_timing(const nlohmann::json& data, const Calibration& calibration = {});
 
 }  // namespace kv

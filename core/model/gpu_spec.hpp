@@ -17,6 +17,12 @@ struct GpuSpec {
     double fp8_flops_per_s = 0;           // dense FP8; 0 when the GPU has no FP8 tensor cores
     double interconnect_bytes_per_s = 0;  // per GPU, one direction (half the bidirectional figure)
     std::string interconnect = "nvlink";  // nvlink, pcie or xgmi
+    std::string vendor = "nvidia";        // nvidia or amd: which kernels and collectives vLLM runs
+    // Measured by public benchmarks (gpus.json "achieved", each with its source); 0 where none is:
+    // then the data sheet times the fraction its vendor's measured parts reach (calibration.hpp).
+    double achieved_hbm_bytes_per_s = 0;   // a STREAM-like read
+    double achieved_bf16_flops_per_s = 0;  // the best-shape matmul ceiling (MAMF)
+    double achieved_fp8_flops_per_s = 0;
 };
 
 }  // namespace kv

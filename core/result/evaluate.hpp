@@ -42,7 +42,7 @@ struct Result {
 };
 
 // The evaluated engine as the step-time model sees it.
-inline StepEngine step_engine(const Result& result) { return {result.scenario, result.model, result.gpu, result.memory}; }
+inline StepEngine step_engine(const Result& result) { return {result.scenario, result.model, result.gpu, result.memory, result.rules}; }
 
 // Resolves ids through the built-in catalog, validates the combination (tensor parallel size must
 // divide the attention heads), and computes. Never throws; errors come back as InputError.

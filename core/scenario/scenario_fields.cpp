@@ -192,6 +192,14 @@ constexpr FieldSpec rows[] = {
      .unit = "GPUs",
      .flag = "--pipeline-parallel-size",
      .help = "vLLM's --pipeline-parallel-size: GPUs that each hold a consecutive slice of the layers."},
+    {.name = "num_scheduler_steps",
+     .type = FieldType::integer,
+     .lo = 1,
+     .hi = 64,
+     .unit = "steps",
+     .flag = "--num-scheduler-steps",
+     .help = "V0's multi-step scheduling (0.5.5 to 0.7, PR #7000): the scheduler and the output processing run once per N "
+             "forward passes instead of every pass. V1 ignores it."},
 };
 
 }  // namespace
@@ -225,6 +233,7 @@ const std::vector<Field<Scenario>>& scenario_fields() {
         {&scenario_field("entry"), &Scenario::entry},
         {&scenario_field("block_size"), &Scenario::block_size},
         {&scenario_field("pipeline_parallel_size"), &Scenario::pipeline_parallel_size},
+        {&scenario_field("num_scheduler_steps"), &Scenario::num_scheduler_steps},
     };
     return fields;
 }

@@ -79,13 +79,14 @@ void Scheduler::log_stats(double now) {
 void Scheduler::summarise() {
     SimSummary& s = sim_.summary;
     double first = -1, last = 0;
-    std::vector<double> ttft, e2e;
+    std::vector<double> ttft, e2e, tpot;
     for (const SimRequest& q : sim_.requests) {
         if (first < 0 || q.spec.arrival_s < first) first = q.spec.arrival_s;
         if (q.finish_s < 0) continue;
         last = std::max(last, q.finish_s);
         ttft.push_back(q.ttft_s());
         e2e.push_back(q.e2e_s());
+        if (q.spec.output_tokens > 1) tpot.push_back((q.finish_s - q.first_token_s) / static_cast<double>(q.spec.output_tokens - 1));
     }
     s.duration_s = std::max(0.0, last - std::max(0.0, first));
     s.finished = finished_;
@@ -103,6 +104,7 @@ void Scheduler::summarise() {
     s.ttft_s = percentiles_of(ttft);
     s.itl_s = percentiles_of(itl_samples_);
     s.e2e_s = percentiles_of(e2e);
+    s.tpot_s = percentiles_of(tpot);
 }
 
 }  // namespace kv::sim

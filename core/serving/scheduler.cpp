@@ -18,6 +18,7 @@ Scheduler::Scheduler(const Result& r, const Workload& w, const SimOptions& o, co
     budget_ = *r.scenario.max_num_batched_tokens;
     max_seqs_ = *r.scenario.max_num_seqs;
     max_len_ = *r.scenario.max_model_len;
+    max_concurrency_ = w.max_concurrency;
     if (w.prefix_caching && w.shared_prefix_tokens >= block_size_) {
         if (one_group_) prefix_blocks_.assign(static_cast<size_t>(w.shared_prefix_tokens / block_size_), -1);
         else sim_.note = "prefix caching is not simulated for models with sliding-window layers";
@@ -36,7 +37,13 @@ void Scheduler::run() {
     last_log_s_ = now;
     constexpr int64_t max_steps = 20'000'000;  // a guard; no workload within the limits gets near
     for (int64_t step = 0; step < max_steps; ++step) {
-        while (next_arrival < requests.size() && requests[next_arrival].spec.arrival_s <= now) arrive(next_arrival++);
+        // The client sends what has arrived, up to its concurrency cap; a held request leaves when a slot frees.
+        while (next_arrival < requests.size() && requests[next_arrival].spec.arrival_s <= now &&
+               (max_concurrency_ == 0 || in_flight() < max_concurrency_)) {
+            sim_.requests[next_arrival].spec.arrival_s =
+                now > requests[next_arrival].spec.arrival_s && max_concurrency_ > 0 ? now : requests[next_arrival].spec.arrival_s;
+            arrive(next_arrival++);
+        }
         if (running_.empty() && waiting_.empty()) {
             if (next_arrival == requests.size()) break;
             const double idle_until = requests[next_arrival].spec.arrival_s;

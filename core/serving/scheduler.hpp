@@ -87,7 +87,9 @@ private:
     const Calibration& calibration_;
     Simulation& sim_;
     BlockPool pool_;
-    int64_t block_size_ = 16, budget_ = 0, max_seqs_ = 0, max_len_ = 0;
+    int64_t block_size_ = 16, budget_ = 0, max_seqs_ = 0, max_len_ = 0, max_concurrency_ = 0;
+    // Requests the server holds (running or waiting): what the client's concurrency cap counts.
+    int64_t in_flight() const { return static_cast<int64_t>(running_.size() + waiting_.size()); }
     double block_set_bytes_ = 0;
     bool one_group_ = true;
     std::vector<int32_t> prefix_blocks_;  // physical block per shared-prefix block, -1: not cached

@@ -24,7 +24,7 @@
 namespace kv {
 
 struct RequestSpec {
-    double arrival_s = 0;
+    double arrival_s = 0;       // when the client sends it (with a concurrency cap: once a slot frees)
     int64_t prompt_tokens = 0;  // including the shared prefix
     int64_t output_tokens = 0;
 };
@@ -40,7 +40,8 @@ struct Workload {
     uint64_t seed = 1;
     int64_t shared_prefix_tokens = 0;  // a system prompt every request starts with
     bool prefix_caching = true;        // vLLM V1's default
-    std::vector<RequestSpec> list;     // explicit requests; when set, name/rate/requests are unused
+    int64_t max_concurrency = 0;  // the client keeps at most this many requests in flight (vllm bench serve's --max-concurrency); 0: no cap
+    std::vector<RequestSpec> list;  // explicit requests; when set, name/rate/requests are unused
 };
 
 // One scheduler step (or an idle gap, with zero tokens).
@@ -101,6 +102,7 @@ struct SimSummary {
     double peak_kv_cache_usage = 0;
     double mean_running = 0;  // time-weighted
     Percentiles ttft_s, itl_s, e2e_s;
+    Percentiles tpot_s;                       // per request, (finish - first token) / (output tokens - 1), as vllm bench serve's TPOT
     Histogram ttft_histogram, itl_histogram;  // vllm:time_to_first_token_seconds, vllm:inter_token_latency_seconds
 };
 
@@ -125,7 +127,7 @@ struct SimOptions {
     // in a step and a latency sample, so a short link asking for 20,000 requests of 8,192 tokens
     // would hold a page for half a minute and a gigabyte and a half. The default keeps a page's run
     // under a second or two; the benchmark validation raises it for runs with no recording.
-    int64_t max_generated_tokens = 4'000'000;
+    int64_t max_generated_tokens = 16'000'000;
     int64_t max_prompt_tokens = 200'000'000;  // prefill costs steps too, though no memory per token
 };
 

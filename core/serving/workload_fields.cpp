@@ -57,6 +57,13 @@ constexpr FieldSpec rows[] = {
      .help = "vLLM's --enable-prefix-caching (on by default in V1): full blocks of a prompt are kept under a hash of their "
              "tokens, so a later request with the same prefix reuses them instead of computing them again. Freed cached "
              "blocks count as free but stay hit-able until an allocation evicts them."},
+    {.name = "max_concurrency",
+     .type = FieldType::integer,
+     .lo = 0,
+     .hi = 20000,
+     .unit = "requests",
+     .help = "The client keeps at most this many requests in flight and sends the next when one finishes, as vllm bench "
+             "serve's --max-concurrency does (0: no cap). A held request's time to first token counts from when it is sent."},
     {.name = "seed",
      .type = FieldType::integer,
      .lo = 0,
@@ -79,8 +86,8 @@ const std::vector<Field<Workload>>& workload_fields() {
     static const std::vector<Field<Workload>> fields = {
         {&rows[0], &Workload::name},           {&rows[1], &Workload::rate_per_s},
         {&rows[2], &Workload::requests},       {&rows[3], &Workload::shared_prefix_tokens},
-        {&rows[4], &Workload::prefix_caching}, {&rows[5], &Workload::seed},
-        {&rows[6], std::monostate{}},
+        {&rows[4], &Workload::prefix_caching}, {&rows[5], &Workload::max_concurrency},
+        {&rows[6], &Workload::seed},           {&rows[7], std::monostate{}},
     };
     return fields;
 }

@@ -1,5 +1,7 @@
 #include "time/step_time.hpp"
 
+#include "time/step_costs.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -11,22 +13,6 @@ const char* bound_name(Bound bound) {
 }
 
 namespace {
-
-double peak_flops(const GpuSpec& gpu, DType weight_dtype) {
-    return (weight_dtype == DType::fp8 && gpu.fp8_flops_per_s > 0) ? gpu.fp8_flops_per_s : gpu.bf16_flops_per_s;
-}
-
-double allreduce_s(double message_bytes, int64_t tp, const GpuSpec& gpu, const Calibration& c) {
-    if (tp <= 1) return 0.0;
-    const double ring_bytes = 2.0 * static_cast<double>(tp - 1) / static_cast<double>(tp) * message_bytes;
-    return ring_bytes / gpu.interconnect_bytes_per_s + c.allreduce_latency_s;
-}
-
-// Two all-reduces per layer of `tokens` hidden-width activations.
-double layer_allreduces_s(const StepEngine& r, double tokens, int64_t tp, const Calibration& c) {
-    const double message = tokens * static_cast<double>(r.model.hidden_size) * c.activation_bytes_per_element;
-    return 2.0 * static_cast<double>(r.model.num_hidden_layers) * allreduce_s(message, tp, r.gpu, c);
-}
 
 // Attention FLOPs per (query token, context token) pair on one rank.
 double attention_flops_per_pair(const StepEngine& r, int64_t tp) {
@@ -52,9 +38,8 @@ double expert_weight_bytes(const StepEngine& r) {
     return r.memory.weight_bytes * share;
 }
 
-double bytes_per_s(const StepEngine& r, const Calibration& c) { return r.gpu.hbm_bytes_per_s * c.achieved_bandwidth_fraction; }
+}  // namespace
 
-// Decodes only: `sequences` each reading its cache at `context_tokens`.
 StepLoad decode_load(const StepEngine& r, double sequences, int64_t context_tokens) {
     StepLoad load;
     load.decode_tokens = sequences;
@@ -63,68 +48,50 @@ StepLoad decode_load(const StepEngine& r, double sequences, int64_t context_toke
     return load;
 }
 
-// `tokens` prompt tokens of `prompt`-token prompts cut into chunks of `chunk` tokens: each attends
-// over, on average, half its prompt, and each chunk after the first reads the earlier chunks' KV.
 void add_prefill(StepLoad& load, double tokens, int64_t prompt, int64_t chunk) {
     const auto chunks = static_cast<double>(ceil_div(prompt, chunk));
     load.prefill_tokens += tokens;
+    load.prefill_sequences += tokens / static_cast<double>(prompt) * chunks;
     load.prefill_context_pairs += tokens * static_cast<double>(prompt) / 2.0;
     load.prefill_kv_read_tokens += tokens / static_cast<double>(prompt) * static_cast<double>(chunk) * chunks * (chunks - 1.0) / 2.0;
 }
 
-void serve_steadily(const StepEngine& r, const Admission& a, StepTimes& t, const Calibration& c) {
-    ServingSteady& v = t.serving;
-    const Scenario& s = r.scenario;
-    const auto prompt = static_cast<double>(s.prompt_tokens), output = static_cast<double>(s.output_tokens);
-    const auto budget = static_cast<double>(*s.max_num_batched_tokens);
-    // D decodes need D x prompt/output prompt tokens a step; the budget holds D (1 + prompt/output).
-    const double budget_decodes = budget * output / (prompt + output);
-    v.token_budget_binds = static_cast<double>(a.running) > budget_decodes;
-    v.decode_tokens_per_step = std::min(static_cast<double>(a.running), budget_decodes);
-    v.prefill_tokens_per_step = v.decode_tokens_per_step * prompt / output;
-    const double chunk = std::max(1.0, budget - v.decode_tokens_per_step);
-    // A step that carries prompt tokens carries at least one whole prompt (or a full chunk).
-    v.prefill_tokens_per_prefill_step = std::min(chunk, std::max(prompt, v.prefill_tokens_per_step));
-    v.prefill_step_share = std::min(1.0, v.prefill_tokens_per_step / v.prefill_tokens_per_prefill_step);
-    const int64_t average_context = s.prompt_tokens + s.output_tokens / 2;
-    StepLoad load = decode_load(r, v.decode_tokens_per_step, average_context);
-    v.decode_step = time_step(r, load, c);
-    add_prefill(load, v.prefill_tokens_per_prefill_step, s.prompt_tokens, static_cast<int64_t>(chunk));
-    v.step_with_prefill = time_step(r, load, c);
-    v.mean_step_s = v.prefill_step_share * v.step_with_prefill.total_s + (1.0 - v.prefill_step_share) * v.decode_step.total_s;
-    v.itl_s = v.mean_step_s;
-    v.generation_tokens_per_s = v.decode_tokens_per_step / v.mean_step_s;
-    v.prompt_tokens_per_s = v.prefill_tokens_per_step / v.mean_step_s;
-    v.queue_s = static_cast<double>(a.waiting) * output / v.generation_tokens_per_s;
-    v.prefill_steps = static_cast<int64_t>(std::ceil(prompt / chunk));
-    v.ttft_s = v.queue_s + static_cast<double>(v.prefill_steps) * v.step_with_prefill.total_s;
-    v.decode_only_tokens_per_s = v.decode_tokens_per_step / v.decode_step.total_s;
-    StepLoad prefill_only;
-    add_prefill(prefill_only, budget, s.prompt_tokens, *s.max_num_batched_tokens);
-    v.prefill_only_tokens_per_s = budget / time_step(r, prefill_only, c).total_s;
-}
-
-}  // namespace
-
-double achieved_flops_per_s(const GpuSpec& gpu, DType weight_dtype, const Calibration& c) {
-    return peak_flops(gpu, weight_dtype) * c.achieved_tensor_fraction;
+// A layer's fixed costs: kernel floors, and routing and alignment where it is a mixture of experts,
+// whose grouped GEMM takes the longer of its per-expert floor and the time to read what it touches.
+double layer_floors_s(const StepEngine& r, bool graph, double tokens_per_pass, const Calibration& c) {
+    const ModelSpec& m = r.model;
+    double floors =
+        static_cast<double>(m.num_hidden_layers) * (graph ? c.layer_floor_graph_s : std::max(c.layer_floor_graph_s, c.layer_floor_eager_s));
+    if (m.num_experts <= 0) return floors;
+    const double moe_layers = static_cast<double>(m.num_hidden_layers - m.num_dense_layers);
+    const double touched = experts_touched(m, tokens_per_pass) * static_cast<double>(m.num_experts);
+    const double read_s = expert_weight_bytes(r) * experts_touched(m, tokens_per_pass) / moe_layers / step_bytes_per_s(r.gpu, c);
+    floors += moe_layers * (c.moe_layer_floor_s + std::max(0.0, touched * c.moe_expert_floor_s - read_s));
+    return floors;
 }
 
 PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibration& c) {
     const int64_t tp = r.scenario.tensor_parallel_size;
     const double tokens = load.decode_tokens + load.prefill_tokens;
+    const double passes = std::max(1.0, load.passes);
     const double matmul_flops_per_token = 2.0 * static_cast<double>(active_parameter_count(r.model)) / static_cast<double>(tp);
-    // A mixture of experts reads only the experts the step's tokens route to (uniform routing).
-    const double weight_bytes = r.memory.weight_bytes - expert_weight_bytes(r) * (1.0 - experts_touched(r.model, tokens));
+    // A mixture of experts reads only the experts the pass's tokens route to (uniform routing).
+    const double weight_bytes = r.memory.weight_bytes - expert_weight_bytes(r) * (1.0 - experts_touched(r.model, tokens / passes));
     PhaseTiming phase;
     phase.flops =
         tokens * matmul_flops_per_token + attention_flops_per_pair(r, tp) * (load.decode_context_tokens + load.prefill_context_pairs);
-    phase.bytes = load.weight_reads * weight_bytes + load.decode_kv_bytes +
+    phase.bytes = passes * weight_bytes + load.decode_kv_bytes +
                   (load.prefill_tokens + load.prefill_kv_read_tokens) * r.memory.layout.kv_bytes_per_token;
-    phase.communication_s = layer_allreduces_s(r, tokens, tp, c);
-    phase.compute_s = phase.flops / achieved_flops_per_s(r.gpu, r.scenario.weight_dtype, c);
-    phase.memory_s = phase.bytes / bytes_per_s(r, c);
-    phase.total_s = std::max(phase.compute_s, phase.memory_s) + phase.communication_s;
+    phase.compute_s = phase.flops / step_flops_per_s(r.gpu, r.scenario.weight_dtype, c);
+    phase.memory_s = phase.bytes / step_bytes_per_s(r.gpu, c);
+    const bool graph = runs_in_cuda_graph(r.rules, r.scenario, tokens / passes, load.prefill_tokens == 0);
+    phase.kernel_s = passes * layer_floors_s(r, graph, tokens / passes, c);
+    const double message_bytes = tokens / passes * static_cast<double>(r.model.hidden_size) * c.activation_bytes_per_element;
+    const double allreduces = 2.0 * static_cast<double>(r.model.num_hidden_layers) + 2.0;
+    phase.communication_s = passes * allreduces * allreduce_s(message_bytes, tp, r.gpu, r.rules, c);
+    phase.gpu_s = std::max(phase.compute_s, phase.memory_s) + phase.kernel_s + phase.communication_s;
+    phase.host_s = passes * host_step_s(r.rules, r.scenario, load.decode_tokens + load.prefill_sequences / passes, c);
+    phase.total_s = r.rules.async_scheduling ? std::max(phase.gpu_s, phase.host_s) : phase.gpu_s + phase.host_s;
     phase.bound = phase.compute_s > phase.memory_s ? Bound::compute : Bound::memory;
     phase.arithmetic_intensity = phase.bytes > 0 ? phase.flops / phase.bytes : 0.0;
     return phase;
@@ -133,9 +100,9 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
 StepTimes time_steps(const StepEngine& r, const Admission& a, bool started, const Calibration& c) {
     StepTimes t;
     const Scenario& s = r.scenario;
-    t.achieved_bytes_per_s = bytes_per_s(r, c);
-    t.achieved_flops_per_s = achieved_flops_per_s(r.gpu, s.weight_dtype, c);
-    t.peak_flops_per_s = peak_flops(r.gpu, s.weight_dtype);
+    t.achieved_bytes_per_s = step_bytes_per_s(r.gpu, c);
+    t.achieved_flops_per_s = step_flops_per_s(r.gpu, s.weight_dtype, c);
+    t.peak_flops_per_s = peak_flops_per_s(r.gpu, s.weight_dtype);
     t.ridge_flops_per_byte = t.achieved_flops_per_s / t.achieved_bytes_per_s;
 
     // Prefill one prompt; a prompt longer than max_num_batched_tokens runs in chunks, each of which
@@ -144,7 +111,7 @@ StepTimes time_steps(const StepEngine& r, const Admission& a, bool started, cons
         const int64_t step_tokens = *s.max_num_batched_tokens;
         StepLoad load;
         add_prefill(load, static_cast<double>(s.prompt_tokens), s.prompt_tokens, step_tokens);
-        load.weight_reads = static_cast<double>(ceil_div(s.prompt_tokens, step_tokens));
+        load.passes = static_cast<double>(ceil_div(s.prompt_tokens, step_tokens));
         t.prefill = time_step(r, load, c);
     }
 
@@ -168,7 +135,7 @@ StepTimes time_steps(const StepEngine& r, const Admission& a, bool started, cons
     const double spare_flops = std::max(0.0, t.decode.memory_s - t.decode.compute_s) * t.achieved_flops_per_s;
     t.free_prefill_tokens = std::min<int64_t>(t.chunk_budget_tokens, static_cast<int64_t>(std::floor(spare_flops / flops_per_chunk_token)));
     t.step_with_full_chunk_s = decode_step_with_chunk_s(r, a.running, t.chunk_budget_tokens, c);
-    serve_steadily(r, a, t, c);
+    t.serving = serve_steadily(r, a, c);
     return t;
 }
 

@@ -1,21 +1,27 @@
-// How long a forward pass takes: a roofline per step. Time = max(FLOPs / achieved tensor rate,
-// bytes / achieved HBM bandwidth) + tensor-parallel all-reduces (not overlapped).
-//   FLOPs: 2 x active parameters per token for the matmuls (a simplification that also counts the
-//   embedding lookup), plus attention: 4 x layers x heads x head_dim per token and context token
-//   (QK^T and AV), halved for the causal prefill triangle.
-//   Bytes: the rank's weights (for a mixture of experts, the experts the batch routes to), plus
-//   every running sequence's KV blocks (the new query attends over all of them).
-//   All-reduce: two per layer (after attention and after the MLP), ring algorithm:
-//   2 (tp-1)/tp x message bytes over one direction of the interconnect (NVLink, PCIe), plus a
-//   fixed latency per call.
+// How long a forward pass takes, term by term (each a field of PhaseTiming):
+//   compute: FLOPs over the rate a serving step's matmuls reach. FLOPs are 2 x active parameters
+//   per token (a simplification that also counts the embedding lookup), plus attention: 4 x layers x
+//   heads x head_dim per token and context token (QK^T and AV), halved for the causal prefill triangle;
+//   memory: bytes over the bandwidth a step's reads reach. Bytes are the rank's weights (for a
+//   mixture of experts, the experts the batch routes to), every running sequence's KV blocks (the
+//   new query attends over all of them) and the prompt tokens' KV written;
+//   kernels: the per-layer floors of launch, ramp and tail, in a CUDA graph or eager, and per MoE
+//   layer its routing and alignment;
+//   communication: 2 all-reduces per layer, one for the embedding and a logits gather, each a
+//   latency plus the ring's bytes over the link;
+//   host: the CPU's scheduling, input preparation and output processing for the step.
+// GPU time = max(compute, memory) + kernels + communication; the step takes GPU + host time, or the
+// longer of the two once async scheduling overlaps them (step_costs.hpp has each term's sources).
 // Every forward pass, whatever it carries, is costed by time_step() from a StepLoad: the single-batch
-// views (a decode step, one prompt's prefill) and the serving steady state below, and each step of
-// the simulation (simulate.hpp).
-// Leaves out kernel launch gaps, sampling, and overlap of communication with compute.
+// views (a decode step, one prompt's prefill), the serving steady state (steady.cpp) and each step of
+// the simulation (serving/).
+// Leaves out overlap of communication with compute, pipeline-parallel bubbles, speculative decoding
+// and the sampler's sort for top-p/top-k (benchmark_latency and benchmark_throughput sample without it).
 #pragma once
 #include <cstdint>
 
 #include "engine/calibration.hpp"
+#include "engine/engine_rules.hpp"
 #include "memory/admission.hpp"
 #include "memory/memory_plan.hpp"
 #include "model/gpu_spec.hpp"
@@ -30,6 +36,7 @@ struct StepEngine {
     const ModelSpec& model;    // after force_mha
     const GpuSpec& gpu;
     const MemoryPlan& memory;
+    const EngineRules& rules;  // which host costs and CUDA graphs the release has
 };
 
 enum class Bound { memory, compute, none };
@@ -41,8 +48,11 @@ struct PhaseTiming {
     double bytes = 0;  // per rank, HBM traffic
     double compute_s = 0;
     double memory_s = 0;
+    double kernel_s = 0;         // per-layer kernel floors (and MoE routing)
     double communication_s = 0;  // tensor-parallel all-reduces
-    double total_s = 0;          // max(compute, memory) + communication
+    double gpu_s = 0;            // max(compute, memory) + kernels + communication
+    double host_s = 0;           // the CPU's work for the step, before any overlap
+    double total_s = 0;          // gpu + host, or the longer of the two with async scheduling
     Bound bound = Bound::none;
     double arithmetic_intensity = 0;  // flops per byte
 };
@@ -55,7 +65,8 @@ struct StepLoad {
     double prefill_tokens = 0;          // prompt tokens computed in this pass
     double prefill_context_pairs = 0;   // (query, context) pairs of their attention
     double prefill_kv_read_tokens = 0;  // earlier chunks' KV that later chunks read
-    double weight_reads = 1;            // a prefill split into chunks reads the weights per chunk
+    double prefill_sequences = 0;       // requests whose prompt tokens these are
+    double passes = 1;                  // forward passes: a prompt in chunks reads the weights and pays the floors per chunk
 };
 
 // Continuous batching with chunked prefill, in steady state. Each sequence's prompt is prefilled
@@ -85,8 +96,8 @@ struct ServingSteady {
 };
 
 struct StepTimes {
-    // The rates the step times assume: data-sheet peaks times the achieved fractions of
-    // calibration.hpp (the panels' roofline and the lesson's stated assumptions read these).
+    // The rates the step times assume: what a serving step's kernels reach of the GPU's measured
+    // rates (step_costs.hpp; the panels' roofline and the lesson's stated assumptions read these).
     double achieved_bytes_per_s = 0;
     double achieved_flops_per_s = 0;
     double peak_flops_per_s = 0;      // the tensor roof the weights run at (FP8 where the GPU has it)
@@ -114,6 +125,14 @@ struct StepTimes {
     ServingSteady serving;
 };
 
+// Decodes only: `sequences` each reading its cache at `context_tokens`.
+StepLoad decode_load(const StepEngine& engine, double sequences, int64_t context_tokens);
+// `tokens` prompt tokens of `prompt`-token prompts cut into chunks of `chunk` tokens: each attends
+// over, on average, half its prompt, and each chunk after the first reads the earlier chunks' KV.
+void add_prefill(StepLoad& load, double tokens, int64_t prompt, int64_t chunk);
+// The serving steady state (steady.cpp) of the running sequences.
+ServingSteady serve_steadily(const StepEngine& engine, const Admission& admission, const Calibration& calibration);
+
 // One forward pass of the evaluated engine carrying `load`.
 PhaseTiming time_step(const StepEngine& engine, const StepLoad& load, const Calibration& calibration);
 
@@ -134,8 +153,5 @@ struct DecodeIntensities {
     double kv_flops_per_byte = 0;
 };
 DecodeIntensities decode_intensities(const StepEngine& engine, int64_t batch, int64_t context_tokens, const Calibration& calibration = {});
-
-// Matmul rate the weights run at: FP8 weights use the FP8 tensor rate where the GPU has one.
-double achieved_flops_per_s(const GpuSpec& gpu, DType weight_dtype, const Calibration& calibration);
 
 }  // namespace kv

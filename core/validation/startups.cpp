@@ -6,19 +6,10 @@
 
 #include "result/evaluate.hpp"
 #include "base/format.hpp"
+#include "base/median.hpp"
 #include "base/units.hpp"
 
 namespace kv {
-namespace {
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
-
-}  // namespace
 
 namespace {
 

@@ -3,6 +3,7 @@
 // figure cannot be computed; exits 2 on a bad command line (bad_arguments).
 //   kvsite --content content/lesson --site site --wasm build/wasm/kvcache.js
 //          --fonts build/native/site/fonts --out build/site --manifest build/site-manifest.json
+//          --validation tests/validation
 #include <iostream>
 #include <string>
 
@@ -19,7 +20,7 @@ std::string usage_error(const std::string& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    site::SitePaths paths{"content/lesson", "site", "build/wasm/kvcache.js", "", "build/site", ""};
+    site::SitePaths paths{"content/lesson", "site", "build/wasm/kvcache.js", "", "build/site", "", "tests/validation"};
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (i + 1 >= argc) {
@@ -33,9 +34,10 @@ int main(int argc, char** argv) {
         else if (arg == "--fonts") paths.fonts = value;
         else if (arg == "--out") paths.out = value;
         else if (arg == "--manifest") paths.manifest = value;
+        else if (arg == "--validation") paths.validation = value;
         else {
             std::cerr << usage_error(
-                "usage: kvsite [--content DIR] [--site DIR] [--wasm FILE] [--fonts DIR] [--out DIR] [--manifest FILE]");
+                "usage: kvsite [--content DIR] [--site DIR] [--wasm FILE] [--fonts DIR] [--out DIR] [--manifest FILE] [--validation DIR]");
             return 2;
         }
     }

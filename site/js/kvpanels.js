@@ -29,8 +29,9 @@
 //   handle.knobs()                        -> [{field, label, help, drawn, control, options | stops |
 //                                            min/max/step/format, optional}]: the knobs of the panel
 //                                            (wasm/knobs.cpp's rows), whether its canvas draws each
-//   handle.keyResults()                   -> [{label, key, format, text}]: the panel's key results,
-//                                            formatted by the core (site/js/kvtwin.js shows them)
+//   handle.keyResults()                   -> [{label, key, format, text, kind}]: the panel's key results,
+//                                            formatted by the core, kind 'memory', 'time' or 'exact'
+//                                            (site/js/kvtwin.js shows them with their error band)
 //   handle.highlight(concept | null)      -> {ok: true} | {error}: emphasises a palette concept's parts
 //                                            ('weights', 'kv-used', 'decode'...), the others dimmed
 //   handle.concepts()                     -> {highlight, hovered, rects: {concept: [[x, y, w, h], ...]}}

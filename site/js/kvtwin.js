@@ -1,7 +1,8 @@
 // KvTwin: each panel's accessible twin, for readers who cannot use the canvas (a keyboard alone, a
 // screen reader). KvPanels.mount() calls KvTwin.attach(handle) for every panel; beside the canvas it
 // adds
-//   - a strip of the panel's key results (handle.keyResults(), formatted by the core), which sticks
+//   - a strip of the panel's key results (handle.keyResults(), formatted by the core), each time- or
+//     memory-valued one with the model's measured error band for its kind, which sticks
 //     to the top of the window while its panel is on screen; its text for screen readers
 //     (aria-live) is written once the state has settled, so a drag does not chatter;
 //   - a disclosure, "Controls as a form", with a native labelled control for each knob the canvas
@@ -23,6 +24,22 @@ var KvTwin = (function () {
     if (text !== undefined) node.textContent = text;
     return node;
   }
+
+  // The model against real vLLM, by kind of figure (site/generator/page/accuracy.cpp, baked into the
+  // page as data-accuracy): the band is the median error on the held-out rows, which set nothing.
+  var accuracy = null;
+  function band(kind) {
+    if (accuracy === null) {
+      var holder = document.querySelector('[data-accuracy]');
+      accuracy = (holder && JSON.parse(holder.getAttribute('data-accuracy') || 'null')) || {};
+    }
+    var table = accuracy[kind];
+    return table ? KvPanels.format(table.holdout_median, 'band') : '';
+  }
+  var BAND_TITLE = {
+    memory: 'typical error of the model\'s memory figures against real vLLM start-ups (median, held-out logs)',
+    time: 'typical error of the model\'s times and throughputs against real vLLM benchmark runs (median, held-out runs)'
+  };
 
   var same = function (a, b) { return JSON.stringify(a) === JSON.stringify(b); };
 
@@ -162,7 +179,10 @@ var KvTwin = (function () {
   }
 
   function announce(twin) {
-    twin.live.textContent = twin.handle.keyResults().map(function (r) { return r.label + ': ' + r.text; }).join('; ');
+    twin.live.textContent = twin.handle.keyResults().map(function (r) {
+      var within = band(r.kind);
+      return r.label + ': ' + r.text + (within ? ' (' + within + ')' : '');
+    }).join('; ');
   }
 
   // Fields the page set that no knob here shows, each with a way back to the reference value.
@@ -192,7 +212,10 @@ var KvTwin = (function () {
     handle.keyResults().forEach(function (r) {
       var pair = el('div');
       pair.appendChild(el('dt', {}, r.label));
-      pair.appendChild(el('dd', { 'data-key': r.key }, r.text));
+      var value = el('dd', { 'data-key': r.key }, r.text);
+      var within = band(r.kind);
+      if (within) value.appendChild(el('span', { 'class': 'kv-twin__band', 'data-kind': r.kind, title: BAND_TITLE[r.kind] }, ' ' + within));
+      pair.appendChild(value);
       twin.shown.appendChild(pair);
     });
     showBadges(twin, state);

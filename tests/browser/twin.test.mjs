@@ -39,8 +39,14 @@ const stripOf = (page, id) => page.evaluate((i) => {
   const figure = document.querySelector(`figure[data-panel="${i}"]`);
   const box = figure.querySelector('.kv-twin__strip').getBoundingClientRect();
   return { top: box.top, bottom: box.bottom, height: window.innerHeight,
-           shown: Array.from(figure.querySelectorAll('.kv-twin__results dd')).map((dd) => dd.textContent),
-           core: window.KvLesson.panels[i].keyResults().map((r) => r.text) };
+           shown: Array.from(figure.querySelectorAll('.kv-twin__results dd')).map((dd) => dd.firstChild.textContent),
+           bands: Array.from(figure.querySelectorAll('.kv-twin__results dd')).map((dd) => {
+             const band = dd.querySelector('.kv-twin__band');
+             return band ? band.textContent.trim() : '';
+           }),
+           core: window.KvLesson.panels[i].keyResults().map((r) => r.text),
+           kinds: window.KvLesson.panels[i].keyResults().map((r) => r.kind),
+           accuracy: JSON.parse(document.querySelector('[data-accuracy]').getAttribute('data-accuracy')) };
 }, id);
 
 test('keyboard only: the disclosure, the prompt tokens slider and the strip on embed.html', async () => {
@@ -80,7 +86,11 @@ test('keyboard only: the disclosure, the prompt tokens slider and the strip on e
     return {
       live: document.querySelector('.kv-twin__live').textContent,
       valuetext: document.activeElement.getAttribute('aria-valuetext'),
-      expected: handle.keyResults().map((r) => `${r.label}: ${KvPanels.format(at(r.key), r.format)}`),
+      // Each figure as the core formats it, with its kind's error band (the page's data-accuracy).
+      expected: handle.keyResults().map((r) => {
+        const accuracy = JSON.parse(document.querySelector('[data-accuracy]').getAttribute('data-accuracy'))[r.kind];
+        return `${r.label}: ${KvPanels.format(at(r.key), r.format)}` + (accuracy ? ` (${KvPanels.format(accuracy.holdout_median, 'band')})` : '');
+      }),
       tokens: KvPanels.format(result.scenario.prompt_tokens, 'count'),
     };
   });
@@ -99,10 +109,12 @@ test('keyboard only: the disclosure, the prompt tokens slider and the strip on e
       await new Promise((r) => setTimeout(r, 50));
     }
     await new Promise((r) => setTimeout(r, 2 * KvTwin.SETTLE_MS));
-    return { writes, live: live.textContent, strip: document.querySelector('.kv-twin__results dd').textContent };
+    const first = document.querySelector('.kv-twin__results dd');
+    return { writes, live: live.textContent, strip: first.firstChild.textContent, band: first.querySelector('.kv-twin__band').textContent.trim() };
   });
   assert.equal(announcements.writes, 1, 'one announcement for five quick steps');
-  assert.ok(announcements.live.startsWith(`running: ${announcements.strip};`));
+  assert.match(announcements.band, /^±[0-9.]+%$/, 'the running count carries the memory figures\' band');
+  assert.ok(announcements.live.startsWith(`running: ${announcements.strip} (${announcements.band});`), announcements.live);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -157,6 +169,12 @@ for (const [name, viewport] of [['1280×800', desktop], ['390×844', phone]]) {
         const seen = await stripOf(page, id);
         assert.ok(seen.top >= 0 && seen.bottom <= seen.height, `${id} ${k.field}: the strip is on screen (${seen.top}..${seen.bottom})`);
         assert.deepEqual(seen.shown, seen.core, `${id} ${k.field}: the strip shows the new results`);
+        // Each time- or memory-valued result carries its kind's held-out median error; words and
+        // exact figures carry none.
+        const expected = await page.evaluate(([kinds, acc]) => kinds.map((kind) => (acc[kind] ? KvPanels.format(acc[kind].holdout_median, 'band') : '')),
+          [seen.kinds, seen.accuracy]);
+        assert.deepEqual(seen.bands, expected, `${id} ${k.field}: each result's error band`);
+        assert.ok(seen.kinds.includes('time') || seen.core.length === 1, `${id}: the strip has a time-valued result`);
       }
       await page.evaluate(([i, s]) => window.KvLesson.panels[i].setState(s), [id, initial]);
     }

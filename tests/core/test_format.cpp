@@ -40,6 +40,11 @@ TEST_CASE("durations, percentages, factors, parameters") {
     CHECK(format_duration(1.569) == "1.57 s");
     CHECK(format_duration(4.2e-6) == "4.20 µs");
     CHECK(format_percent(0.8302, 0) == "83%");
+    // An error band: two digits, whichever side of 10% (a median error is never negative).
+    CHECK(format_band(0.1234) == "±12%");
+    CHECK(format_band(0.0061) == "±0.6%");
+    CHECK(format_band(-0.0996) == "±10%");
+    CHECK(format_named(0.2, "band") == "±20%");
     CHECK(format_factor(3.1699, 2) == "3.17×");
     CHECK(format_params(8190735360.0) == "8.19B");
     CHECK(format_params(9096705024.0) == "9.10B");

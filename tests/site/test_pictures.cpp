@@ -8,6 +8,7 @@
 #include "io/json_io.hpp"
 #include "pictures/pictures.hpp"
 #include "page/article.hpp"
+#include "time/step_costs.hpp"
 #include "time/step_time.hpp"
 
 using namespace site;
@@ -122,7 +123,8 @@ TEST_CASE("the roofline's ridge sits at the achieved FLOP/s over the achieved by
     const kv::Result r = evaluated({});
     const Picture p = draw("roofline", r);
     const double ridge = r.steps.achieved_flops_per_s / r.steps.achieved_bytes_per_s;
-    CHECK(ridge == Approx(989e12 * 0.55 / (3.35e12 * 0.8)));
+    const kv::Calibration c;
+    CHECK(ridge == Approx(kv::step_flops_per_s(r.gpu, kv::DType::bf16, c) / kv::step_bytes_per_s(r.gpu, c)));
     CHECK(attribute_of(p.svg, "pic-ridge", "x1") == Approx(p.x.at(ridge)).margin(0.06));
     CHECK(p.desc.find("ridge point is at " + kv::format_intensity(ridge)) != std::string::npos);
     CHECK(p.desc.find(kv::format_intensity(r.steps.decode.arithmetic_intensity)) != std::string::npos);

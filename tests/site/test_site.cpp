@@ -24,7 +24,7 @@ fs::path scratch() {
 
 site::SitePaths paths_for(const fs::path& content, const fs::path& out) {
     const fs::path source = KV_SOURCE_DIR;
-    return {content, source / "site", source / "build/wasm/kvcache.js", "", out, out / "manifest.json"};
+    return {content, source / "site", source / "build/wasm/kvcache.js", "", out, out / "manifest.json", source / "tests/validation"};
 }
 }  // namespace
 
@@ -57,7 +57,8 @@ TEST_CASE("a site the generator cannot complete is an error, never a crash or a 
     const fs::path source = KV_SOURCE_DIR;
     const fs::path content = source / "content/lesson";
     std::ostringstream log, errors;
-    site::SitePaths no_module{content, source / "site", source / "build/wasm/missing.js", "", scratch() / "kvsite-x", ""};
+    site::SitePaths no_module{
+        content, source / "site", source / "build/wasm/missing.js", "", scratch() / "kvsite-x", "", source / "tests/validation"};
     CHECK(site::build_site(no_module, log, errors) == 1);
     CHECK_THAT(errors.str(), Catch::Contains((source / "build/wasm/missing.js").string() + ": missing_module: "));
     site::SitePaths no_fonts = paths_for(content, scratch() / "kvsite-y");

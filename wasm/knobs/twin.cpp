@@ -1,7 +1,8 @@
 // The page's twin (site/js/kvtwin.js) draws each panel's knobs again as native form controls (for
 // keyboards and screen readers) from knob_specs(): the same rows, stops and choices as the canvas
 // (the core's field tables, through knob_fields.hpp), and shows key_results() in a live strip
-// beside them, formatted by core/base/format.hpp.
+// beside them, formatted by core/base/format.hpp, each with the kind of figure it is, so the page
+// can show the model's measured error band for that kind (validation/figure_kind.hpp).
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -10,6 +11,7 @@
 #include "knobs/knob_fields.hpp"
 #include "model/catalog.hpp"
 #include "panels/panels.hpp"
+#include "validation/figure_kind.hpp"
 
 namespace kvui {
 namespace {
@@ -148,7 +150,13 @@ nlohmann::json key_results(const kvapp::Panel& panel) {
         }
     }
     nlohmann::json out = nlohmann::json::array();
-    for (const KeyResult& k : keys) out.push_back({{"label", k.label}, {"key", k.key}, {"format", k.format}, {"text", k.text}});
+    // kind: which validation table's error band the page shows beside it (memory, time or exact).
+    for (const KeyResult& k : keys)
+        out.push_back({{"label", k.label},
+                       {"key", k.key},
+                       {"format", k.format},
+                       {"text", k.text},
+                       {"kind", kv::figure_kind_name(kv::figure_kind(k.key))}});
     return out;
 }
 

@@ -102,6 +102,13 @@ std::variant<json, Error> LessonData::resolve(const Ref& ref) const {
         }
         return json(fact->value);
     }
+    if (ref.source == "accuracy") {
+        if (accuracy_.is_null())
+            return Error{ErrorCode::unknown_scenario, "accuracy figures need the validation files (kvsite --validation tests/validation)"};
+        auto found = walk(accuracy_, ref);
+        if (auto* error = std::get_if<Error>(&found)) return *error;
+        return *std::get<const json*>(found);
+    }
     const EvaluatedScenario* scenario = find_scenario(ref.source);
     if (!scenario)
         return Error{ErrorCode::unknown_scenario, "unknown scenario \"" + ref.source + "\" (scenarios.json has: " + scenario_names() + ")"};

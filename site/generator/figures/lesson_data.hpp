@@ -54,7 +54,12 @@ public:
     const std::map<std::string, EvaluatedScenario>& scenarios() const { return scenarios_; }
     const std::map<std::string, Fact>& facts() const { return facts_; }
 
-    // The value of one reference: a number or a string from the result JSON, or a fact.
+    // The model against the real engine (both validation files, page/accuracy.cpp): what an
+    // `accuracy.` reference reads, e.g. accuracy.time.holdout_median.
+    void set_accuracy(nlohmann::json accuracy) { accuracy_ = std::move(accuracy); }
+    const nlohmann::json& accuracy() const { return accuracy_; }
+
+    // The value of one reference: a number or a string from the result JSON, a fact, or accuracy.
     std::variant<nlohmann::json, Error> resolve(const Ref& ref) const;
 
     // Evaluates and formats a figure binding.
@@ -63,6 +68,7 @@ public:
 private:
     std::map<std::string, EvaluatedScenario> scenarios_;
     std::map<std::string, Fact> facts_;
+    nlohmann::json accuracy_;  // null until set: the site was built without its validation files
 };
 
 // Every format a binding may name: core/base/format.hpp's named formats, plus `text`.

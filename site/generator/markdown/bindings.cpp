@@ -97,7 +97,9 @@ bool is_panel_kind(std::string_view kind) {
     return false;
 }
 
-bool is_reserved_name(std::string_view name) { return name == "fact" || name == "panel" || name == "embed" || name == "picture"; }
+bool is_reserved_name(std::string_view name) {
+    return name == "fact" || name == "panel" || name == "embed" || name == "picture" || name == "accuracy";
+}
 
 std::variant<Item, Error> parse_extension(std::string_view inner) {
     inner = trim(inner);

@@ -39,11 +39,14 @@
 
 namespace site {
 
-// A reference to one value: a result field of a named scenario, or a fact.
+// A reference to one value: a result field of a named scenario, a fact, or the model's measured
+// accuracy (`accuracy.time.holdout_median`, computed from tests/validation when the site is built).
 struct Ref {
-    std::string source;  // scenario name, or "fact"
-    std::string path;    // dotted path into the result JSON, or the fact's id
+    std::string source;  // scenario name, "fact" or "accuracy"
+    std::string path;    // dotted path into the result JSON, the fact's id, or into the accuracy
     bool is_fact() const { return source == "fact"; }
+    bool is_accuracy() const { return source == "accuracy"; }
+    bool names_scenario() const { return !is_fact() && !is_accuracy(); }
     std::string str() const { return source + "." + path; }
 };
 

@@ -37,7 +37,7 @@ public:
         if (!b || chapters_.panel_at(l.position).empty()) return;
         bool reads_scenario = false;
         for (const Ref& r : b->refs)
-            if (!r.is_fact()) {
+            if (r.names_scenario()) {
                 reads_scenario = true;
                 quoted_.insert(r.source);
             }

@@ -3,43 +3,68 @@
 
 #include <algorithm>
 
+#include "base/format.hpp"
 #include "markdown/words.hpp"
+#include "validation/figure_kind.hpp"
 #include "page/html.hpp"
 
 namespace site {
 
 using nlohmann::json;
 
+namespace {
+
+// A figure that is one memory- or time-valued result carries the model's measured error for that
+// kind (the held-out median of its validation table): as data-band, and in words in its title.
+std::string band_of(const FigureRecord& f, const LessonData& data, std::string& title) {
+    if (f.binding.refs.size() != 1 || data.accuracy().is_null()) return "";
+    const kv::FigureKind kind = kv::figure_kind(f.binding.refs.front().path);
+    if (kind == kv::FigureKind::exact) return "";
+    const std::string name = kv::figure_kind_name(kind);
+    const std::string band = kv::format_band(data.accuracy()[name].value("holdout_median", 0.0));
+    title += std::string(title.empty() ? "" : " ") + "Figures of this kind are typically within " + band + " of real vLLM " +
+             (kind == kv::FigureKind::memory ? "start-ups" : "benchmark runs") + " (median error on runs that set nothing).";
+    return " data-band=\"" + escape_html(band) + "\" data-band-kind=\"" + name + "\"";
+}
+
+}  // namespace
+
 std::string figure_html(const FigureRecord& f, const LessonData& data) {
     const Ref& first = f.binding.refs.front();
     json refs = json::array();
     for (const RefValue& r : f.value.refs) refs.push_back(r.ref.str());
     std::string attrs =
-        " data-fig=\"" + std::to_string(f.id) + "\"" + " data-field=\"" + escape_html(first.is_fact() ? first.str() : first.path) + "\"" +
-        " data-format=\"" + escape_html(f.binding.format) + "\"" + " data-expr=\"" +
+        " data-fig=\"" + std::to_string(f.id) + "\"" + " data-field=\"" + escape_html(first.names_scenario() ? first.path : first.str()) +
+        "\"" + " data-format=\"" + escape_html(f.binding.format) + "\"" + " data-expr=\"" +
         escape_html(trim(std::string_view(f.binding.source_text).substr(0, f.binding.source_text.rfind('|')))) + "\"" + " data-refs=\"" +
         escape_html(refs.dump()) + "\"" + " data-source=\"" + escape_html(f.where.file + ":" + std::to_string(f.where.line)) + "\"";
     // The first scenario the figure reads is the one a click loads; the others are one more click away.
     const Ref* scenario_ref = nullptr;
     for (const Ref& r : f.binding.refs)
-        if (!r.is_fact()) {
+        if (r.names_scenario()) {
             scenario_ref = &r;
             break;
         }
     if (!scenario_ref) {
-        const Fact* fact = data.find_fact(first.path);
-        return "<span class=\"kv-fig kv-fig--fact\"" + attrs + " title=\"" +
-               escape_html(fact ? fact->about + " Source: " + fact->source : "") + "\">" + escape_html(f.value.formatted) + "</span>";
+        const Fact* fact = first.is_fact() ? data.find_fact(first.path) : nullptr;
+        const std::string title = fact                  ? fact->about + " Source: " + fact->source
+                                  : first.is_accuracy() ? "Measured when this page was built: the model run against the real vLLM "
+                                                          "start-ups and benchmark runs of tests/validation/."
+                                                        : "";
+        return "<span class=\"kv-fig kv-fig--fact\"" + attrs + " title=\"" + escape_html(title) + "\">" + escape_html(f.value.formatted) +
+               "</span>";
     }
     json names = json::array();
     for (const Ref& r : f.binding.refs)
-        if (!r.is_fact() && std::find(names.begin(), names.end(), r.source) == names.end()) names.push_back(r.source);
+        if (r.names_scenario() && std::find(names.begin(), names.end(), r.source) == names.end()) names.push_back(r.source);
     const EvaluatedScenario* s = data.find_scenario(scenario_ref->source);
     attrs += " data-scenario-name=\"" + escape_html(scenario_ref->source) + "\"" + " data-scenario=\"" + escape_html(s->scenario.dump()) +
              "\"" + " data-scenario-names=\"" + escape_html(names.dump()) + "\"";
     if (!f.panel.empty()) attrs += " data-panel=\"" + escape_html(f.panel) + "\"";
     const std::string href = f.panel.empty() ? "" : " href=\"#panel-" + escape_html(f.panel) + "\"";
-    return "<a class=\"kv-fig\"" + href + attrs + " title=\"" + escape_html(s->about) + "\">" + escape_html(f.value.formatted) + "</a>";
+    std::string title = s->about;
+    attrs += band_of(f, data, title);
+    return "<a class=\"kv-fig\"" + href + attrs + " title=\"" + escape_html(title) + "\">" + escape_html(f.value.formatted) + "</a>";
 }
 
 std::string concept_html(const ConceptSpan& c) {

@@ -14,7 +14,7 @@ json figure_manifest(const RenderedArticle& article, const LessonData& data) {
         json refs = json::array();
         for (const RefValue& r : f.value.refs) {
             refs.push_back({{"ref", r.ref.str()}, {"value", r.value}});
-            if (!r.ref.is_fact()) used.insert(r.ref.source);
+            if (r.ref.names_scenario()) used.insert(r.ref.source);
         }
         figures.push_back({{"id", f.id},
                            {"source", f.where.str()},

@@ -12,6 +12,7 @@
 
 #include "figures/lesson_data.hpp"
 #include "io/json_io.hpp"
+#include "page/accuracy.hpp"
 #include "page/article.hpp"
 #include "page/files.hpp"
 #include "page/manifest.hpp"
@@ -114,7 +115,12 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
         report(errors, *error);
         return 1;
     }
-    const LessonData& data = std::get<LessonData>(loaded);
+    LessonData& data = std::get<LessonData>(loaded);
+    if (!paths.validation.empty()) {
+        auto accuracy = measure_accuracy(paths.validation, errors);
+        if (!accuracy) return 1;
+        data.set_accuracy(std::move(*accuracy));
+    }
     const auto input = render_input(paths, data, *templates, errors);
     if (!input) return 1;
 
@@ -127,7 +133,7 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
     insert_host_snippet(article.body_html, templates->host_snippet);
     const json catalog = kv::catalog_to_json();
     const std::string index = index_page(*templates, article, data, (*scenarios_file)["base"], catalog);
-    const std::string embed = embed_page(*templates, article, catalog);
+    const std::string embed = embed_page(*templates, article, data, catalog);
 
     if (!module_and_fonts_present(paths, errors)) return 1;
     const auto copied = write_site(paths, index, embed, errors);

@@ -8,12 +8,13 @@
 namespace site {
 
 struct SitePaths {
-    std::filesystem::path content;   // content/lesson: *.md, scenarios.json, facts.json
-    std::filesystem::path site;      // site/: templates/, js/, css/
-    std::filesystem::path wasm;      // build/wasm/kvcache.js (must exist)
-    std::filesystem::path fonts;     // subset .woff2 files (empty: a site without its fonts, for tests)
-    std::filesystem::path out;       // build/site
-    std::filesystem::path manifest;  // build/site-manifest.json
+    std::filesystem::path content;     // content/lesson: *.md, scenarios.json, facts.json
+    std::filesystem::path site;        // site/: templates/, js/, css/
+    std::filesystem::path wasm;        // build/wasm/kvcache.js (must exist)
+    std::filesystem::path fonts;       // subset .woff2 files (empty: a site without its fonts, for tests)
+    std::filesystem::path out;         // build/site
+    std::filesystem::path manifest;    // build/site-manifest.json
+    std::filesystem::path validation;  // tests/validation: the model against real engines (empty: no accuracy figures)
 };
 
 // Reads the lesson, renders it and writes the site. Returns the number of errors (each printed

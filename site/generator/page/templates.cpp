@@ -83,10 +83,11 @@ std::string index_page(const Templates& templates, const RenderedArticle& articl
                                            {"DEFAULTS", escape_html(catalog["defaults"].dump())},
                                            {"FIELDS", escape_html(page_fields(catalog).dump())},
                                            {"SCENARIOS", escape_html(scenarios.dump())},
-                                           {"FIGURE_COUNT", std::to_string(article.figures.size())}});
+                                           {"FIGURE_COUNT", std::to_string(article.figures.size())},
+                                           {"ACCURACY", escape_html(data.accuracy().dump())}});
 }
 
-std::string embed_page(const Templates& templates, const RenderedArticle& article, const json& catalog) {
+std::string embed_page(const Templates& templates, const RenderedArticle& article, const LessonData& data, const json& catalog) {
     // The names a host page may give data-kv-format: core/base/format.hpp's, and `text` for text fields.
     json formats = kv::named_formats();
     formats.push_back("text");
@@ -96,6 +97,7 @@ std::string embed_page(const Templates& templates, const RenderedArticle& articl
                                            {"FIELDS", escape_html(page_fields(catalog).dump())},
                                            {"LIMITS", escape_html(catalog["limits"].dump())},
                                            {"FORMATS", escape_html(formats.dump())},
+                                           {"ACCURACY", escape_html(data.accuracy().dump())},
                                            {"TITLE_TEXT", escape_html(article.title_text)}});
 }
 

@@ -39,6 +39,6 @@ std::string index_page(const Templates& templates, const RenderedArticle& articl
 
 // embed.html: the lesson's exercises (hidden until ?exercises= asks), the defaults, each field's
 // allowed values and the formats a host page may name.
-std::string embed_page(const Templates& templates, const RenderedArticle& article, const nlohmann::json& catalog);
+std::string embed_page(const Templates& templates, const RenderedArticle& article, const LessonData& data, const nlohmann::json& catalog);
 
 }  // namespace site
