@@ -4,7 +4,7 @@
 //   kvcache --scenario '{"prompt_tokens": 32768}'
 //   kvcache --sweep batch|tp --scenario '{...}'     curves of the batching-ceiling panel
 //   kvcache --catalog                               built-in models and GPUs
-//   kvcache --validate < tests/validation/startup_logs.json   the model against real vLLM start-ups
+//   kvcache --validate [--json] < tests/validation/startup_logs.json   the model against real vLLM start-ups
 //   (exit 1 when the median |error| exceeds 3%, a row exceeds 10% or a refusal is missed or invented)
 //   kvcache --validate-timing [--calibration JSON] [--json] < tests/validation/benchmark_runs.json
 //   (the step-time model against real vLLM benchmark runs: exit 1 when the held-out median |error|
@@ -35,11 +35,12 @@
 namespace {
 
 int usage() {
-    std::cerr << "usage: kvcache [--scenario JSON] [--sweep batch|tp] [--catalog] [--validate < startups.json] [--explain-log < vllm.log]\n"
-                 "       kvcache --validate-timing [--calibration JSON] [--json] < benchmark_runs.json\n"
-                 "       kvcache --plan [TARGET_JSON]   the flags that serve a target (JSON or standard input)\n"
-                 "       kvcache --simulate [WORKLOAD_JSON] [--scenario JSON] [--stats-lines] [--find-preemption-onset]\n"
-                 "       with no --scenario the scenario JSON is read from standard input\n";
+    std::cerr
+        << "usage: kvcache [--scenario JSON] [--sweep batch|tp] [--catalog] [--validate [--json] < startups.json] [--explain-log < vllm.log]\n"
+           "       kvcache --validate-timing [--calibration JSON] [--json] < benchmark_runs.json\n"
+           "       kvcache --plan [TARGET_JSON]   the flags that serve a target (JSON or standard input)\n"
+           "       kvcache --simulate [WORKLOAD_JSON] [--scenario JSON] [--stats-lines] [--find-preemption-onset]\n"
+           "       with no --scenario the scenario JSON is read from standard input\n";
     return 2;
 }
 
@@ -82,7 +83,7 @@ int simulate(const std::string& workload_text, const std::string& scenario_text,
     return 0;
 }
 
-int validate() {
+int validate(bool as_json) {
     const auto data = nlohmann::json::parse(std::cin, nullptr, false);
     if (data.is_discarded()) {
         std::cerr << "kvcache: the validation data on standard input is not JSON\n";
@@ -91,7 +92,15 @@ int validate() {
     auto outcome = kv::validate_startups(data);
     if (auto* error = std::get_if<kv::InputError>(&outcome)) return print_error(*error);
     const auto& summary = std::get<kv::ValidationSummary>(outcome);
-    std::cout << kv::validation_table(summary);
+    if (as_json) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const kv::ValidationRow& r : summary.rows)
+            rows.push_back(
+                {{"id", r.id}, {"role", r.role}, {"what", r.what}, {"logged", r.logged}, {"predicted", r.predicted}, {"error", r.error}});
+        std::cout << nlohmann::json{{"rows", rows}, {"accuracy", kv::accuracy_to_json(summary)}}.dump() << "\n";
+    } else {
+        std::cout << kv::validation_table(summary);
+    }
     const bool refusals_agree = summary.refusals_agreeing == summary.refusals_logged && summary.refusals_unexpected == 0;
     return summary.median_abs_error <= 0.03 && summary.max_abs_error <= 0.10 && refusals_agree ? 0 : 1;
 }
@@ -126,11 +135,7 @@ int validate_timing(const std::string& calibration_text, bool as_json) {
                             {"predicted", r.predicted},
                             {"error", r.error},
                             {"failure", r.failure}});
-        std::cout << nlohmann::json{{"rows", rows},
-                                    {"holdout_median_abs_error", summary.holdout_median_abs_error},
-                                    {"fit_median_abs_error", summary.fit_median_abs_error}}
-                         .dump()
-                  << "\n";
+        std::cout << nlohmann::json{{"rows", rows}, {"accuracy", kv::accuracy_to_json(summary)}}.dump() << "\n";
     } else {
         std::cout << kv::timing_table(summary);
     }
@@ -149,8 +154,10 @@ int main(int argc, char** argv) {
             scenario_text = argv[++i];
             have_scenario = true;
         } else if (arg == "--sweep" && i + 1 < argc) sweep = argv[++i];
-        else if (arg == "--validate") return validate();
-        else if (arg == "--validate-timing") {
+        else if (arg == "--validate") {
+            if (i + 1 < argc && std::string(argv[i + 1]) != "--json") return usage();
+            return validate(i + 1 < argc);
+        } else if (arg == "--validate-timing") {
             std::string calibration_text;
             bool as_json = false;
             for (int k = i + 1; k < argc; ++k) {

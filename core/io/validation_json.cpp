@@ -1,5 +1,7 @@
 #include "io/validation_json.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "io/scenario_json.hpp"
@@ -106,6 +108,28 @@ std::variant<TimingSummary, InputError> validate_timing(const json& data, const 
     auto records = benchmark_records_from_json(data);
     if (auto* e = std::get_if<InputError>(&records)) return *e;
     return validate_timing(std::get<std::vector<BenchmarkRecord>>(records), calibration);
+}
+
+nlohmann::json accuracy_to_json(const ValidationSummary& memory) {
+    double holdout_worst = 0;
+    int64_t holdout = 0;
+    for (const ValidationRow& r : memory.rows)
+        if (r.role != "fit") holdout_worst = std::max(holdout_worst, std::fabs(r.error)), ++holdout;
+    return {{"records", static_cast<int64_t>(memory.rows.size())},
+            {"holdout_records", holdout},
+            {"median", memory.median_abs_error},
+            {"fit_median", memory.fit_median_abs_error},
+            {"holdout_median", memory.holdout_median_abs_error},
+            {"holdout_worst", holdout_worst}};
+}
+
+nlohmann::json accuracy_to_json(const TimingSummary& time) {
+    return {{"records", static_cast<int64_t>(time.rows.size())},
+            {"holdout_records", time.holdout_rows},
+            {"median", time.median_abs_error},
+            {"fit_median", time.fit_median_abs_error},
+            {"holdout_median", time.holdout_median_abs_error},
+            {"holdout_worst", time.holdout_max_abs_error}};
 }
 
 }  // namespace kv

@@ -20,4 +20,10 @@ std::variant<ValidationSummary, InputError> validate_startups(const nlohmann::js
 std::variant<std::vector<BenchmarkRecord>, InputError> benchmark_records_from_json(const nlohmann::json& data);
 std::variant<TimingSummary, InputError> validate_timing(const nlohmann::json& data, const Calibration& calibration = {});
 
+// How far to trust the model, as the lesson quotes it: records compared, held-out records, the
+// medians (all, fit, held out) and the worst held-out error, as fractions. `kvcache --validate
+// --json` and `--validate-timing --json` print these; the site's accuracy.* figures read them.
+nlohmann::json accuracy_to_json(const ValidationSummary& memory);
+nlohmann::json accuracy_to_json(const TimingSummary& time);
+
 }  // namespace kv

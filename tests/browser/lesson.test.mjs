@@ -11,7 +11,7 @@
 // (build/test-artifacts/lesson-*.png, lesson-metrics.json).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -62,16 +62,18 @@ async function mountAll(page) {
 const cliCache = new Map();
 // A scenario with a workload (the serving chapter's) is also simulated, as the generator does:
 // its figures read simulation.* and workload.*.
-const WORKLOAD_FIELDS = ['workload', 'rate_per_s', 'requests', 'seed', 'shared_prefix_tokens', 'prefix_caching'];
+// The scenario's fields are those the core's own table writes for a default scenario; anything else
+// in a panel's state is the serving panel's workload.
+const SCENARIO_FIELDS = Object.keys(JSON.parse(execFileSync(cli, ['--scenario', '{}'], { encoding: 'utf8' })).scenario);
 // A panel's state without the serving panel's workload fields: the scenario alone.
 function scenarioOf(state) {
-  return Object.fromEntries(Object.entries(state).filter(([k]) => !WORKLOAD_FIELDS.includes(k)));
+  return Object.fromEntries(Object.entries(state).filter(([k]) => SCENARIO_FIELDS.includes(k)));
 }
 function native(scenario) {
   const key = JSON.stringify(scenario);
   if (!cliCache.has(key)) {
     const plain = {}, workload = {};
-    for (const [k, v] of Object.entries(scenario)) (WORKLOAD_FIELDS.includes(k) ? workload : plain)[k] = v;
+    for (const [k, v] of Object.entries(scenario)) (SCENARIO_FIELDS.includes(k) ? plain : workload)[k] = v;
     const result = JSON.parse(execFileSync(cli, ['--scenario', JSON.stringify(plain)], { encoding: 'utf8' }));
     if (Object.keys(workload).length) {
       result.workload = workload;
@@ -164,11 +166,24 @@ test('every baked figure equals the native CLI for its binding, formatted by the
   // Numbers carry the argument; the panels carry the rest (issue 14: at most 120 in all).
   assert.ok(figures.length >= 80 && figures.length <= 120, `${figures.length} figures`);
   metrics.bound_figures = figures.length;
+  // accuracy.* figures: the CLI's summaries of the two validation files (its exit status says
+  // whether the issue's targets are met, which is not this test's question).
+  const validation = (verb, file) => {
+    const run = spawnSync(cli, [verb, '--json'],
+      { input: fs.readFileSync(path.join(root, 'tests/validation', file)), encoding: 'utf8', maxBuffer: 1 << 26 });
+    assert.ok(run.status === 0 || run.status === 1, `${verb}: ${run.stderr}`);
+    return JSON.parse(run.stdout).accuracy;
+  };
+  let accuracy = null;
   const lookup = (ref) => {
     const [source, ...pathParts] = ref.split('.');
     if (source === 'fact') {
       const f = facts[pathParts.join('.')];
       return f.value * (units[f.unit] || 1);
+    }
+    if (source === 'accuracy') {
+      accuracy ??= { memory: validation('--validate', 'startup_logs.json'), time: validation('--validate-timing', 'benchmark_runs.json') };
+      return pathParts.reduce((o, k) => o[k], accuracy);
     }
     assert.ok(scenarios[source], `unknown scenario ${source}`);
     return pathParts.reduce((o, k) => o[k], native(scenarios[source]));
