@@ -63,6 +63,7 @@ constexpr const char* code_names[] = {
     "answer_outside_exercise",
     "second_answer",
     "answer_off_scenario",
+    "unchanged_is_answer",
     "end_without_exercise",
     "directive_in_exercise",
     "heading_in_exercise",

@@ -69,6 +69,7 @@ enum class ErrorCode {
     answer_outside_exercise,    // {{answer ...}} outside an exercise
     second_answer,              // an exercise with two answers
     answer_off_scenario,        // an answer that reads no field of the exercise's scenario
+    unchanged_is_answer,        // an answer equal to the value its question starts from
     end_without_exercise,       // {{end exercise}} with no exercise open
     directive_in_exercise,      // a panel, snippet or scenario marker inside an exercise
     heading_in_exercise,        // a heading inside an exercise

@@ -70,6 +70,37 @@ test('a prediction typed and checked with the keyboard is judged against the cor
   await page.close();
 });
 
+// Questions computed from scratch have no value to start from; every other one asks for a change.
+const FROM_SCRATCH = ['bytes-32b', 'real-concurrency'];
+
+test('for every exercise the answer is right and the value it starts from never is', async () => {
+  const page = await browser.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector('.kv-exercise--ready');
+  const forms = await page.$$eval('.kv-exercise', (all) => all.map((s) => {
+    const form = s.querySelector('form');
+    return { id: s.getAttribute('data-exercise'), answer: form.getAttribute('data-answer'),
+      unchanged: form.getAttribute('data-unchanged'), unchangedText: form.getAttribute('data-unchanged-text') };
+  }));
+  assert.deepEqual(forms.filter((f) => f.unchanged === null).map((f) => f.id), FROM_SCRATCH);
+  const texts = new Set(manifest.figures.map((f) => f.text));
+  for (const f of forms) {
+    assert.match(await predict(page, f.id, f.answer), /^Right: /, f.id);
+    if (f.unchanged === null) continue;
+    // The starting value is a figure the question quotes (a factor's is 1.0×), formatted by the core.
+    assert.ok(texts.has(f.unchangedText) || f.unchangedText === '1.0×', `${f.id}: ${f.unchangedText}`);
+    const verdict = await predict(page, f.id, f.unchanged);
+    assert.match(verdict, /^Not quite: .* nearer the starting /, f.id);
+    assert.equal(await page.$eval(`#exercise-${f.id} .kv-exercise__verdict`, (p) => p.getAttribute('data-right')), 'false', f.id);
+    // Halfway between, rounded towards the start, is still not right, even within 10% of the answer.
+    const between = Number(f.unchanged) + 0.49 * (Number(f.answer) - Number(f.unchanged));
+    assert.match(await predict(page, f.id, String(between)), /^Not quite: /, f.id);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('without JavaScript each exercise is its question and a disclosure with the answer, the same size', async () => {
   const measure = async (javaScriptEnabled) => {
     const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1280, height: 800 } });

@@ -1,6 +1,7 @@
 // The {{exercise}} directive: parsing, the errors an author meets (each with file:line), the HTML
 // that works without JavaScript, and an answer that is the core's own value for the scenario.
 #include <catch2/catch.hpp>
+#include <cstdio>
 
 #include "result/evaluate.hpp"
 #include "base/format.hpp"
@@ -147,4 +148,44 @@ TEST_CASE("exercise errors name the file and line") {
     RenderedArticle a = render_article(in);
     REQUIRE_FALSE(a.errors.empty());
     CHECK_THAT(a.errors.front().str(), Catch::StartsWith("a.md:9:1: exercise_not_closed: "));
+}
+
+TEST_CASE("a question that asks for a change bakes its starting value, in the answer's unit") {
+    RenderedArticle a =
+        render(head +
+               "{{exercise gqa-mha mha}}\nQ?\n{{answer mha.max_resident_sequences | count unchanged start.max_resident_sequences}}\n"
+               "A.\n{{end exercise}}\n");
+    REQUIRE(a.errors.empty());
+    const std::string start =
+        kv::format_named(static_cast<double>(std::get<kv::Result>(kv::evaluate(kv::Scenario{})).admission.max_resident_sequences), "count")
+            .value();
+    CHECK_THAT(a.body_html, Catch::Contains("data-unchanged=\"" + start + "\" data-unchanged-text=\"" + start + "\""));
+    // A factor starts from 1; a duration shown in seconds is scaled to an answer shown in ms.
+    CHECK_THAT(
+        render(head + "{{exercise f mha}}\nQ?\n{{answer start.max_resident_sequences / mha.max_resident_sequences | x1 unchanged 1}}\n"
+                      "A.\n{{end exercise}}\n")
+            .body_html,
+        Catch::Contains("data-unchanged=\"1.0\" data-unchanged-text=\"1.0×\""));
+    RenderedArticle t = render(head +
+                               "{{exercise t mha}}\nQ?\n{{answer mha.decode_step_s | duration unchanged mha.decode_step_s * 1000}}\n"
+                               "A.\n{{end exercise}}\n");
+    REQUIRE(t.errors.empty());
+    const double answer_s = t.figures.back().value.number;
+    const std::string answer_shown = kv::format_named(answer_s, "duration").value();
+    REQUIRE_THAT(answer_shown, Catch::EndsWith(" ms"));
+    const double shown_ms = std::stod(answer_shown);
+    char scaled[32];
+    std::snprintf(scaled, sizeof scaled, "%.4g", answer_s * 1000 * shown_ms / answer_s);
+    CHECK_THAT(t.body_html, Catch::Contains("data-unchanged=\"" + std::string(scaled) + "\""));
+    // Without a starting value (a question computed from scratch) there is none to bake.
+    CHECK(render(head + exercise).body_html.find("data-unchanged") == std::string::npos);
+}
+
+TEST_CASE("a starting value the change does not move, or one that does not parse, is refused") {
+    CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n{{answer start.running | count unchanged start.running}}\n{{end exercise}}\n"),
+               Catch::StartsWith("x.md:11:1: unchanged_is_answer: "));
+    CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n{{answer start.running | count unchanged start.}}\n{{end exercise}}\n"),
+               Catch::Contains("answer: unchanged: "));
+    CHECK_THAT(first_error(head + "{{exercise a start}}\nQ\n{{answer start.running | count unchanged nope.running}}\n{{end exercise}}\n"),
+               Catch::StartsWith("x.md:11:1: unknown_scenario: "));
 }

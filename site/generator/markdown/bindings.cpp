@@ -76,11 +76,27 @@ std::optional<std::variant<Item, Error>> parse_exercise(std::string_view first, 
         return Item(ExerciseStart{std::string(w[0]), std::string(w[1])});
     }
     if (first == "answer") {
-        auto figure = parse_figure(trim(rest));
+        std::string_view text = trim(rest), start_text;
+        if (const size_t at = text.find(" unchanged "); at != std::string_view::npos) {
+            start_text = trim(text.substr(at + 11));
+            text = trim(text.substr(0, at));
+        }
+        auto figure = parse_figure(text);
         if (auto* error = std::get_if<Error>(&figure)) return Error{error->code, "answer: " + error->message};
         auto* b = std::get_if<FigureBinding>(&std::get<Item>(figure));
         if (b->format == "text") return Error{ErrorCode::text_answer, "an answer is a number the reader can predict, not text"};
-        return Item(ExerciseAnswer{std::move(*b)});
+        ExerciseAnswer answer{std::move(*b), std::nullopt};
+        if (!start_text.empty()) {
+            auto start = parse_expression(start_text);
+            if (auto* error = std::get_if<Error>(&start)) return Error{error->code, "answer: unchanged: " + error->message};
+            FigureBinding u;
+            u.source_text = std::string(start_text) + " | " + answer.figure.format;
+            u.expr = std::get<Expr>(std::move(start));
+            u.format = answer.figure.format;
+            u.expr.collect_refs(u.refs);
+            answer.unchanged = std::move(u);
+        }
+        return Item(std::move(answer));
     }
     if (first == "end") {
         if (words(rest).size() != 1 || trim(rest) != "exercise") return Error{ErrorCode::bad_directive, "write {{end exercise}}"};

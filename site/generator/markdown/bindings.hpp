@@ -22,7 +22,9 @@
 //   Question (Markdown, figures allowed).           the question, then its answer (a figure that
 //   {{answer mha.max_resident_sequences | count}}   reads the exercise's scenario), then a worked
 //   Worked explanation (Markdown).                  explanation shown on request; an id's first
-//   {{end exercise}}                                word (gqa) names its set for embed.html
+//   {{end exercise}}                                word (gqa) names its set for embed.html.
+//   {{answer B | count unchanged A}}                the answer of a question that asks for a change
+//                                                   from A's value: a guess nearer A is never right
 //
 // Expressions: + - * / and parentheses over numbers and references `<scenario>.<path>`, where the
 // path walks the result JSON (`decode.flops`, `model.head_dim`, `log.2`). `fact`, `panel`,
@@ -113,6 +115,10 @@ struct ExerciseStart {
 };
 struct ExerciseAnswer {
     FigureBinding figure;  // a number (not `text`) the core computes
+    // `{{answer FIGURE unchanged EXPR}}`: the value the question starts from, when it asks for a
+    // change (the figure before it; a number for a factor). A prediction nearer it than the answer
+    // is never right. Formatted as the answer is.
+    std::optional<FigureBinding> unchanged;
 };
 struct ExerciseEnd {};
 

@@ -69,6 +69,7 @@ private:
     std::vector<ScannedItem> items_;
     std::vector<AnchorLink> links_;
     std::map<std::string, FigureRecord> figures_;                      // by token
+    std::map<std::string, FigureValue> unchanged_;                     // by answer token: the value its question starts from
     std::map<std::string, SourceLocation> anchors_;                    // by html id
     std::map<std::string, std::pair<std::string, Picture>> pictures_;  // by token: (element id, picture)
     std::map<std::string, int> picture_count_;
@@ -95,6 +96,7 @@ private:
     void check_items() {
         for (const ScannedItem& s : items_) {
             const auto* answer = std::get_if<ExerciseAnswer>(&s.item);
+            if (answer && answer->unchanged) compute_unchanged(s, *answer);
             if (const auto* b = answer ? &answer->figure : std::get_if<FigureBinding>(&s.item)) compute(s, *b);
             else if (const auto* p = std::get_if<PanelDirective>(&s.item)) check_scenario(s, "panel", p->scenario);
             else if (const auto* pic = std::get_if<PictureDirective>(&s.item)) draw(s, *pic);
@@ -112,6 +114,23 @@ private:
             return;
         }
         figures_[s.token] = FigureRecord{next_figure_id_++, s.where, b, std::get<FigureValue>(std::move(value)), ""};
+    }
+
+    // An answer's starting value: a number the core computes, which the change must move (else the
+    // question has nothing to predict).
+    void compute_unchanged(const ScannedItem& s, const ExerciseAnswer& a) {
+        auto unchanged = data_.compute(*a.unchanged), answer = data_.compute(a.figure);
+        auto* start = std::get_if<FigureValue>(&unchanged);
+        auto* value = std::get_if<FigureValue>(&answer);
+        if (!start) {
+            const Error& e = std::get<Error>(unchanged);
+            out_.errors.push_back({s.where, e.code, "{{" + a.unchanged->source_text + "}}", "unchanged: " + e.message});
+        } else if (value && start->formatted == value->formatted) {
+            error(s, ErrorCode::unchanged_is_answer,
+                  "the answer and the value it starts from are both " + value->formatted + ": the change the question asks for moves nothing");
+        } else {
+            unchanged_[s.token] = *start;
+        }
     }
 
     const EvaluatedScenario* check_scenario(const ScannedItem& s, const std::string& directive, const std::string& name) {
@@ -207,7 +226,8 @@ private:
         else if (std::holds_alternative<ExerciseAnswer>(s.item)) {
             FigureRecord& f = figures_.at(s.token);
             f.panel = chapters_.panel_at(l.position);
-            block = exercise_answer(f, data_);
+            auto from = unchanged_.find(s.token);
+            block = exercise_answer(f, data_, from == unchanged_.end() ? std::nullopt : std::optional<FigureValue>(from->second));
         }
         auto span = exercise_span(html, l.position, s.token.size(), block);
         if (!span) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <map>
 
 #include "markdown/words.hpp"
@@ -100,10 +101,23 @@ std::string exercise_opening(const ExerciseStart& e) {
 }
 
 // The form kvexercise.js shows (hidden until it runs), then the answer behind a disclosure.
-std::string exercise_answer(const FigureRecord& f, const LessonData& data) {
+std::string exercise_answer(const FigureRecord& f, const LessonData& data, const std::optional<FigureValue>& unchanged) {
     const auto [number, unit] = shown_number_and_unit(f.value.formatted);
-    return "<form class=\"kv-exercise__check\" data-answer=\"" + escape_html(number) + "\" data-unit=\"" + escape_html(unit) +
-           "\" novalidate>\n<label>Your prediction" + (unit.empty() ? std::string() : " (" + escape_html(unit) + ")") +
+    std::string start;
+    if (unchanged) {
+        // In the answer's unit, which the reader predicts in: as shown when the units agree, else
+        // scaled as the answer's shown number is ("1.97 s" is 1971 beside an answer in ms).
+        auto [shown, shown_unit] = shown_number_and_unit(unchanged->formatted);
+        if (shown_unit != unit) {
+            const double shown_per_value = f.value.number != 0 ? std::stod(number) / f.value.number : 1;
+            char scaled[32];
+            std::snprintf(scaled, sizeof scaled, "%.4g", unchanged->number * shown_per_value);
+            shown = scaled;
+        }
+        start = " data-unchanged=\"" + escape_html(shown) + "\" data-unchanged-text=\"" + escape_html(unchanged->formatted) + "\"";
+    }
+    return "<form class=\"kv-exercise__check\" data-answer=\"" + escape_html(number) + "\" data-unit=\"" + escape_html(unit) + "\"" +
+           start + " novalidate>\n<label>Your prediction" + (unit.empty() ? std::string() : " (" + escape_html(unit) + ")") +
            " <input type=\"text\" inputmode=\"decimal\" autocomplete=\"off\" spellcheck=\"false\"></label>\n"
            "<button type=\"submit\">Check</button>\n<p class=\"kv-exercise__verdict\" role=\"status\" aria-live=\"polite\"></p>\n</form>\n"
            "<details class=\"kv-exercise__answer\">\n<summary>Show the answer</summary>\n<p class=\"kv-exercise__value\">The model&rsquo;s answer: " +

@@ -22,10 +22,10 @@ void check_exercises(const std::vector<ScannedItem>& items, const LessonData& da
 // An exercise holds no heading: it belongs to the section it ends.
 void check_exercise_headings(const std::string& html, const std::vector<Located>& located, std::vector<BuildError>& errors);
 
-// The opening of an exercise's <section>, and its answer: the form kvexercise.js shows, then the
-// answer behind a disclosure.
+// The opening of an exercise's <section>, and its answer: the form kvexercise.js shows (with the
+// value the question starts from, when it asks for a change), then the answer behind a disclosure.
 std::string exercise_opening(const ExerciseStart& e);
-std::string exercise_answer(const FigureRecord& f, const LessonData& data);
+std::string exercise_answer(const FigureRecord& f, const LessonData& data, const std::optional<FigureValue>& unchanged);
 
 // Where an exercise token's replacement goes: (erase from, erase length, replacement). A block
 // (an opening, an answer) cuts its paragraph in two around itself, so a question or an explanation
