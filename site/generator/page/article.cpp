@@ -127,7 +127,8 @@ private:
             out_.errors.push_back({s.where, e.code, "{{" + a.unchanged->source_text + "}}", "unchanged: " + e.message});
         } else if (value && start->formatted == value->formatted) {
             error(s, ErrorCode::unchanged_is_answer,
-                  "the answer and the value it starts from are both " + value->formatted + ": the change the question asks for moves nothing");
+                  "the answer and the value it starts from are both " + value->formatted +
+                      ": the change the question asks for moves nothing");
         } else {
             unchanged_[s.token] = *start;
         }
