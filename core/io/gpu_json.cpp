@@ -59,7 +59,9 @@ std::variant<GpuSpec, InputError> gpu_from_json(const json& entry, const std::st
         bool required;
     };
     const Number numbers[] = {
-        {"memory_gib", 1, 4096, true},          {"visible_memory_mib", 512, 4096.0 * 1024, false},
+        // The largest single devices of 2026 (B300, MI355X) carry 288 GB; 1,024 GiB leaves room for
+        // the next without letting a typo size a pool of millions of blocks.
+        {"memory_gib", 1, 1024, true},          {"visible_memory_mib", 512, 1024.0 * 1024, false},
         {"hbm_tb_per_s", 0.01, 100, true},      {"bf16_dense_tflops", 1, 100000, true},
         {"fp8_dense_tflops", 0, 100000, false}, {"interconnect_gb_per_s", 0, 100000, false},
     };

@@ -560,6 +560,18 @@ test('a GPU described in the form runs in every panel; a missing or bad figure i
   assert.equal(await page.getAttribute('#kv-own-gpu-memory', 'aria-invalid'), 'true');
   assert.equal(await page.getAttribute('#kv-own-gpu-bandwidth', 'aria-invalid'), null);
   assert.deepEqual(await panelStates(page), kept, 'a rejected GPU changes no panel');
+  // More memory than any device has is named with its range; the largest allowed runs everywhere.
+  await page.fill('#kv-own-gpu-memory', '4096');
+  bad = await submitForm(page, 'kv-own-gpu');
+  assert.equal(bad.field, 'gpu_config.memory_gib');
+  assert.match(bad.text, /from 1 to 1,024/);
+  assert.deepEqual(await panelStates(page), kept, 'a refused size changes no panel');
+  await page.fill('#kv-own-gpu-memory', '1024');
+  assert.ok((await submitForm(page, 'kv-own-gpu')).ok);
+  for (const [kind, p] of Object.entries(await panelStates(page))) {
+    assert.equal(p.state.gpu_config.memory_gib, 1024, kind);
+    assert.equal(p.result.status, 'ok', kind);
+  }
 
   await page.click('#kv-own-gpu [data-kv-reset="gpu_config"]');
   await page.waitForFunction(() => Object.values(window.KvLesson.panels).every((h) => h.getState().gpu_config === null));
