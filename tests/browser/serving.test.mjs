@@ -231,6 +231,8 @@ test('the workload is state: getState and setState carry it, knobs re-run the si
     [{ workload: 'bogus' }, 'workload', 'unknown_value'],
     [{ seed: -1 }, 'seed', 'out_of_range'],
     [{ rate_per_s: 2, prompt_tokens: 1e30 }, 'prompt_tokens', 'out_of_range'],
+    // Every field in range, but the run would be 20,000 requests of 40,960 tokens: refused before it starts.
+    [{ workload: 'fixed', requests: 20000, rate_per_s: 10000, prompt_tokens: 32768, output_tokens: 8192 }, 'requests', 'out_of_range'],
   ];
   for (const [partial, field, code] of bad) {
     const reply = await call('setState', partial);
