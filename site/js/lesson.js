@@ -3,8 +3,9 @@
 // script loaded before it: panels mount near the viewport and stick beside their chapter's text
 // (lesson-layout.js); each reading section ({{scenario NAME}} to the next marker or heading,
 // lesson-sections.js) moves the panel beside it to its scenario as it reaches the reading line, and
-// the panel says what changed; a change the reader makes (a knob, a figure, the address, the forms)
-// wins while they stay in that section; the panel's header names its scenario and the figures the
+// the panel says what changed; a change the reader makes (a knob, a figure, the address) is never
+// overwritten by scrolling: the panel offers the section's scenario instead, a click away; the
+// reader's own model, GPU or log (the forms) rides along with every scenario; the header names its scenario and the figures the
 // section quotes (lesson-head.js). A figure's click loads its scenario into its chapter's panel (one
 // over several scenarios cycles through them); figures the panel shows are marked; every panel the
 // reader changed is mirrored into the URL hash and restored from it (lesson-hash.js); the embed
@@ -213,8 +214,8 @@
     return reply;
   }
 
-  // A knob, a figure, the address or a form: the reader's state stands while they read the
-  // section they changed it in (or, changed from elsewhere, the next section of this panel).
+  // A knob, a figure or the address: the reader's state stands from then on, in every section of
+  // this panel, until they press "Back to the text's scenario" (or the page's way back to the lesson).
   function readerChanged(panel) {
     if (panel.pinned === null) panel.pinned = reading && reading.panel === panel.id ? reading.index : 'pending';
     if (panel.note) panel.note.textContent = '';
@@ -227,11 +228,23 @@
     if (!panel) return;
     if (panel.pinned !== null) {
       if (panel.pinned === 'pending') panel.pinned = section.index;
-      if (panel.pinned === section.index) return;
-      panel.pinned = null;    // the reader moved on: the panel follows the text again
-      KvLessonHash.forget(panel.id);
+      offer(panel, section);
+      return;
     }
     follow(panel, section);
+  }
+
+  // Scrolling never overwrites the reader's settings: the panel keeps them and offers the section's
+  // scenario, which its back control loads.
+  function offer(panel, section) {
+    panel.section = section;
+    panel.text = section.scenario;
+    updateHead(panel);
+    if (!panel.handle || !panel.note) return;
+    var text = textState(panel);
+    if (section.index === panel.pinned || KvState.sameScenario(text, panel.handle.getState())) panel.note.textContent = '';
+    else KvPanelHead.say(panel, 'Your settings stay. This section uses ' + KvPanelHead.describe(text, null, base) +
+      '; \u201cBack to the text\u2019s scenario\u201d loads it.');
   }
 
   function follow(panel, section) {
@@ -325,7 +338,8 @@
     Object.keys(panels).forEach(function (kind) {
       var handle = panels[kind].handle;
       if (!handle) return;   // mounts later, with `own` applied
-      var reply = handle.setState(stateOf(panels[kind]));
+      // The reader's own model, GPU or log is part of every text state (`own`), so it pins no panel.
+      var reply = setQuietly(panels[kind], stateOf(panels[kind]));
       if (reply && reply.error) errors.push({ panel: kind, field: reply.error.field, message: reply.error.message });
     });
     return errors;

@@ -890,7 +890,7 @@ test('each section, read, puts the panel beside it in its scenario, and every fi
   await page.close();
 });
 
-test('a knob the reader moves stops the following; the back control restores the text\'s scenario', async () => {
+test('a knob the reader moves stops the following, in every section after; the back control restores the text\'s scenario', async () => {
   const { page, errors } = await open(`${server.url}/`);
   await mounted(page, 'admission');
   const sections = await sectionsOf(page);
@@ -927,14 +927,24 @@ test('a knob the reader moves stops the following; the back control restores the
   assert.equal(await page.isVisible('#panel-admission .kv-panel__back'), false);
   assert.match(await page.textContent('#panel-admission .kv-panel__note'), /^Back to the text: /);
   assert.ok(!(await page.evaluate(() => location.hash)).includes('panel=admission'));
-  // Changed again, then read on into the next section: the panel follows the text once more.
+  // Changed again, then read on into the next section and back: the reader's state stands, the
+  // address keeps it, and the panel offers each section's scenario instead of loading it.
   assert.deepEqual(await page.evaluate(() => window.KvLesson.panels.admission.setState({ prompt_tokens: 1024 })), { ok: true });
   await page.waitForFunction(() => location.hash.includes('prompt_tokens=1024'));
-  await readSection(page, next.index);
+  const mine = await page.evaluate(() => window.KvLesson.panels.admission.getState());
+  for (const s of [next, big, next]) {
+    await readSection(page, s.index);
+    await page.waitForFunction((i) => window.KvLesson.reading === i, s.index);
+    await page.waitForTimeout(200);
+    assert.deepEqual(await page.evaluate(() => window.KvLesson.panels.admission.getState()), mine, `section ${s.index}`);
+    assert.ok((await page.evaluate(() => location.hash)).includes('prompt_tokens=1024'));
+    assert.equal(await page.isVisible('#panel-admission .kv-panel__back'), true);
+  }
+  assert.match(await page.textContent('#panel-admission .kv-panel__note'),
+    /^Your settings stay\. This section uses Qwen3-.* on .*; “Back to the text’s scenario” loads it\.$/);
+  // The offer, taken: the section's scenario, and the panel follows the text again.
+  await page.click('#panel-admission .kv-panel__back');
   await onSectionScenario(page, next);
-  assert.ok(!(await page.evaluate(() => location.hash)).includes('panel=admission'));
-  assert.match(await page.textContent('#panel-admission .kv-panel__note'), /^Now: /);
-  // And reading back restores the earlier section's scenario.
   await readSection(page, big.index);
   await onSectionScenario(page, big);
   assert.deepEqual(errors, []);
