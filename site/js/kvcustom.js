@@ -23,6 +23,24 @@ var KvCustom = (function () {
   var logText = logForm.querySelector('textarea');
   var GPU_NUMBERS = ['memory_gib', 'hbm_tb_per_s', 'bf16_dense_tflops', 'fp8_dense_tflops', 'interconnect_gb_per_s'];
 
+  // What JSON.parse accepts but cannot be sent on as it was written: a number beyond a double
+  // (1e400 parses to Infinity, which JSON.stringify turns into null, so the core would call the
+  // field missing) and nesting deeper than the core reads (64). Walked with a stack, not recursion.
+  var MAX_DEPTH = 64;
+  function notPlainJson(value, name) {
+    var stack = [[value, name, 0]];
+    while (stack.length) {
+      var top = stack.pop(), v = top[0], where = top[1], depth = top[2];
+      if (typeof v === 'number' && !isFinite(v))
+        return { field: where, code: 'out_of_range', message: where + ' is too large for a number (beyond 1.8e308)' };
+      if (v === null || typeof v !== 'object') continue;
+      if (depth >= MAX_DEPTH)
+        return { field: name, code: 'out_of_range', message: name + ' nests objects or arrays more than ' + MAX_DEPTH + ' deep' };
+      Object.keys(v).forEach(function (k) { stack.push([v[k], Array.isArray(v) ? where + '[' + k + ']' : where + '.' + k, depth + 1]); });
+    }
+    return null;
+  }
+
   // ---- Messages ---------------------------------------------------------------------------------
 
   function messageOf(form) { return form.querySelector('.kv-custom__message'); }
@@ -213,6 +231,8 @@ var KvCustom = (function () {
       refuse(modelForm, { field: 'model_config', message: 'model_config is not valid JSON (' + e.message + ')' });
       return;
     }
+    var unsendable = notPlainJson(parsed, 'model_config');
+    if (unsendable) { refuse(modelForm, unsendable); return; }
     KvLesson.useOwn({ model_config: parsed }).then(function (reply) {
       if (reply.error) { refuse(modelForm, reply.error); return; }
       clearInvalid(modelForm);

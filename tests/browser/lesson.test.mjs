@@ -501,6 +501,15 @@ test('a config.json pasted, chosen or dropped runs in every panel; a bad one is 
   assert.equal(bad.field, 'model_config');
   assert.match(bad.text, /model_config is not valid JSON/);
   assert.equal(await page.getAttribute('#kv-own-config', 'aria-invalid'), 'true');
+  // A number beyond a double is named as too large, not as missing; nesting past the core's limit is named too.
+  await page.fill('#kv-own-config', '{"model_type": "llama", "num_hidden_layers": 32, "hidden_size": 1e400}');
+  bad = await submitForm(page, 'kv-own-model');
+  assert.equal(bad.field, 'model_config.hidden_size');
+  assert.match(bad.text, /hidden_size is too large for a number/);
+  await page.fill('#kv-own-config', '{"model_type": "llama", "x": ' + '['.repeat(577) + ']'.repeat(577) + '}');
+  bad = await submitForm(page, 'kv-own-model');
+  assert.equal(bad.field, 'model_config');
+  assert.match(bad.text, /nests objects or arrays more than 64 deep/);
   await page.fill('#kv-own-config', JSON.stringify({ model_type: 'llama', num_hidden_layers: 32, hidden_size: 4096 }));
   bad = await submitForm(page, 'kv-own-model');
   assert.equal(bad.ok, false);
