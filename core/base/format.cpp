@@ -40,6 +40,10 @@ std::string format_grouped(double value, int decimals) { return group_digits(for
 
 std::string format_count(int64_t value) { return group_digits(std::to_string(value)); }
 
+std::string format_counted(int64_t value, std::string_view noun) {
+    return format_count(value) + " " + std::string(noun) + (value == 1 ? "" : "s");
+}
+
 std::string format_significant(double value, int digits) {
     value = finite_or_zero(value);
     if (value == 0) return "0";

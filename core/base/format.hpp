@@ -10,21 +10,22 @@
 
 namespace kv {
 
-std::string format_count(int64_t value);                    // 1,048,576
-std::string format_fixed(double value, int decimals);       // 0.90 (no separators)
-std::string format_grouped(double value, int decimals);     // 2,322.4
-std::string format_significant(double value, int digits);   // 2,300 for (2322, 2)
-std::string format_bytes(double bytes);                     // 144 KiB, 55.7 GiB
-std::string format_gib(double bytes, int decimals);         // 55.66 GiB
-std::string format_duration(double seconds);                // 27.9 ms, 1.23 s
-std::string format_percent(double fraction, int decimals);  // 83%
-std::string format_band(double fraction);                   // ±12%, ±0.6%: a median error, to two digits
-std::string format_factor(double ratio, int decimals);      // 3.17×
-std::string format_params(double params);                   // 8.19B
-std::string format_tokens_per_s(double rate);               // 2,322 tokens/s
-std::string format_flops_per_s(double rate);                // 989 TFLOP/s (decimal, as data sheets)
-std::string format_bandwidth(double bytes_per_s);           // 3.35 TB/s (decimal, as data sheets)
-std::string format_intensity(double flops_per_byte);        // 295 FLOP/B (arithmetic intensity)
+std::string format_count(int64_t value);                           // 1,048,576
+std::string format_counted(int64_t value, std::string_view noun);  // "1 layer", "36 layers" (noun singular; plural adds s)
+std::string format_fixed(double value, int decimals);              // 0.90 (no separators)
+std::string format_grouped(double value, int decimals);            // 2,322.4
+std::string format_significant(double value, int digits);          // 2,300 for (2322, 2)
+std::string format_bytes(double bytes);                            // 144 KiB, 55.7 GiB
+std::string format_gib(double bytes, int decimals);                // 55.66 GiB
+std::string format_duration(double seconds);                       // 27.9 ms, 1.23 s
+std::string format_percent(double fraction, int decimals);         // 83%
+std::string format_band(double fraction);                          // ±12%, ±0.6%: a median error, to two digits
+std::string format_factor(double ratio, int decimals);             // 3.17×
+std::string format_params(double params);                          // 8.19B
+std::string format_tokens_per_s(double rate);                      // 2,322 tokens/s
+std::string format_flops_per_s(double rate);                       // 989 TFLOP/s (decimal, as data sheets)
+std::string format_bandwidth(double bytes_per_s);                  // 3.35 TB/s (decimal, as data sheets)
+std::string format_intensity(double flops_per_byte);               // 295 FLOP/B (arithmetic intensity)
 
 // Named formats, used by the lesson's figure bindings: `count`, `sig2`, `sig3`, `fixed0..3`,
 // `bytes`, `bytes_exact`, `kib`, `mib`, `gib0`, `gib1`, `gib2`, `ms0`, `ms1`, `duration`,

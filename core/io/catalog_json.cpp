@@ -6,6 +6,7 @@
 
 #include "model/catalog_data.hpp"
 #include "io/fields_json.hpp"
+#include "io/input_text.hpp"
 #include "io/result_json.hpp"
 #include "io/scenario_json.hpp"
 #include "scenario/scenario_fields.hpp"
@@ -118,6 +119,8 @@ nlohmann::json catalog_to_json() {
             {"fields", fields_table_json(scenario_fields(), Scenario{})},
             {"workload_fields", fields_table_json(workload_fields(), Workload{})},
             {"limits", limits},
+            // What the readers take at most, for the page to refuse a paste before copying it in.
+            {"input_limits", {{"input_bytes", max_input_bytes}, {"log_bytes", max_log_bytes}, {"json_depth", max_json_depth}}},
             {"defaults", scenario_to_json(Scenario{})}};
 }
 

@@ -1,11 +1,17 @@
 #include "io/explain_json.hpp"
 
+#include "base/format.hpp"
+#include "io/input_text.hpp"
 #include "io/result_json.hpp"
 #include "io/scenario_json.hpp"
 
 namespace kv {
 
 std::variant<LogExplanation, InputError> explain_log_json(std::string_view text, const nlohmann::json& given) {
+    if (text.size() > max_log_bytes)
+        return InputError{"log", ErrorCode::out_of_range,
+                          "the log is " + format_count(static_cast<int64_t>(text.size())) + " bytes; at most " +
+                              format_count(static_cast<int64_t>(max_log_bytes)) + " are read: paste the start-up part"};
     GivenScenario partial;
     if (!given.is_null()) {
         auto scenario = scenario_from_json(given);

@@ -14,6 +14,8 @@ namespace kv {
 
 inline constexpr size_t max_input_bytes = 1 << 20;  // a scenario, even with a config.json inside, is a few kilobytes
 inline constexpr int max_json_depth = 64;           // a config.json nests 3 or 4 deep
+// A start-up log is tens of kilobytes; 4 MiB still holds hours of request lines after it.
+inline constexpr size_t max_log_bytes = 4 << 20;
 
 // `what` names the text in messages and errors ("scenario", "workload", "plan").
 std::variant<nlohmann::json, InputError> parse_input_text(const std::string& text, const char* what, size_t max_bytes = max_input_bytes);

@@ -115,6 +115,12 @@
       refuse(logForm, { field: 'log', message: 'log is empty: paste a vLLM start-up log or choose the file' });
       return;
     }
+    var tooLong = custom.tooLarge(text, custom.limits.log_bytes, 'log', 'a start-up log');
+    if (tooLong) {
+      hideExplanation();
+      refuse(logForm, tooLong);
+      return;
+    }
     var given = {};
     ['model', 'gpu'].forEach(function (key) {
       var value = logForm.elements[key].value.trim();

@@ -25,8 +25,9 @@ var KvCustom = (function () {
 
   // What JSON.parse accepts but cannot be sent on as it was written: a number beyond a double
   // (1e400 parses to Infinity, which JSON.stringify turns into null, so the core would call the
-  // field missing) and nesting deeper than the core reads (64). Walked with a stack, not recursion.
-  var MAX_DEPTH = 64;
+  // field missing) and nesting deeper than the core reads (data-input-limits, from the core). Walked
+  // with a stack, not recursion.
+  var limits = JSON.parse(document.getElementById('lesson').getAttribute('data-input-limits') || '{}');
   function notPlainJson(value, name) {
     var stack = [[value, name, 0]];
     while (stack.length) {
@@ -34,8 +35,8 @@ var KvCustom = (function () {
       if (typeof v === 'number' && !isFinite(v))
         return { field: where, code: 'out_of_range', message: where + ' is too large for a number (beyond 1.8e308)' };
       if (v === null || typeof v !== 'object') continue;
-      if (depth >= MAX_DEPTH)
-        return { field: name, code: 'out_of_range', message: name + ' nests objects or arrays more than ' + MAX_DEPTH + ' deep' };
+      if (depth >= limits.json_depth)
+        return { field: name, code: 'out_of_range', message: name + ' nests objects or arrays more than ' + limits.json_depth + ' deep' };
       Object.keys(v).forEach(function (k) { stack.push([v[k], Array.isArray(v) ? where + '[' + k + ']' : where + '.' + k, depth + 1]); });
     }
     return null;
@@ -106,6 +107,14 @@ var KvCustom = (function () {
 
   function format(value, name) {
     try { return KvPanels.format(value, name); } catch (e) { return String(value); }
+  }
+
+  // A paste longer than the core reads, refused before it is parsed or copied into the module.
+  // Characters are at least as few as UTF-8 bytes, so a text this long is surely over.
+  function tooLarge(text, limit, field, what) {
+    if (!(text.length > limit)) return null;
+    return { field: field, code: 'out_of_range', message: field + ' is ' + format(text.length, 'count') +
+      ' characters; ' + what + ' is read up to ' + format(limit, 'count') + ' bytes' };
   }
 
   // Panels that refused what the defaults accepted (a panel at a setting the file does not suit).
@@ -207,7 +216,7 @@ var KvCustom = (function () {
     var attention = m.attention === 'mla'
       ? 'MLA (one compressed latent per token and layer)'
       : format(m.num_key_value_heads, 'count') + ' KV heads of ' + format(m.num_attention_heads, 'count');
-    var parts = [m.model_type || 'config.json', format(m.num_hidden_layers, 'count') + ' layers', attention,
+    var parts = [m.model_type || 'config.json', format(m.num_hidden_layers, 'count') + (m.num_hidden_layers === 1 ? ' layer' : ' layers'), attention,
       format(result.params, 'params') + ' parameters'];
     if (m.num_experts > 0) parts.push(format(m.num_experts, 'count') + ' experts');
     if (m.sliding_window > 0) parts.push('sliding window of ' + format(m.sliding_window, 'count') + ' tokens');
@@ -225,6 +234,8 @@ var KvCustom = (function () {
       refuse(modelForm, { field: 'model_config', message: 'model_config is empty: paste a config.json or choose the file' });
       return;
     }
+    var tooLong = tooLarge(text, limits.input_bytes, 'model_config', 'a config.json');
+    if (tooLong) { refuse(modelForm, tooLong); return; }
     try {
       parsed = JSON.parse(text);
     } catch (e) {
@@ -282,7 +293,7 @@ var KvCustom = (function () {
   var api = {
     root: root, logForm: logForm, planForm: planForm, PLAN_CONTROLS: PLAN_CONTROLS,
     say: say, refuse: refuse, clearInvalid: clearInvalid, format: format, element: element, panelNotes: panelNotes,
-    acceptFiles: acceptFiles, numberOrText: numberOrText,
+    acceptFiles: acceptFiles, numberOrText: numberOrText, tooLarge: tooLarge, limits: limits,
   };
 
   // ---- Back to the catalog, or to the lesson ----------------------------------------------------

@@ -675,6 +675,25 @@ test('a text with no vLLM line, or a log naming a model not in the catalog, is n
   assert.equal(await page.isVisible('#kv-own-log-explanation'), false);
   assert.deepEqual(await panelStates(page), kept, 'a text with no vLLM line changes no panel');
 
+  // A paste far longer than a start-up log is refused by its size, before the core reads it.
+  // (Submitted from the script: a software-rendered 7 MB textarea is too slow for a pointer click.)
+  const refusedMs = await page.evaluate(() => {
+    const form = document.querySelector('#kv-own-log');
+    form.querySelector('textarea').value = 'INFO x\n'.repeat(1 << 20);
+    const t0 = performance.now();
+    form.requestSubmit();
+    return performance.now() - t0;
+  });
+  metrics.refuse_7mb_log_ms = refusedMs;
+  bad = await page.evaluate(() => {
+    const m = document.querySelector('#kv-own-log .kv-custom__message');
+    return { ok: m.classList.contains('is-ok'), text: m.textContent, field: m.dataset.field || null };
+  });
+  assert.equal(bad.field, 'log');
+  assert.match(bad.text, /^Not applied: log is 7,340,032 characters; a start-up log is read up to 4,194,304 bytes\./);
+  await page.evaluate(() => { document.querySelector('#kv-own-log-text').value = ''; });
+  assert.deepEqual(await panelStates(page), kept, 'a refused paste changes no panel');
+
   const unknown = qwenLog.replaceAll('Qwen/Qwen3-30B-A3B', 'acme/Llamaroo-13B');
   await page.fill('#kv-own-log-text', unknown);
   bad = await submitForm(page, 'kv-own-log');

@@ -35,6 +35,7 @@ check "serving pays for prefill" 0 "abs(r['prompt_tokens_per_s'] - r['generation
 logs="$(dirname "$0")/../validation/startup_logs.json"
 check "a real start-up log explained" 0 "r['scenario']['model'] == 'Qwen3-30B-A3B' and any(t['term'] == 'GPU KV cache size' and t['logged'] == 168288 for t in r['terms'])" -- bash -c "python3 -c \"import json; print('\\n'.join([s for s in json.load(open('$logs'))['startups'] if s['id'] == 'planner-h100-qwen3-30b-a3b'][0]['log_lines']))\" | '$cli' --explain-log"
 check "a text with no vLLM line" 2 "r['error']['field'] == 'log'" -- bash -c "echo 'hello world' | '$cli' --explain-log"
+check "a 5 MiB log is refused by its size" 2 "r['error']['field'] == 'log' and 'at most 4,194,304' in r['error']['message']" -- bash -c "head -c 5242880 /dev/zero | tr '\\0' x | '$cli' --explain-log"
 deep=$(mktemp)
 python3 -c "print('{\"model_config\": ' + '{\"a\": ' * 58300 + '1' + '}' * 58301)" >"$deep"  # 350 KB, under the 1 MiB cap
 check "a config.json nested 58,300 deep is refused by name, not a crash" 2 "r['error']['code'] == 'out_of_range' and '64 deep' in r['error']['message']" -- bash -c "'$cli' < '$deep'"

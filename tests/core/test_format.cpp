@@ -13,6 +13,13 @@ TEST_CASE("counts and grouped numbers carry thousands separators") {
     CHECK(format_grouped(2322.44, 1) == "2,322.4");
 }
 
+TEST_CASE("a counted noun agrees with its number") {
+    CHECK(format_counted(1, "layer") == "1 layer");
+    CHECK(format_counted(0, "layer") == "0 layers");
+    CHECK(format_counted(36, "layer") == "36 layers");
+    CHECK(format_counted(1024, "block") == "1,024 blocks");
+}
+
 TEST_CASE("significant digits round like people do") {
     CHECK(format_significant(2322.0, 2) == "2,300");
     CHECK(format_significant(430.3, 2) == "430");

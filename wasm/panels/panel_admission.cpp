@@ -110,9 +110,9 @@ std::string per_token_formula(const kv::Result& r) {
     const kv::KvLayout& k = r.memory.layout;
     const std::string dtype = kv::format_count(kv::bytes_per_element(r.scenario.kv_cache_dtype)) + " B";
     if (r.model.attention == kv::AttentionKind::mla)
-        return kv::format_count(k.layers) + " layers × (" + kv::format_count(r.model.kv_lora_rank) + " latent + " +
+        return kv::format_counted(k.layers, "layer") + " × (" + kv::format_count(r.model.kv_lora_rank) + " latent + " +
                kv::format_count(r.model.qk_rope_head_dim) + " rope) × " + dtype;
-    return "2 × " + kv::format_count(k.layers) + " layers × " + kv::format_count(k.kv_heads_per_rank) + " kv_heads × " +
+    return "2 × " + kv::format_counted(k.layers, "layer") + " × " + kv::format_count(k.kv_heads_per_rank) + " kv_heads × " +
            kv::format_count(r.model.head_dim) + " × " + dtype;
 }
 
@@ -122,8 +122,8 @@ void cache_sizes(const kv::Result& r) {
     const kv::MemoryPlan& m = r.memory;
     std::string sequence_note = "× " + kv::format_count(s.prompt_tokens + s.output_tokens) + " tokens (prompt + output)";
     if (m.layout.sliding_layers > 0)
-        sequence_note +=
-            "; " + kv::format_count(m.layout.sliding_layers) + " layers keep only " + kv::format_count(r.model.sliding_window) + " tokens";
+        sequence_note += "; " + kv::format_counted(m.layout.sliding_layers, "layer") + (m.layout.sliding_layers == 1 ? " keeps" : " keep") +
+                         " only " + kv::format_count(r.model.sliding_window) + " tokens";
     const std::string pool_note = m.available_kv_bytes > 0 && !m.startup_error
                                       ? "vLLM: " + kv::format_count(m.kv_cache_tokens) + " tokens, " +
                                             kv::format_factor(m.max_concurrency, 2) + " for " + kv::format_count(*s.max_model_len) +

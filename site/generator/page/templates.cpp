@@ -84,6 +84,7 @@ std::string index_page(const Templates& templates, const RenderedArticle& articl
                                            {"FIELDS", escape_html(page_fields(catalog).dump())},
                                            {"SCENARIOS", escape_html(scenarios.dump())},
                                            {"FIGURE_COUNT", std::to_string(article.figures.size())},
+                                           {"INPUT_LIMITS", escape_html(catalog["input_limits"].dump())},
                                            {"ACCURACY", escape_html(data.accuracy().dump())}});
 }
 
