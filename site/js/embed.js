@@ -30,7 +30,10 @@
 // Messages go to any framing origin by default: the panel's data is public. A course site that
 // wants them kept to itself lists its origins: `?host=https://course.example.edu` (repeat the
 // parameter or separate origins with commas); the panel then posts only there and ignores
-// messages from any other origin.
+// messages from any other origin. Each is read as an origin (a trailing slash or capitals do not
+// matter); one that is not (a bare host name, "null", a path) is named on the panel, and a list
+// whose every entry is wrong keeps the panel to itself rather than open to all. Only the query
+// sets hosts: a host in the hash is named and ignored, so a link cannot widen the list.
 // window.KvEmbed exposes the handle and the messages for tests.
 (function () {
   'use strict';
@@ -66,12 +69,32 @@
 
   var messages = [];
   var hosts = [];
+  var hostListed = false;  // the query named hosts (even if none of them was an origin)
   var named = [];          // the scenario fields the query names: the hash repeats them
   var exerciseSets = [];
+  // "https://Course.example.edu/" as the browser writes an origin, or null for anything that is not one.
+  function originOf(text) {
+    var url;
+    try { url = new URL(text); } catch (e) { return null; }
+    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.pathname !== '/' || url.search || url.hash ||
+        url.username || url.password) return null;
+    return url.origin;
+  }
   function scenarioFields(parsed, fromQuery) {
     return parsed.fields.filter(function (pair) {
       if (pair[0] === 'host') {
-        pair[1].split(',').forEach(function (origin) { if (origin.trim()) hosts.push(origin.trim()); });
+        if (!fromQuery) {
+          messages.push({ field: 'host', message: 'host is read from the address\u2019s query only; the one after # is ignored.' });
+          return false;
+        }
+        hostListed = true;
+        pair[1].split(',').forEach(function (text) {
+          if (!text.trim()) return;
+          var origin = originOf(text.trim());
+          if (origin) { if (hosts.indexOf(origin) < 0) hosts.push(origin); }
+          else messages.push({ field: 'host', message: 'host "' + text.trim().slice(0, 80) + '" is not an origin; write the scheme and ' +
+            'the host, as in https://course.example.edu. Messages go only to the hosts that are.' });
+        });
         return false;
       }
       if (pair[0] === 'height') {
@@ -153,7 +176,7 @@
 
   function post(message) {
     if (!framed) return;
-    if (!hosts.length) window.parent.postMessage(message, '*');
+    if (!hostListed) window.parent.postMessage(message, '*');
     else hosts.forEach(function (origin) { window.parent.postMessage(message, origin); });
   }
 
@@ -239,7 +262,7 @@
 
   window.addEventListener('message', function (event) {
     if (event.source !== window.parent || !event.data || typeof event.data.kv !== 'string') return;
-    if (hosts.length && hosts.indexOf(event.origin) < 0) return;  // not one of the listed hosts
+    if (hostListed && hosts.indexOf(event.origin) < 0) return;  // not one of the listed hosts
     var data = event.data;
     if (data.kv === 'watch') {
       watched = (Array.isArray(data.fields) ? data.fields : []).filter(function (w) {

@@ -10,6 +10,14 @@ import { serve, launchBrowser, watchErrors, root } from './harness.mjs';
 const site = path.join(root, 'build/site');
 let server, browser, hostDir;
 
+// The ways of writing host= that go wrong (issue 25): each page's frame address adds this.
+const MISTAKES = (url) => ({
+  bare: '&host=course.example.edu',                                  // no scheme: not an origin
+  null: '&host=null',                                                // an opaque origin cannot be posted to
+  slash: `&host=${encodeURIComponent(url.replace('http://', 'HTTP://') + '/')}`,   // the right one, with a capital scheme and a slash
+  hash: '&host=https%3A%2F%2Fcourse.example.edu#host=' + encodeURIComponent(url),          // the hash tries to add the page
+});
+
 // A host page with one embedded panel, whose address adds `extra` to embed.html's query.
 function hostPage(extra) {
   return `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title>
@@ -21,13 +29,19 @@ function hostPage(extra) {
 
 before(async () => {
   hostDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kv-hosts-'));
-  server = await serve({ '/open/kv/': site, '/kept/kv/': site, '/other/kv/': site, '/': hostDir });
+  const mounts = { '/open/kv/': site, '/kept/kv/': site, '/other/kv/': site, '/': hostDir };
+  for (const name of Object.keys(MISTAKES(''))) mounts[`/${name}/kv/`] = site;
+  server = await serve(mounts);
   fs.mkdirSync(path.join(hostDir, 'open'));
   fs.mkdirSync(path.join(hostDir, 'kept'));
   fs.mkdirSync(path.join(hostDir, 'other'));
   fs.writeFileSync(path.join(hostDir, 'open/index.html'), hostPage(''));
   fs.writeFileSync(path.join(hostDir, 'kept/index.html'), hostPage(`&host=${encodeURIComponent(server.url)}`));
   fs.writeFileSync(path.join(hostDir, 'other/index.html'), hostPage('&host=https%3A%2F%2Fcourse.example.edu'));
+  for (const [name, extra] of Object.entries(MISTAKES(server.url))) {
+    fs.mkdirSync(path.join(hostDir, name));
+    fs.writeFileSync(path.join(hostDir, name, 'index.html'), hostPage(extra));
+  }
   browser = await launchBrowser();
 });
 
@@ -66,4 +80,35 @@ test('a page that is not the listed host neither drives the panel nor hears it',
   assert.deepEqual(await page.frames().find((f) => f.url().includes('embed.html')).evaluate(() => window.KvEmbed.hosts),
     ['https://course.example.edu']);
   await page.close();
+});
+
+test('a malformed host= is named on the panel, a slash or capitals do not matter, and the hash never widens the list', async () => {
+  const frameOf = (page) => page.frames().find((f) => f.url().includes('embed.html'));
+  for (const name of ['bare', 'null']) {
+    const { page, errors } = await drive(`/${name}/`);
+    await page.waitForTimeout(1000);
+    const embed = await frameOf(page).evaluate(() => ({ hosts: window.KvEmbed.hosts, messages: window.KvEmbed.messages,
+      mounted: !!window.KvEmbed.handle, shown: document.querySelector('.kv-embed__messages').textContent }));
+    assert.ok(embed.mounted, `${name}: the panel mounts`);
+    assert.deepEqual(embed.hosts, [], name);
+    assert.equal(embed.messages[0].field, 'host', name);
+    assert.match(embed.shown, /is not an origin; write the scheme and the host/, name);
+    // Listed but wrong keeps the panel to itself: the host page neither drives it nor hears it.
+    assert.equal(await page.textContent('#prompt'), '?', name);
+    assert.notEqual((await frameOf(page).evaluate(() => window.KvEmbed.handle.getState())).prompt_tokens, 32768, name);
+    assert.deepEqual(errors, [], name);
+    await page.close();
+  }
+  const slash = await drive('/slash/');
+  await slash.page.waitForFunction(() => document.getElementById('prompt').textContent === '32,768', null, { timeout: 60000 });
+  assert.deepEqual(await frameOf(slash.page).evaluate(() => window.KvEmbed.hosts), [server.url]);
+  assert.deepEqual(slash.errors, []);
+  await slash.page.close();
+  const hash = await drive('/hash/');
+  await hash.page.waitForTimeout(1500);
+  assert.equal(await hash.page.textContent('#prompt'), '?');
+  const embed = await frameOf(hash.page).evaluate(() => ({ hosts: window.KvEmbed.hosts, messages: window.KvEmbed.messages }));
+  assert.deepEqual(embed.hosts, ['https://course.example.edu']);
+  assert.match(embed.messages.map((m) => m.message).join(' '), /host is read from the address’s query only/);
+  await hash.page.close();
 });
