@@ -50,7 +50,11 @@
   var embed = window.KvEmbed = { handle: null, messages: [], kind: null, hosts: [], limits: limits, height: null };
   var framed = !!window.parent && window.parent !== window;
   var watched = [];
-  var pending = [];        // host messages that arrived before the panel was mounted
+  var watchCut = [];       // the note that a watch named too many fields, sent with every report
+  // A scenario has about thirty fields and a host page watches a handful: more than this in one
+  // message is a mistake or an attack, refused (sets) or cut (watches) with the count said.
+  var MAX_FIELDS = 256;
+  var MAX_UNBOUND = 20;    // unbound watches named in a report; the rest are counted
   var formatModule = null;
 
   function showMessages(messages) {
@@ -201,7 +205,7 @@
     var result = embed.handle.result();
     var errors = embed.messages;
     formatter().then(function (format) {
-      var values = {}, unbound = [];
+      var values = {}, unbound = watchCut.slice();
       watched.forEach(function (w) {
         var field = w[0], name = w[1], v = lookup(result, field);
         if (formats.length && formats.indexOf(name) < 0) {
@@ -217,6 +221,11 @@
           values[field + '|' + name] = typeof v === 'number' && name !== 'text' ? format(v, name) : v === null ? '' : String(v);
         }
       });
+      if (unbound.length > MAX_UNBOUND) {
+        var more = unbound.length - MAX_UNBOUND;
+        unbound = unbound.slice(0, MAX_UNBOUND).concat([{ field: '', format: '', code: 'more',
+          message: 'and ' + more + ' more watched fields that cannot be shown.' }]);
+      }
       post({ kv: 'change', state: state, values: values, errors: errors, unbound: unbound });
     });
   }
@@ -230,11 +239,32 @@
     });
   }
 
+  function isFields(v) { return !!v && typeof v === 'object' && !Array.isArray(v); }
+
+  // One host message, applied; whatever it holds, the panel answers and goes on reporting.
   function apply(data) {
+    var errors;
+    try {
+      errors = applyOrName(data);
+    } catch (e) {   // a BigInt or a cycle (JSON.stringify refuses both), or anything else unforeseen
+      errors = [{ field: 'state', code: 'malformed_json', message: 'a ' + data.kv + ' holds plain JSON values only (' +
+        String(e && e.message || e).slice(0, 120) + ').' }];
+    }
+    showMessages(errors);   // a set without errors clears the earlier ones
+    queueMicrotask(function () {
+      applyingSet = false;
+      report();
+    });
+  }
+
+  function applyOrName(data) {
     var handle = embed.handle;
     var errors;
-    if ((data.kv === 'set' || data.kv === 'scenario') && (!data.state || typeof data.state !== 'object' || Array.isArray(data.state))) {
+    if ((data.kv === 'set' || data.kv === 'scenario') && !isFields(data.state)) {
       errors = [{ field: 'state', code: 'malformed_json', message: 'a ' + data.kv + ' needs a JSON object of scenario fields.' }];
+    } else if (data.state && Object.keys(data.state).length > MAX_FIELDS) {
+      errors = [{ field: 'state', code: 'out_of_range', message: 'a ' + data.kv + ' names ' + Object.keys(data.state).length +
+        ' fields; at most ' + MAX_FIELDS + ' are read.' }];
     } else {
       // One 'change' for the whole set, with its errors: the panel's own change notices arrive in
       // microtasks queued by setState, so the report waits behind them.
@@ -253,11 +283,25 @@
         }
       }
     }
-    showMessages(errors);   // a set without errors clears the earlier ones
-    queueMicrotask(function () {
-      applyingSet = false;
-      report();
-    });
+    return errors;
+  }
+
+  // Host messages, coalesced: consecutive sets merge (a field's latest value wins), a scenario or a
+  // reset replaces what came before it, and what is queued is applied at most once a frame, so
+  // ten thousand sets in a burst cost one. Before the panel mounts they wait in the same queue.
+  var queued = [];
+  var flushTimer = null;
+  function enqueue(data) {
+    var last = queued[queued.length - 1];
+    var small = isFields(data.state) && Object.keys(data.state).length <= MAX_FIELDS;
+    if (data.kv !== 'set') queued = [data];
+    else if (small && last && last.kv === 'set' && last.merged) Object.assign(last.state, data.state);
+    else queued.push(small ? { kv: 'set', state: Object.assign({}, data.state), merged: true } : data);
+    if (embed.handle && flushTimer === null) flushTimer = setTimeout(flush, 16);
+  }
+  function flush() {
+    flushTimer = null;
+    queued.splice(0).forEach(apply);
   }
 
   window.addEventListener('message', function (event) {
@@ -265,7 +309,10 @@
     if (hostListed && hosts.indexOf(event.origin) < 0) return;  // not one of the listed hosts
     var data = event.data;
     if (data.kv === 'watch') {
-      watched = (Array.isArray(data.fields) ? data.fields : []).filter(function (w) {
+      var asked = Array.isArray(data.fields) ? data.fields : [];
+      watchCut = asked.length > MAX_FIELDS ? [{ field: '', format: '', code: 'out_of_range',
+        message: 'watch names ' + asked.length + ' fields; the first ' + MAX_FIELDS + ' are watched.' }] : [];
+      watched = asked.slice(0, MAX_FIELDS).filter(function (w) {
         return Array.isArray(w) && w.length === 2 && typeof w[0] === 'string' && typeof w[1] === 'string';
       });
       // A host script is here: it sizes the frame, so the page takes its content's height.
@@ -274,8 +321,7 @@
       postHeight();
       report();
     } else if (data.kv === 'set' || data.kv === 'scenario' || data.kv === 'reset') {
-      if (embed.handle) apply(data);
-      else pending.push(data);
+      enqueue(data);
     }
   });
   post({ kv: 'hello' });
@@ -301,7 +347,7 @@
         if (!applyingSet) report();
       });
       post({ kv: 'ready', kind: kind, state: handle.getState(), errors: embed.messages, fields: knownFields, formats: formats });
-      pending.splice(0).forEach(apply);
+      flush();
       report();
     }, function (error) {
       status.textContent = 'The panel could not start: ' + error.message;

@@ -2,16 +2,33 @@
 // any work starts, refused by name, and the rest of the address still applies.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { serve, launchBrowser, watchErrors, root } from './harness.mjs';
 
-let server, browser;
+let server, browser, hostDir;
+
+// A host page that frames the panel and talks to it directly, as a hostile or careless page would.
+const HOST = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title>
+<iframe id="kv" src="kv/embed.html?panel=admission" width="700" height="600"></iframe>
+<script>
+window.replies = [];
+window.addEventListener('message', (e) => { if (e.data && e.data.kv) window.replies.push(e.data); });
+window.send = (m) => document.getElementById('kv').contentWindow.postMessage(m, '*');
+</script>`;
 
 before(async () => {
-  server = await serve({ '/': path.join(root, 'build/site') });
+  hostDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kv-hostile-'));
+  fs.writeFileSync(path.join(hostDir, 'index.html'), HOST);
+  server = await serve({ '/host/kv/': path.join(root, 'build/site'), '/host/': hostDir, '/': path.join(root, 'build/site') });
   browser = await launchBrowser();
 });
-after(async () => { await browser?.close(); await server?.close(); });
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  if (hostDir) fs.rmSync(hostDir, { recursive: true, force: true });
+});
 
 test('a 160-character link asking for 20,000 requests of 40,960 tokens is refused by name, the rest kept', async () => {
   const page = await browser.newPage();
@@ -40,6 +57,58 @@ test('a 160-character link asking for 20,000 requests of 40,960 tokens is refuse
   // The problems are shown on the page, not only in the console.
   const shown = await page.evaluate(() => document.body.innerText);
   assert.match(shown, /a simulated run generates at most [\d,]+/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('host messages: a burst of sets coalesces, bad values are answered, and the panel keeps reporting', async () => {
+  const page = await browser.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${server.url}/host/`);
+  await page.waitForFunction(() => window.replies.some((r) => r.kv === 'ready'), null, { timeout: 60000 });
+  const changes = () => page.evaluate(() => window.replies.filter((r) => r.kv === 'change'));
+  const settled = (test, arg = null) => page.waitForFunction(test, arg, { timeout: 30000 });
+
+  // 10,000 sets in one burst: the last value wins, and far fewer reports than sets come back.
+  const before = (await changes()).length;
+  await page.evaluate(() => { for (let i = 0; i < 10000; i++) window.send({ kv: 'set', state: { prompt_tokens: 1024 + (i % 64) * 16 } }); });
+  await settled(() => { const c = window.replies.filter((r) => r.kv === 'change'); return c.length && c[c.length - 1].state.prompt_tokens === 1024 + (9999 % 64) * 16; });
+  await page.waitForTimeout(300);
+  const burst = (await changes()).length - before;
+  assert.ok(burst >= 1 && burst <= 100, `${burst} reports for 10,000 sets`);
+
+  // A BigInt and a cycle are answered with a named error, not thrown.
+  for (const make of ['({ kv: "set", state: { prompt_tokens: 5n } })', '(() => { const s = { prompt_tokens: 2048 }; s.self = s; return { kv: "set", state: s }; })()']) {
+    const n = (await changes()).length;
+    await page.evaluate((code) => window.send(eval(code)), make);
+    await settled((k) => window.replies.filter((r) => r.kv === 'change').length > k, n);
+    const last = (await changes()).pop();
+    assert.equal(last.errors[0]?.field, 'state', make);
+    assert.match(last.errors[0].message, /plain JSON values only/, make);
+  }
+  // A set of 100,000 fields is refused by its count; a watch of 100,000 is cut, and the reply stays small.
+  let n = (await changes()).length;
+  await page.evaluate(() => { const s = {}; for (let i = 0; i < 100000; i++) s['f' + i] = i; window.send({ kv: 'set', state: s }); });
+  await settled((k) => window.replies.filter((r) => r.kv === 'change').length > k, n);
+  assert.match((await changes()).pop().errors[0].message, /names 100000 fields; at most 256 are read/);
+  n = (await changes()).length;
+  await page.evaluate(() => window.send({ kv: 'watch', fields: Array.from({ length: 100000 }, (_, i) => ['nope' + i, 'count']) }));
+  await settled((k) => window.replies.filter((r) => r.kv === 'change').length > k, n);
+  const watchReply = (await changes()).pop();
+  assert.ok(watchReply.unbound.length <= 22, `${watchReply.unbound.length} unbound entries`);
+  assert.match(watchReply.unbound[0].message, /watch names 100000 fields; the first 256 are watched/);
+  assert.ok(JSON.stringify(watchReply).length < 200000, `${JSON.stringify(watchReply).length} characters`);
+  await page.evaluate(() => window.send({ kv: 'watch', fields: [['scenario.prompt_tokens', 'count']] }));
+  await settled(() => { const c = window.replies.filter((r) => r.kv === 'change'); return c[c.length - 1].unbound.length === 0; });
+
+  // A config nested 577 deep is refused by its depth, and the reader's own change is still reported.
+  n = (await changes()).length;
+  await page.evaluate(() => { let c = {}; for (let i = 0; i < 577; i++) c = { x: c }; window.send({ kv: 'set', state: { model_config: c } }); });
+  await settled((k) => window.replies.filter((r) => r.kv === 'change').length > k, n);
+  assert.match((await changes()).pop().errors.map((e) => e.message).join(' '), /more than 64 deep/);
+  n = (await changes()).length;
+  await page.frames().find((f) => f.url().includes('embed.html')).evaluate(() => window.KvEmbed.handle.setState({ prompt_tokens: 3072 }));
+  await settled((k) => { const c = window.replies.filter((r) => r.kv === 'change'); return c.length > k && c[c.length - 1].state.prompt_tokens === 3072; }, n);
   assert.deepEqual(errors, []);
   await page.close();
 });
