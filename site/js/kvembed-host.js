@@ -4,7 +4,9 @@
 //
 // Works wherever the <script> stands (head, before or after the frames): it waits for the document,
 // then binds every iframe with data-kv-embed (or named by a data-kv-target, or that speaks the
-// panel's protocol), and a MutationObserver binds frames and elements added later.
+// panel's protocol from the panel's own page), and a MutationObserver binds frames and elements
+// added later. A frame is heard only from the origin its src names, and only if that src is an
+// embed.html: a sibling frame of another page or origin is never adopted, sized or believed.
 //   data-kv-set='{"field": value}'   on click, sets those scenario fields; the others stay
 //   data-kv-scenario='{...}'         on click, a whole scenario: fields not named take the defaults
 //   data-kv-reset                    on click, back to the state the frame's address gave
@@ -70,11 +72,25 @@
     return r;
   }
 
-  function recordFromWindow(source) {
-    for (var i = 0; i < records.length; ++i) if (records[i].frame.contentWindow === source) return records[i];
+  // The origin a frame's src names ('null' for file:, as the browser reports it), or null when
+  // the src is not the panel's page.
+  function panelOrigin(frame) {
+    var url;
+    try { url = new URL(frame.getAttribute('src') || '', location.href); } catch (e) { return null; }
+    if (!/(^|\/)embed\.html$/.test(url.pathname)) return null;
+    return url.protocol === 'file:' ? 'null' : url.origin;
+  }
+
+  // The record of the frame a message came from, if that frame is a panel speaking from its origin.
+  function recordFromWindow(source, origin) {
+    var frame = null;
+    for (var i = 0; i < records.length && !frame; ++i) if (records[i].frame.contentWindow === source) frame = records[i].frame;
     var frames = document.getElementsByTagName('iframe');
-    for (var j = 0; j < frames.length; ++j) if (frames[j].contentWindow === source) return adopt(frames[j]);
-    return null;
+    for (var j = 0; j < frames.length && !frame; ++j) if (frames[j].contentWindow === source) frame = frames[j];
+    // In a sandboxed page (an LMS's frame) every frame's origin is opaque, 'null': the src decides.
+    var opaque = window.origin === 'null' && origin === 'null';
+    if (!frame || !panelOrigin(frame) || (panelOrigin(frame) !== origin && !opaque)) return null;
+    return adopt(frame);
   }
 
   // The frame an element drives or shows: {record} or {why}.
@@ -101,7 +117,10 @@
   function formatOf(el) { return el.getAttribute('data-kv-format') || 'sig3'; }
 
   function send(r, message) {
-    if (r.frame.contentWindow) r.frame.contentWindow.postMessage(message, '*');
+    // Only to the panel's origin: if the frame was navigated elsewhere, nothing is sent there.
+    var origin = panelOrigin(r.frame);
+    var target = origin === 'null' || window.origin === 'null' ? '*' : origin;   // an opaque origin cannot be named
+    if (r.frame.contentWindow && origin) r.frame.contentWindow.postMessage(message, target);
   }
 
   function sendWatch(r, force) {
@@ -151,7 +170,7 @@
   window.addEventListener('message', function (event) {
     var data = event.data;
     if (!data || typeof data !== 'object' || typeof data.kv !== 'string') return;
-    var r = recordFromWindow(event.source);
+    var r = recordFromWindow(event.source, event.origin);
     if (!r) return;
     r.heard = true;
     if (data.kv === 'hello') {            // the frame (re)started: it listens now

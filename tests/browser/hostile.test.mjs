@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { serve, launchBrowser, watchErrors, root } from './harness.mjs';
 
-let server, browser, hostDir;
+let server, evil, browser, hostDir;
 
 // A host page that frames the panel and talks to it directly, as a hostile or careless page would.
 const HOST = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title>
@@ -21,12 +21,20 @@ window.send = (m) => document.getElementById('kv').contentWindow.postMessage(m, 
 before(async () => {
   hostDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kv-hostile-'));
   fs.writeFileSync(path.join(hostDir, 'index.html'), HOST);
+  // A sibling frame from another origin that speaks the panel's protocol, as an ad or a tracker could.
+  fs.mkdirSync(path.join(hostDir, 'evil'));
+  fs.writeFileSync(path.join(hostDir, 'evil', 'index.html'), `<!doctype html><meta charset="utf-8"><title>evil</title><script>
+    setInterval(() => { parent.postMessage({ kv: 'height', height: 30000 }, '*');
+      parent.postMessage({ kv: 'ready', state: {}, errors: [{ message: 'Session expired: sign in again' }] }, '*'); }, 100);
+  </script>`);
+  evil = await serve({ '/': path.join(hostDir, 'evil') });
   server = await serve({ '/host/kv/': path.join(root, 'build/site'), '/host/': hostDir, '/': path.join(root, 'build/site') });
   browser = await launchBrowser();
 });
 after(async () => {
   await browser?.close();
   await server?.close();
+  await evil?.close();
   if (hostDir) fs.rmSync(hostDir, { recursive: true, force: true });
 });
 
@@ -109,6 +117,31 @@ test('host messages: a burst of sets coalesces, bad values are answered, and the
   n = (await changes()).length;
   await page.frames().find((f) => f.url().includes('embed.html')).evaluate(() => window.KvEmbed.handle.setState({ prompt_tokens: 3072 }));
   await settled((k) => { const c = window.replies.filter((r) => r.kv === 'change'); return c.length > k && c[c.length - 1].state.prompt_tokens === 3072; }, n);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('kvembed-host.js binds only the panel\'s own frames: a foreign sibling frame is not adopted, sized or believed', async () => {
+  fs.writeFileSync(path.join(hostDir, 'sibling.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title>
+<a href="#" id="set" data-kv-set='{"prompt_tokens": 32768}'>long prompts</a>
+<span id="prompt" data-kv-field="scenario.prompt_tokens" data-kv-format="count">?</span>
+<p id="problems" data-kv-errors></p>
+<iframe data-kv-embed id="kv" src="kv/embed.html?panel=admission" width="700" height="600"></iframe>
+<iframe id="ad" src="${evil.url}/" width="300" height="250"></iframe>
+<script src="kv/js/kvembed-host.js"></script>`);
+  const page = await browser.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${server.url}/host/sibling.html`);
+  await page.frameLocator('#kv').locator('.kv-embed__main.is-mounted').waitFor({ timeout: 60000 });
+  await page.waitForTimeout(1000);   // the sibling has spoken ten times by now
+  // One panel on the page, so a button without data-kv-target drives it.
+  await page.click('#set');
+  await page.waitForFunction(() => document.getElementById('prompt').textContent === '32,768', null, { timeout: 30000 });
+  assert.equal(await page.evaluate(() => window.KvEmbedHost.frames().length), 1);
+  assert.equal(await page.$eval('#ad', (f) => f.style.height), '', 'the sibling keeps its size');
+  assert.ok(await page.$eval('#ad', (f) => f.getBoundingClientRect().height) < 300);
+  assert.doesNotMatch(await page.textContent('#problems'), /Session expired/);
+  assert.ok(!(await page.evaluate(() => window.KvEmbedHost.problems.join(' '))).includes('Session expired'));
   assert.deepEqual(errors, []);
   await page.close();
 });
