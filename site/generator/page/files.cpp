@@ -58,7 +58,12 @@ bool write_text(const fs::path& path, const std::string& text) {
     return static_cast<bool>(out);
 }
 
-int copy_matching(const fs::path& from, const std::string& extension, const fs::path& to) {
+namespace {
+
+// Every regular file of `from` with that extension, put into `to` by `put(source, target)`: the
+// count, or -1 at the first failure; 0 when `from` is not a folder.
+template <typename Put>
+int copy_each(const fs::path& from, const std::string& extension, const fs::path& to, Put put) {
     int copied = 0;
     std::error_code ec;
     if (!fs::is_directory(from, ec)) return 0;
@@ -66,11 +71,20 @@ int copy_matching(const fs::path& from, const std::string& extension, const fs::
     if (ec) return -1;
     for (const auto& entry : fs::directory_iterator(from, ec)) {
         if (!entry.is_regular_file() || entry.path().extension() != extension) continue;
-        fs::copy_file(entry.path(), to / entry.path().filename(), fs::copy_options::overwrite_existing, ec);
-        if (ec) return -1;
+        if (!put(entry.path(), to / entry.path().filename())) return -1;
         ++copied;
     }
     return copied;
+}
+
+}  // namespace
+
+int copy_matching(const fs::path& from, const std::string& extension, const fs::path& to) {
+    return copy_each(from, extension, to, [](const fs::path& source, const fs::path& target) {
+        std::error_code ec;
+        fs::copy_file(source, target, fs::copy_options::overwrite_existing, ec);
+        return !ec;
+    });
 }
 
 std::string shipped_script(const std::string& source) {
@@ -90,18 +104,10 @@ std::string shipped_script(const std::string& source) {
 }
 
 int copy_scripts(const fs::path& from, const fs::path& to) {
-    int copied = 0;
-    std::error_code ec;
-    if (!fs::is_directory(from, ec)) return 0;
-    fs::create_directories(to, ec);
-    if (ec) return -1;
-    for (const auto& entry : fs::directory_iterator(from, ec)) {
-        if (!entry.is_regular_file() || entry.path().extension() != ".js") continue;
-        const auto text = read_text(entry.path());
-        if (!text || !write_text(to / entry.path().filename(), shipped_script(*text))) return -1;
-        ++copied;
-    }
-    return copied;
+    return copy_each(from, ".js", to, [](const fs::path& source, const fs::path& target) {
+        const auto text = read_text(source);
+        return text && write_text(target, shipped_script(*text));
+    });
 }
 
 }  // namespace site
