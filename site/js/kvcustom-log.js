@@ -101,7 +101,10 @@
     var s = x.scenario;
     var parts = [s.model + ' on ' + s.gpu, 'vLLM ' + s.vllm_version];
     if (s.max_model_len !== null) parts.push('max_model_len ' + format(s.max_model_len, 'count'));
-    parts.push('gpu_memory_utilization ' + format(s.gpu_memory_utilization, 'fixed2'));
+    // A log that leaves the setting at the engine's default says nothing of it: the core's value, so named.
+    var used = (x.terms || []).filter(function (t) { return t.term === 'gpu_memory_utilization'; })[0];
+    if (s.gpu_memory_utilization !== null) parts.push('gpu_memory_utilization ' + format(s.gpu_memory_utilization, 'fixed2'));
+    else parts.push('gpu_memory_utilization left at the engine default' + (used ? ' (' + format(used.model, 'fixed2') + ')' : ''));
     if (s.tensor_parallel_size > 1) parts.push('tensor_parallel_size ' + format(s.tensor_parallel_size, 'count'));
     if (s.kv_cache_dtype !== 'bf16') parts.push('kv_cache_dtype ' + s.kv_cache_dtype);
     return 'Every panel now runs the scenario this log describes: ' + parts.join(', ') + '.';

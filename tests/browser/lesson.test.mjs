@@ -704,6 +704,16 @@ test('a text with no vLLM line, or a log naming a model not in the catalog, is n
   assert.equal(await page.getAttribute('#kv-own-log-text', 'aria-invalid'), null);
   assert.deepEqual(await panelStates(page), kept, 'a log naming an unknown model changes no panel');
 
+  // A log that leaves gpu_memory_utilization at the engine's default is said so, not as 0.00.
+  const defaultLog = startups.find((s) => s.id === 'repo-bench3-h200-llama3-8b-1k').log_lines.join('\n');
+  await page.fill('#kv-own-log-text', defaultLog);
+  const defaulted = await submitForm(page, 'kv-own-log');
+  assert.ok(defaulted.ok, defaulted.text);
+  assert.match(defaulted.text, /gpu_memory_utilization left at the engine default \(0\.\d\d\)/);
+  assert.doesNotMatch(defaulted.text, /utilization 0\.00/);
+  await page.click('#kv-own-log [data-kv-reset]');
+  await page.waitForFunction(() => /^Every panel is back/.test(document.querySelector('#kv-own-log .kv-custom__message').textContent));
+
   // Naming the model in its box is the fix the message asks for.
   await page.fill('#kv-own-log-model', 'Qwen3-30B-A3B');
   const good = await submitForm(page, 'kv-own-log');
