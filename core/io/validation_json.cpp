@@ -53,6 +53,20 @@ std::variant<ValidationSummary, InputError> validate_startups(const json& data, 
 
 namespace {
 
+// Prefix caching as the run's flags or command set it (--[no-]enable-prefix-caching, or the LLM
+// class's enable_prefix_caching=True/False); unset when they leave it at the engine's default.
+std::optional<bool> prefix_caching_flag(const json& rec) {
+    std::string said = rec.contains("command") && rec["command"].is_string() ? rec["command"].get<std::string>() : std::string();
+    if (rec.contains("flags") && rec["flags"].is_array())
+        for (const json& flag : rec["flags"])
+            if (flag.is_string()) said.append(" ").append(flag.get_ref<const std::string&>());
+    if (said.find("--no-enable-prefix-caching") != std::string::npos || said.find("enable_prefix_caching=False") != std::string::npos)
+        return false;
+    if (said.find("--enable-prefix-caching") != std::string::npos || said.find("enable_prefix_caching=True") != std::string::npos)
+        return true;
+    return std::nullopt;
+}
+
 std::optional<InputError> read_shape(const json& rec, BenchmarkRecord& r) {
     const json shape = rec.value("shape", json::object());
     const std::string benchmark = rec.value("benchmark", std::string());
@@ -93,6 +107,7 @@ std::variant<std::vector<BenchmarkRecord>, InputError> benchmark_records_from_js
             return InputError{"runs." + r.id + "." + e->field, e->code, r.id + ": " + e->message};
         r.scenario = std::get<Scenario>(scenario);
         if (auto e = read_shape(rec, r)) return *e;
+        r.prefix_caching = prefix_caching_flag(rec);
         const json headline = rec.value("headline", json::object());
         r.figure = headline.value("figure", std::string());
         r.measured = headline.contains("value") && headline["value"].is_number() ? headline["value"].get<double>() : 0.0;

@@ -9,7 +9,9 @@ namespace kv::sim {
 
 // Blocks in a doubly linked free queue, as vLLM's FreeKVCacheBlockQueue: allocation takes from
 // the front, freed blocks go to the back, and a cached block that a request hits is taken out of
-// the middle. A block remembers which block of the shared prefix it holds until it is evicted.
+// the middle. A block remembers which block of the shared prefix it holds until it is evicted, and
+// a block freed by a preempted request remembers that request, which finds it again on its return
+// (V1 keeps the hashes of a preempted request's blocks, so its recomputation hits its own cache).
 // Per cell of the drawn grid the pool keeps running counts, so a frame costs one pass over the
 // cells rather than over the blocks.
 class BlockPool {
@@ -19,6 +21,7 @@ public:
           next_(static_cast<size_t>(blocks) + 1),
           refs_(static_cast<size_t>(blocks), 0),
           prefix_slot_(static_cast<size_t>(blocks), -1),
+          own_(static_cast<size_t>(blocks), -1),
           sentinel_(blocks),
           per_cell_(blocks_per_cell) {
         const auto cells = static_cast<size_t>((blocks + blocks_per_cell - 1) / blocks_per_cell);
@@ -49,6 +52,7 @@ public:
             prefix_blocks[static_cast<size_t>(slot)] = -1;
             slot = -1;
         }
+        own_[static_cast<size_t>(b)] = -1;
         refs_[static_cast<size_t>(b)] = 1;
         Cell& c = cell(b);
         ++c.used;
@@ -68,6 +72,18 @@ public:
         --cell(b).used;
         if (prefix_slot_[static_cast<size_t>(b)] >= 0) --cell(b).prefix_held;
         link_back(b);
+    }
+    // A block a preempted request is about to free stays findable by it until evicted.
+    void keep_for(int32_t b, int32_t request) { own_[static_cast<size_t>(b)] = request; }
+    bool kept_for(int32_t b, int32_t request) const { return own_[static_cast<size_t>(b)] == request; }
+    // The request a free block was kept for takes it back out of the queue.
+    void reclaim(int32_t b, int32_t request) {
+        own_[static_cast<size_t>(b)] = -1;
+        unlink(b);
+        refs_[static_cast<size_t>(b)] = 1;
+        Cell& c = cell(b);
+        ++c.used;
+        c.owner = request;
     }
     // A held block becomes a block of the shared prefix.
     void mark_prefix(int32_t b, int32_t slot) {
@@ -94,7 +110,7 @@ private:
         if (prefix_slot_[i] >= 0) ++cached_free_, ++cell(b).cached;
     }
 
-    std::vector<int32_t> prev_, next_, refs_, prefix_slot_;
+    std::vector<int32_t> prev_, next_, refs_, prefix_slot_, own_;
     std::vector<Cell> cells_;
     int32_t sentinel_;
     int32_t per_cell_;

@@ -19,6 +19,7 @@ Scheduler::Scheduler(const Result& r, const Workload& w, const SimOptions& o, co
     max_seqs_ = *r.scenario.max_num_seqs;
     max_len_ = *r.scenario.max_model_len;
     max_concurrency_ = w.max_concurrency;
+    keep_preempted_ = w.prefix_caching && one_group_;
     if (w.prefix_caching && w.shared_prefix_tokens >= block_size_) {
         if (one_group_) prefix_blocks_.assign(static_cast<size_t>(w.shared_prefix_tokens / block_size_), -1);
         else sim_.note = "prefix caching is not simulated for models with sliding-window layers";
@@ -110,6 +111,15 @@ int64_t Scheduler::cached_prefix_blocks(const Live& l) const {
     return hit;
 }
 
+// Of the blocks this request freed when preempted, those from `from` on that no allocation has
+// evicted since, again leaving at least one token to compute.
+int64_t Scheduler::kept_blocks(const Live& l, int64_t from) const {
+    const int64_t most = std::min<int64_t>(static_cast<int64_t>(l.kept.size()), (l.tokens() - 1) / block_size_);
+    int64_t hit = from;
+    while (hit < most && pool_.kept_for(l.kept[static_cast<size_t>(hit)], l.index)) ++hit;
+    return hit - from;
+}
+
 const std::vector<Scheduled>& Scheduler::schedule() {
     std::vector<Scheduled>& batch = batch_;
     batch.clear();
@@ -141,17 +151,24 @@ const std::vector<Scheduled>& Scheduler::schedule() {
     while (!preempted && !waiting_.empty() && budget > 0 && static_cast<int64_t>(running_.size()) < max_seqs_) {
         Live* l = waiting_.front();
         const int64_t hit = cached_prefix_blocks(*l);
-        int64_t hit_free = 0;  // cached blocks no request holds: they are counted as free
+        const int64_t kept = kept_blocks(*l, hit);
+        int64_t hit_free = kept;  // cached blocks no request holds: they are counted as free
         for (int64_t b = 0; b < hit; ++b) hit_free += pool_.refs(prefix_blocks_[static_cast<size_t>(b)]) == 0;
-        const int64_t computed = hit * block_size_;
+        const int64_t computed = (hit + kept) * block_size_;
         const int64_t tokens = std::min(l->tokens() - computed, budget);
-        const int64_t need = blocks_for(computed + tokens) - hit;
+        const int64_t need = blocks_for(computed + tokens) - hit - kept;
         if (need > pool_.free() - hit_free) break;
         for (int64_t b = 0; b < hit; ++b) {
             const int32_t block = prefix_blocks_[static_cast<size_t>(b)];
             pool_.hold(block);
             l->blocks.push_back(block);
         }
+        for (int64_t b = hit; b < hit + kept; ++b) {
+            const int32_t block = l->kept[static_cast<size_t>(b)];
+            pool_.reclaim(block, l->index);
+            l->blocks.push_back(block);
+        }
+        l->kept.clear();
         for (int64_t b = 0; b < need; ++b) l->blocks.push_back(pool_.allocate(l->index, prefix_blocks_));
         l->computed = computed;
         l->registered = hit;
@@ -189,6 +206,13 @@ void Scheduler::free_blocks(Live& l) {
 
 void Scheduler::preempt(Live* l) {
     running_.pop_back();
+    l->kept.clear();
+    if (keep_preempted_) {  // its full blocks keep their hashes; shared-prefix ones are cached already
+        const auto full = std::min<size_t>(l->blocks.size(), static_cast<size_t>(l->computed / block_size_));
+        l->kept.assign(l->blocks.begin(), l->blocks.begin() + static_cast<std::ptrdiff_t>(full));
+        for (size_t b = 0; b < full; ++b)
+            if (b >= prefix_blocks_.size() || prefix_blocks_[b] != l->blocks[b]) pool_.keep_for(l->blocks[b], l->index);
+    }
     free_blocks(*l);
     l->computed = 0;
     l->registered = 0;

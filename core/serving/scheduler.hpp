@@ -21,6 +21,7 @@ struct Live {
     int64_t computed = 0;    // tokens whose KV is in the cache
     int64_t registered = 0;  // prefix blocks this request has offered to the cache
     std::vector<int32_t> blocks;
+    std::vector<int32_t> kept;  // the full blocks it freed when last preempted, in order
     double last_token_s = 0;
     int64_t tokens() const { return prompt + generated; }
 };
@@ -51,6 +52,7 @@ private:
     // Cached blocks of the shared prefix this request could reuse, leaving at least one prompt
     // token to compute (vLLM recomputes the last token rather than hit a whole prompt).
     int64_t cached_prefix_blocks(const Live& l) const;
+    int64_t kept_blocks(const Live& l, int64_t from) const;
 
     const std::vector<Scheduled>& schedule();
 
@@ -92,6 +94,7 @@ private:
     int64_t in_flight() const { return static_cast<int64_t>(running_.size() + waiting_.size()); }
     double block_set_bytes_ = 0;
     bool one_group_ = true;
+    bool keep_preempted_ = false;  // prefix caching is on: a preempted request's blocks stay cached
     std::vector<int32_t> prefix_blocks_;  // physical block per shared-prefix block, -1: not cached
     std::vector<Live> live_;
     std::vector<Live*> running_;  // in admission order

@@ -25,14 +25,15 @@ const char* const figures[] = {"avg_latency_s",
                                "mean_ttft_ms",
                                "output_throughput_tok_per_s"};
 
-// The workload the benchmark sent: fixed lengths, all at once or at its rate, capped or not.
+// The workload the benchmark sent: fixed lengths, all at once or at its rate, capped or not. Its
+// prefix caching is the engine's, set once the engine is known: random prompts share no prefix,
+// but with caching on (V1's default) a preempted request finds its own blocks when it returns.
 Workload workload_of(const BenchmarkRecord& rec) {
     Workload w;
     w.name = "fixed";
     w.requests = rec.kind == BenchmarkKind::latency ? rec.batch_size : rec.num_prompts;
     w.rate_per_s = rec.kind == BenchmarkKind::serving ? rec.request_rate : 0.0;
     w.max_concurrency = rec.kind == BenchmarkKind::serving ? rec.max_concurrency : 0;
-    w.prefix_caching = false;  // random token prompts share no prefix
     return w;
 }
 
@@ -60,7 +61,7 @@ TimingRow predict(const BenchmarkRecord& rec, const Calibration& c) {
     Scenario s = rec.scenario;
     s.prompt_tokens = rec.input_len;
     s.output_tokens = rec.output_len;
-    const Workload w = workload_of(rec);
+    Workload w = workload_of(rec);
     s.concurrent_requests = std::clamp<int64_t>(w.max_concurrency > 0 ? w.max_concurrency : w.requests, 1, 4096);
     auto outcome = evaluate(s, c);
     if (auto* e = std::get_if<InputError>(&outcome)) {
@@ -89,6 +90,7 @@ TimingRow predict(const BenchmarkRecord& rec, const Calibration& c) {
     SimOptions options;
     options.record = false;
     options.max_generated_tokens = 50'000'000;
+    w.prefix_caching = rec.prefix_caching.value_or(r.rules.v1_engine);
     auto sim = simulate(r, w, options, c);
     if (auto* e = std::get_if<InputError>(&sim)) {
         row.failure = e->message;

@@ -12,6 +12,7 @@
 // "holdout" rows only check them.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -34,6 +35,7 @@ struct BenchmarkRecord {
     int64_t input_len = 0, output_len = 0;
     double request_rate = 0;      // serving: requests per second; 0: all at once (inf)
     int64_t max_concurrency = 0;  // serving: 0 when not capped
+    std::optional<bool> prefix_caching;  // as the flags set it; unset: the engine's default (V1 on, V0 off)
     std::string figure;           // the headline: avg_latency_s, requests_per_s, median_tpot_ms, ...
     double measured = 0;          // as printed, in the figure's unit
 };

@@ -93,6 +93,32 @@ TEST_CASE("under overload the pool runs dry, the newest request is preempted and
     CHECK(run(r, w).summary.preemptions == 0);
 }
 
+TEST_CASE("with prefix caching on, a preempted request finds its own blocks again when it returns") {
+    // V1 frees a preempted request's blocks with their hashes kept (scheduler.py: _preempt_request,
+    // then get_computed_blocks on its return), so it recomputes only what was evicted meanwhile.
+    const Result r = evaluate_ok({});
+    Workload w;
+    w.name = "reasoning";
+    w.rate_per_s = 0;
+    w.requests = 600;
+    w.prefix_caching = true;
+    const Simulation kept = run(r, w);
+    w.prefix_caching = false;
+    const Simulation recomputed = run(r, w);
+    REQUIRE(kept.summary.preemptions > 0);
+    REQUIRE(recomputed.summary.preemptions > 0);
+    const auto prefilled = [](const Simulation& sim) { return sim.summary.prompt_tokens_per_s * sim.summary.duration_s; };
+    int64_t prompts = 0;
+    for (const SimRequest& q : kept.requests) prompts += q.spec.prompt_tokens;
+    // Without the cache every preemption recomputes the prompt and what was generated; with it,
+    // only evicted blocks (and the last partial block) are computed again.
+    CHECK(prefilled(recomputed) > 1.2 * static_cast<double>(prompts));
+    CHECK(prefilled(kept) < prefilled(recomputed));
+    CHECK(prefilled(kept) >= static_cast<double>(prompts));
+    CHECK(kept.summary.duration_s < recomputed.summary.duration_s);
+    CHECK(kept.summary.finished == 600);
+}
+
 TEST_CASE("the simulation keeps its books") {
     const Result r = evaluate_ok({{"max_num_seqs", 256}});
     Workload w;
@@ -218,8 +244,10 @@ TEST_CASE("histogram quantiles interpolate within vLLM's buckets as Prometheus d
 
 TEST_CASE("the serving chapter's qualitative claims hold for its scenarios") {
     // content/lesson/07-serving-over-time.md says: the calm reasoning rate never preempts and the
-    // onset lies between the calm and busy rates; the busy rate preempts; the shared prompt with
-    // prefix caching keeps the pool below what it fills without, where requests are preempted.
+    // onset lies between the calm and busy rates; the busy rate preempts, and though a preempted
+    // request finds its own kept blocks, others took most of them, so most of the recomputation
+    // remains; the shared prompt with prefix caching keeps the pool below what it fills without,
+    // where requests are preempted.
     std::ifstream file(std::string(KV_CONTENT_DATA) + "/../lesson/scenarios.json");
     const nlohmann::json lesson = nlohmann::json::parse(file);
     auto run_named = [&](const std::string& name) {
@@ -233,7 +261,17 @@ TEST_CASE("the serving chapter's qualitative claims hold for its scenarios") {
     const auto [calm_result, calm] = run_named("reasoning_calm");
     const auto [busy_result, busy] = run_named("reasoning_busy");
     CHECK(run(calm_result, calm).summary.preemptions == 0);
-    CHECK(run(busy_result, busy).summary.preemptions > 0);
+    const Simulation busy_run = run(busy_result, busy);
+    CHECK(busy_run.summary.preemptions > 0);
+    REQUIRE(busy.prefix_caching);
+    Workload busy_uncached = busy;
+    busy_uncached.prefix_caching = false;
+    const Simulation uncached_run = run(busy_result, busy_uncached);
+    int64_t prompts = 0;
+    for (const SimRequest& q : busy_run.requests) prompts += q.spec.prompt_tokens;
+    const auto recomputed = [&](const Simulation& sim) { return sim.summary.prompt_tokens_per_s * sim.summary.duration_s - static_cast<double>(prompts); };
+    CHECK(recomputed(busy_run) < recomputed(uncached_run));
+    CHECK(recomputed(busy_run) > 0.5 * recomputed(uncached_run));
     const auto [onset_result, onset_workload] = run_named("reasoning_onset");
     REQUIRE(lesson["scenarios"]["reasoning_onset"].value("find_preemption_onset", false));
     const double onset = preemption_onset_rate(onset_result, onset_workload);

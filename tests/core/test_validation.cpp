@@ -2,6 +2,7 @@
 // source): the KV cache the engine logged, the weights it logged, and the refusals; and against
 // real vLLM benchmark runs (tests/validation/benchmark_runs.json): each run's headline figure.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -37,10 +38,8 @@ TEST_CASE("real start-ups: median |error| at most 3%, every row within 10%, the 
 }
 
 // Issue 20 asks for a held-out median of 10% and every held-out row within 25%; the model reaches
-// 16.8% (fit rows 9.8%), and its worst held-out rows are runs it cannot reproduce yet (saturated
-// serving runs whose pool the model sizes differently, MI300X runs of vLLM 0.6). These bounds keep
-// it from getting worse while that gap is open; the CLI's --validate-timing exit code holds the
-// issue's own target.
+// 15.9% (fit rows 9.0%), worst 85.5%. These bounds keep it from getting worse while that gap is
+// open; the CLI's --validate-timing exit code holds the issue's own target.
 TEST_CASE("real benchmark runs: at least 40, fit and held-out apart, medians no worse than today") {
     std::ifstream in(KV_BENCHMARK_RUNS);
     REQUIRE(in.good());
@@ -52,11 +51,32 @@ TEST_CASE("real benchmark runs: at least 40, fit and held-out apart, medians no 
     CHECK(summary.holdout_rows >= 40);
     CHECK(summary.fit_rows >= 40);
     CHECK(summary.failures <= 1);
-    CHECK(summary.fit_median_abs_error <= 0.11);
-    CHECK(summary.holdout_median_abs_error <= 0.18);
+    CHECK(summary.fit_median_abs_error <= 0.10);
+    CHECK(summary.holdout_median_abs_error <= 0.17);
+    CHECK(summary.holdout_max_abs_error <= 0.90);
     // Every GPU generation in the data, dense and MoE, TP 1 to 8, V0 and V1, has a prediction.
     std::set<std::string> gpus;
     for (const auto& row : summary.rows)
         if (row.failure.empty()) gpus.insert(row.gpu);
     for (const char* gpu : {"A100", "H100", "H200", "MI300X", "B200"}) CHECK(gpus.count(gpu) == 1);
+}
+
+// content/lesson/09-trust.md says most of the largest held-out time errors are on MI300X, where the
+// model steps faster than the engine did: a shorter time, or a higher throughput, than printed.
+TEST_CASE("the trust chapter's claim: the largest held-out time errors are mostly MI300X runs the model makes too fast") {
+    std::ifstream in(KV_BENCHMARK_RUNS);
+    REQUIRE(in.good());
+    auto outcome = kv::validate_timing(nlohmann::json::parse(in));
+    REQUIRE(std::holds_alternative<kv::TimingSummary>(outcome));
+    std::vector<kv::TimingRow> held;
+    for (const auto& row : std::get<kv::TimingSummary>(outcome).rows)
+        if (row.role == "holdout" && row.failure.empty()) held.push_back(row);
+    std::sort(held.begin(), held.end(), [](const auto& a, const auto& b) { return std::fabs(a.error) > std::fabs(b.error); });
+    REQUIRE(held.size() >= 5);
+    int mi300x_too_fast = 0;
+    for (size_t i = 0; i < 5; ++i) {
+        const bool rate = held[i].figure.find("per_s") != std::string::npos;
+        mi300x_too_fast += held[i].gpu == "MI300X" && (rate ? held[i].error > 0 : held[i].error < 0);
+    }
+    CHECK(mi300x_too_fast >= 3);
 }
