@@ -94,7 +94,7 @@ private:
     int64_t in_flight() const { return static_cast<int64_t>(running_.size() + waiting_.size()); }
     double block_set_bytes_ = 0;
     bool one_group_ = true;
-    bool keep_preempted_ = false;  // prefix caching is on: a preempted request's blocks stay cached
+    bool keep_preempted_ = false;         // prefix caching is on: a preempted request's blocks stay cached
     std::vector<int32_t> prefix_blocks_;  // physical block per shared-prefix block, -1: not cached
     std::vector<Live> live_;
     std::vector<Live*> running_;  // in admission order

@@ -33,11 +33,11 @@ struct BenchmarkRecord {
     int64_t batch_size = 0;   // latency runs
     int64_t num_prompts = 0;  // throughput and serving runs
     int64_t input_len = 0, output_len = 0;
-    double request_rate = 0;      // serving: requests per second; 0: all at once (inf)
-    int64_t max_concurrency = 0;  // serving: 0 when not capped
+    double request_rate = 0;             // serving: requests per second; 0: all at once (inf)
+    int64_t max_concurrency = 0;         // serving: 0 when not capped
     std::optional<bool> prefix_caching;  // as the flags set it; unset: the engine's default (V1 on, V0 off)
-    std::string figure;           // the headline: avg_latency_s, requests_per_s, median_tpot_ms, ...
-    double measured = 0;          // as printed, in the figure's unit
+    std::string figure;                  // the headline: avg_latency_s, requests_per_s, median_tpot_ms, ...
+    double measured = 0;                 // as printed, in the figure's unit
 };
 
 struct TimingRow {

@@ -240,6 +240,31 @@ var KvPanels = (function () {
       panel.cleanup.push(function () { query.removeEventListener('change', onRatio); });
     };
     watchRatio();
+    watchContext(canvas, panel);
+  }
+
+  // A lost WebGL context (module: platform_html5.cpp) says so beside the canvas until it returns.
+  function watchContext(canvas, panel) {
+    var lostNote = null;
+    var onLost = function () {
+      if (lostNote) return;
+      lostNote = document.createElement('p');
+      lostNote.className = 'kv-panel__lost';
+      lostNote.setAttribute('role', 'status');
+      lostNote.textContent = 'The browser took back this panel\u2019s drawing surface. It redraws, with your settings, when the browser returns it.';
+      canvas.insertAdjacentElement('afterend', lostNote);
+    };
+    var onRestored = function () {
+      if (lostNote) lostNote.remove();
+      lostNote = null;
+    };
+    canvas.addEventListener('webglcontextlost', onLost);
+    canvas.addEventListener('webglcontextrestored', onRestored);
+    panel.cleanup.push(function () {
+      canvas.removeEventListener('webglcontextlost', onLost);
+      canvas.removeEventListener('webglcontextrestored', onRestored);
+      onRestored();
+    });
   }
 
   // The page's handle on a mounted panel (the verbs listed at the top of this file).

@@ -1,5 +1,6 @@
 // Hostile and mistaken input from a link (issue 25): what a short address asks for is bounded before
-// any work starts, refused by name, and the rest of the address still applies.
+// any work starts, refused by name, and the rest of the address still applies; host messages are
+// coalesced and answered; foreign frames are not adopted; a lost WebGL context comes back.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -145,3 +146,49 @@ test('kvembed-host.js binds only the panel\'s own frames: a foreign sibling fram
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// A lost WebGL context (a GPU reset, or the browser reclaiming contexts from a page that holds
+// many) is given back and the panel redraws as it was, with a change made meanwhile applied; while
+// it is lost the panel says so. Every panel kind, through WEBGL_lose_context.
+for (const kind of ['admission', 'phases', 'batching', 'serving']) {
+  test(`a lost context on the ${kind} panel says so, and after restore the panel redraws with the reader's settings`, async () => {
+    const page = await browser.newPage({ viewport: { width: 760, height: 900 } });
+    const errors = watchErrors(page);
+    try {
+      await page.goto(`${server.url}/embed.html?panel=${kind}`);
+      await page.waitForFunction(() => window.KvEmbed && window.KvEmbed.handle, null, { timeout: 60000 });
+      // The serving panel plays its run: held at its first frame, it draws the same picture each time.
+      const still = () => page.evaluate(() => window.KvEmbed.handle.play && window.KvEmbed.handle.play(false, 0));
+      await still();
+      await page.waitForTimeout(400);
+      const canvas = page.locator('canvas');
+      const before = await canvas.screenshot();
+      const framesAtLoss = await page.evaluate(() => {
+        const ext = document.querySelector('canvas').getContext('webgl2').getExtension('WEBGL_lose_context');
+        window.__lose = ext;
+        ext.loseContext();
+        return window.KvPanels.drawStats().frames;
+      });
+      await page.waitForSelector('.kv-panel__lost', { timeout: 5000 });
+      assert.match(await page.textContent('.kv-panel__lost'), /drawing surface.*redraws, with your settings/);
+      const lost = await canvas.screenshot();
+      assert.ok(!lost.equals(before), 'the canvas shows the loss');
+      // A change while lost is kept (the state lives in the module), then drawn on return.
+      const field = kind === 'serving' ? 'rate_per_s' : 'prompt_tokens';
+      const original = await page.evaluate((f) => window.KvEmbed.handle.getState()[f], field);
+      await page.evaluate((f) => window.KvEmbed.handle.setState({ [f]: f === 'rate_per_s' ? 3 : 4096 }), field);
+      await page.evaluate(() => window.__lose.restoreContext());
+      await page.waitForSelector('.kv-panel__lost', { state: 'detached', timeout: 5000 });
+      await page.waitForFunction((n) => window.KvPanels.drawStats().frames > n, framesAtLoss, { timeout: 5000 });
+      assert.equal(await page.evaluate((f) => window.KvEmbed.handle.getState()[f], field), field === 'rate_per_s' ? 3 : 4096);
+      await page.evaluate(([f, v]) => window.KvEmbed.handle.setState({ [f]: v }), [field, original]);
+      await still();
+      await page.waitForTimeout(400);
+      const after = await canvas.screenshot();
+      assert.ok(after.equals(before), 'back at the first settings, the restored panel draws what it drew before the loss');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+}

@@ -269,7 +269,9 @@ TEST_CASE("the serving chapter's qualitative claims hold for its scenarios") {
     const Simulation uncached_run = run(busy_result, busy_uncached);
     int64_t prompts = 0;
     for (const SimRequest& q : busy_run.requests) prompts += q.spec.prompt_tokens;
-    const auto recomputed = [&](const Simulation& sim) { return sim.summary.prompt_tokens_per_s * sim.summary.duration_s - static_cast<double>(prompts); };
+    const auto recomputed = [&](const Simulation& sim) {
+        return sim.summary.prompt_tokens_per_s * sim.summary.duration_s - static_cast<double>(prompts);
+    };
     CHECK(recomputed(busy_run) < recomputed(uncached_run));
     CHECK(recomputed(busy_run) > 0.5 * recomputed(uncached_run));
     const auto [onset_result, onset_workload] = run_named("reasoning_onset");

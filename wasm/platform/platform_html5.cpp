@@ -151,6 +151,34 @@ void release_quick_presses(Surface& s, ImGuiIO& io) {
     if (released) s.frames_pending = std::max(s.frames_pending, 2);
 }
 
+// A lost context (the GPU reset, or the browser reclaiming contexts from a page that holds many)
+// is kept for restoring: handled, the loss lets the browser give it back. The GL objects of the
+// old context are gone, so the backend's shaders, buffers and this context's atlas texture are
+// made again on return; the panel's state never left the module.
+EM_BOOL on_context_lost(int, const void*, void* user) {
+    Surface& s = *static_cast<Surface*>(user);
+    s.context_lost = true;
+    if (s.animation_frame) emscripten_cancel_animation_frame(s.animation_frame);
+    s.animation_frame = 0;
+    return EM_TRUE;
+}
+
+EM_BOOL on_context_restored(int, const void*, void* user) {
+    Surface& s = *static_cast<Surface*>(user);
+    use(s);
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplOpenGL3_Init("#version 300 es");
+    s.atlas_pixel_ratio = 0;  // fit_canvas uploads the atlas again
+    s.context_lost = false;
+    invalidate(s, frames_per_event);
+    return EM_TRUE;
+}
+
+void watch_context(Surface& s, bool on) {
+    emscripten_set_webglcontextlost_callback(s.selector.c_str(), on ? &s : nullptr, EM_FALSE, on ? on_context_lost : nullptr);
+    emscripten_set_webglcontextrestored_callback(s.selector.c_str(), on ? &s : nullptr, EM_FALSE, on ? on_context_restored : nullptr);
+}
+
 EM_BOOL on_animation_frame(double, void* user) {
     Surface& s = *static_cast<Surface*>(user);
     s.animation_frame = 0;
@@ -175,6 +203,11 @@ ImGuiIO& use(Surface& s) {
 }
 
 void draw(Surface& s) {
+    if (s.context_lost) {  // nothing to draw with: keep the height, draw on the context's return
+        measure(s);
+        s.missed_frames = true;
+        return;
+    }
     const double start = emscripten_get_now();
     ImGuiIO& io = use(s);
     const Geometry geo = geometry(s);
@@ -253,6 +286,7 @@ int surface_open(const std::string& selector, SurfaceSize size, FrameFn frame, H
     configure_io(ImGui::GetIO());
     ImGui_ImplOpenGL3_Init("#version 300 es");
     register_callbacks(*s, true);
+    watch_context(*s, true);
     Surface& ref = *s;
     surfaces[ref.id] = std::move(s);
     draw(ref);  // the first frame now: no blank canvas while the page lays out
@@ -266,6 +300,7 @@ void surface_close(int id) {
     if (s->animation_frame) emscripten_cancel_animation_frame(s->animation_frame);
     release_capture(*s);
     register_callbacks(*s, false);
+    watch_context(*s, false);
     use(*s);
     ImGui_ImplOpenGL3_Shutdown();
     ImGui::DestroyContext(s->imgui);

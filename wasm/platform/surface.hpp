@@ -28,6 +28,7 @@ struct Surface {
 
     bool visible = true;         // until the loader's IntersectionObserver says otherwise
     bool missed_frames = false;  // something changed while off screen
+    bool context_lost = false;   // the browser took the WebGL context back; frames wait for its return
     SurfaceSize size;            // from the loader: CSS content box and device pixels
     int frames_pending = 0;
     long animation_frame = 0;  // pending requestAnimationFrame id, 0 when none
