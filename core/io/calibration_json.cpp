@@ -18,6 +18,8 @@ const Constant constants[] = {
     {"amd_hbm_fraction", &Calibration::amd_hbm_fraction},
     {"nvidia_matmul_fraction", &Calibration::nvidia_matmul_fraction},
     {"amd_matmul_fraction", &Calibration::amd_matmul_fraction},
+    {"nvidia_attention_read_efficiency", &Calibration::nvidia_attention_read_efficiency},
+    {"amd_attention_read_efficiency", &Calibration::amd_attention_read_efficiency},
     {"layer_floor_graph_s", &Calibration::layer_floor_graph_s},
     {"layer_floor_eager_s", &Calibration::layer_floor_eager_s},
     {"moe_layer_floor_s", &Calibration::moe_layer_floor_s},

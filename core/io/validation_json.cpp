@@ -17,6 +17,22 @@ std::optional<double> positive(const json& logged, const char* key) {
     return logged[key].get<double>();
 }
 
+// A record that takes part: an object with a scenario and no reason to leave it out.
+bool compared(const json& rec) { return rec.is_object() && rec.contains("scenario") && rec.value("exclude_reason", std::string()).empty(); }
+
+// What every validation record has: its id, source, role and scenario (errors under `list.id`).
+template <typename Record>
+std::optional<InputError> read_head(const json& rec, const std::string& list, Record& r) {
+    r.id = rec.value("id", std::string("?"));
+    r.source = rec.value("source", std::string());
+    r.role = rec.value("role", std::string("holdout"));
+    auto scenario = scenario_from_json(rec["scenario"]);
+    if (auto* e = std::get_if<InputError>(&scenario))
+        return InputError{list + "." + r.id + "." + e->field, e->code, r.id + ": " + e->message};
+    r.scenario = std::get<Scenario>(scenario);
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::variant<std::vector<StartupRecord>, InputError> startup_records_from_json(const json& data) {
@@ -24,15 +40,9 @@ std::variant<std::vector<StartupRecord>, InputError> startup_records_from_json(c
         return InputError{"startups", ErrorCode::wrong_type, "the validation file must hold a \"startups\" array"};
     std::vector<StartupRecord> records;
     for (const json& rec : data["startups"]) {
-        if (!rec.is_object() || !rec.contains("scenario") || !rec.value("exclude_reason", std::string()).empty()) continue;
+        if (!compared(rec)) continue;
         StartupRecord r;
-        r.id = rec.value("id", std::string("?"));
-        r.source = rec.value("source", std::string());
-        r.role = rec.value("role", std::string("holdout"));
-        auto scenario = scenario_from_json(rec["scenario"]);
-        if (auto* e = std::get_if<InputError>(&scenario))
-            return InputError{"startups." + r.id + "." + e->field, e->code, r.id + ": " + e->message};
-        r.scenario = std::get<Scenario>(scenario);
+        if (auto e = read_head(rec, "startups", r)) return *e;
         const json logged = rec.value("logged", json::object());
         r.kv_cache_tokens = positive(logged, "kv_cache_tokens");
         r.num_gpu_blocks = positive(logged, "num_gpu_blocks");
@@ -97,15 +107,9 @@ std::variant<std::vector<BenchmarkRecord>, InputError> benchmark_records_from_js
         return InputError{"runs", ErrorCode::wrong_type, "the benchmark file must hold a \"runs\" array"};
     std::vector<BenchmarkRecord> records;
     for (const json& rec : data["runs"]) {
-        if (!rec.is_object() || !rec.contains("scenario") || !rec.value("exclude_reason", std::string()).empty()) continue;
+        if (!compared(rec)) continue;
         BenchmarkRecord r;
-        r.id = rec.value("id", std::string("?"));
-        r.source = rec.value("source", std::string());
-        r.role = rec.value("role", std::string("holdout"));
-        auto scenario = scenario_from_json(rec["scenario"]);
-        if (auto* e = std::get_if<InputError>(&scenario))
-            return InputError{"runs." + r.id + "." + e->field, e->code, r.id + ": " + e->message};
-        r.scenario = std::get<Scenario>(scenario);
+        if (auto e = read_head(rec, "runs", r)) return *e;
         if (auto e = read_shape(rec, r)) return *e;
         r.prefix_caching = prefix_caching_flag(rec);
         const json headline = rec.value("headline", json::object());

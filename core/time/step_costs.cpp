@@ -17,6 +17,10 @@ double step_bytes_per_s(const GpuSpec& gpu, const Calibration& c) {
     return measured * c.step_bandwidth_efficiency;
 }
 
+double attention_read_bytes_per_s(const GpuSpec& gpu, const Calibration& c) {
+    return step_bytes_per_s(gpu, c) * (amd(gpu) ? c.amd_attention_read_efficiency : c.nvidia_attention_read_efficiency);
+}
+
 double peak_flops_per_s(const GpuSpec& gpu, DType weight_dtype) {
     return (weight_dtype == DType::fp8 && gpu.fp8_flops_per_s > 0) ? gpu.fp8_flops_per_s : gpu.bf16_flops_per_s;
 }

@@ -83,7 +83,8 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
     phase.bytes = passes * weight_bytes + load.decode_kv_bytes +
                   (load.prefill_tokens + load.prefill_kv_read_tokens) * r.memory.layout.kv_bytes_per_token;
     phase.compute_s = phase.flops / step_flops_per_s(r.gpu, r.scenario.weight_dtype, c);
-    phase.memory_s = phase.bytes / step_bytes_per_s(r.gpu, c);
+    phase.memory_s =
+        (phase.bytes - load.decode_kv_bytes) / step_bytes_per_s(r.gpu, c) + load.decode_kv_bytes / attention_read_bytes_per_s(r.gpu, c);
     const bool graph = runs_in_cuda_graph(r.rules, r.scenario, tokens / passes, load.prefill_tokens == 0);
     phase.kernel_s = passes * layer_floors_s(r, graph, tokens / passes, c);
     const double message_bytes = tokens / passes * static_cast<double>(r.model.hidden_size) * c.activation_bytes_per_element;

@@ -37,21 +37,30 @@ TEST_CASE("real start-ups: median |error| at most 3%, every row within 10%, the 
     CHECK(weights_checked >= 20);
 }
 
-// Issue 20 asks for a held-out median of 10% and every held-out row within 25%; the model reaches
-// 15.9% (fit rows 9.0%), worst 85.5%. These bounds keep it from getting worse while that gap is
-// open; the CLI's --validate-timing exit code holds the issue's own target.
-TEST_CASE("real benchmark runs: at least 40, fit and held-out apart, medians no worse than today") {
+namespace {
+
+// The timing validation over the benchmark runs (the table goes into a failure's message).
+kv::TimingSummary timing_summary() {
     std::ifstream in(KV_BENCHMARK_RUNS);
     REQUIRE(in.good());
     auto outcome = kv::validate_timing(nlohmann::json::parse(in));
     REQUIRE(std::holds_alternative<kv::TimingSummary>(outcome));
-    const auto& summary = std::get<kv::TimingSummary>(outcome);
+    return std::get<kv::TimingSummary>(outcome);
+}
+
+}  // namespace
+
+// Issue 20 asks for a held-out median of 10% and every held-out row within 25%; the model reaches
+// 15.9% (fit rows 8.4%), worst 82.5%. These bounds keep it from getting worse while that gap is
+// open; the CLI's --validate-timing exit code holds the issue's own target.
+TEST_CASE("real benchmark runs: at least 40, fit and held-out apart, medians no worse than today") {
+    const kv::TimingSummary summary = timing_summary();
     INFO(kv::timing_table(summary));
     CHECK(summary.rows.size() >= 40);
     CHECK(summary.holdout_rows >= 40);
     CHECK(summary.fit_rows >= 40);
     CHECK(summary.failures <= 1);
-    CHECK(summary.fit_median_abs_error <= 0.10);
+    CHECK(summary.fit_median_abs_error <= 0.09);
     CHECK(summary.holdout_median_abs_error <= 0.17);
     CHECK(summary.holdout_max_abs_error <= 0.90);
     // Every GPU generation in the data, dense and MoE, TP 1 to 8, V0 and V1, has a prediction.
@@ -64,12 +73,8 @@ TEST_CASE("real benchmark runs: at least 40, fit and held-out apart, medians no 
 // content/lesson/09-trust.md says most of the largest held-out time errors are on MI300X, where the
 // model steps faster than the engine did: a shorter time, or a higher throughput, than printed.
 TEST_CASE("the trust chapter's claim: the largest held-out time errors are mostly MI300X runs the model makes too fast") {
-    std::ifstream in(KV_BENCHMARK_RUNS);
-    REQUIRE(in.good());
-    auto outcome = kv::validate_timing(nlohmann::json::parse(in));
-    REQUIRE(std::holds_alternative<kv::TimingSummary>(outcome));
     std::vector<kv::TimingRow> held;
-    for (const auto& row : std::get<kv::TimingSummary>(outcome).rows)
+    for (const auto& row : timing_summary().rows)
         if (row.role == "holdout" && row.failure.empty()) held.push_back(row);
     std::sort(held.begin(), held.end(), [](const auto& a, const auto& b) { return std::fabs(a.error) > std::fabs(b.error); });
     REQUIRE(held.size() >= 5);
