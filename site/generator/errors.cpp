@@ -24,6 +24,7 @@ constexpr const char* code_names[] = {
     "text_answer",
     "bad_concept_span",
     "bad_anchor",
+    "bad_knob",
     "unknown_scenario",
     "unknown_fact",
     "unknown_field",

@@ -25,6 +25,7 @@ enum class ErrorCode {
     text_answer,             // an exercise's answer in the text format
     bad_concept_span,        // [text]{.concept} with no text or a bad name
     bad_anchor,              // [text]{dfn=ID} or {ref=ID} with no text or a bad id
+    bad_knob,                // "| count knob" on arithmetic or a result field, or a field with no knob
     // figures/: a figure's value
     unknown_scenario,       // a scenario scenarios.json does not have
     unknown_fact,           // a fact facts.json does not have

@@ -179,14 +179,26 @@
     for (var i = 0; i < names.length; ++i)
       if (current && KvState.sameScenario(scenarios[names[i]], current)) index = (i + 1) % names.length;
     var state = scenarios[names[index]] || JSON.parse(a.getAttribute('data-scenario'));
-    // The reader's choice, made in the figure's section: it stands while they read that section.
-    var section = sectionOf(a);
-    panel.pinned = section ? section.index : 'pending';
     bringIntoView(panel);
+    readerShows(panel, a, state);
+  });
+
+  // The reader's choice, made at element `at` (a figure, a knob): it stands while they read its section.
+  function readerShows(panel, at, state) {
+    var section = sectionOf(at);
+    panel.pinned = section ? section.index : 'pending';
     show(panel, state).then(function (handle) {
       changed(panel, handle.getState(), true);
     }, function () {});
-  });
+  }
+
+  // For lesson-knobs.js: a named scenario with the reader's own model or GPU, and the reader's
+  // knob shown in the figure's chapter panel (if it has mounted; a later mount takes the text's).
+  lesson.scenarioWithOwn = function (name) { return Object.assign({}, scenarios[name], own); };
+  lesson.knobMoved = function (at, state) {
+    var panel = panels[at.getAttribute('data-panel')];
+    if (panel && panel.handle) readerShows(panel, at, state);
+  };
 
   // ---- Reading sections -------------------------------------------------------------------------
 

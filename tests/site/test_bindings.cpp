@@ -134,3 +134,14 @@ TEST_CASE("concept spans and anchors that cannot be read are errors with their c
     CHECK(r.errors[1].code == ErrorCode::bad_anchor);
     CHECK(r.errors[1].where.str() == "x.md:1:21");
 }
+
+TEST_CASE("a knob is one field of a scenario's own settings") {
+    FigureBinding knob = figure("rag.scenario.prompt_tokens | count knob");
+    CHECK(knob.format == "count");
+    CHECK(knob.knob == "prompt_tokens");
+    CHECK(figure("rag.scenario.prompt_tokens | count").knob.empty());
+    CHECK(code_of("rag.scenario.prompt_tokens * 2 | count knob") == ErrorCode::bad_knob);  // arithmetic
+    CHECK(code_of("rag.max_resident_sequences | count knob") == ErrorCode::bad_knob);      // a result, not a setting
+    CHECK(code_of("fact.blocks | count knob") == ErrorCode::bad_knob);
+    CHECK(code_of("rag.scenario.prompt_tokens | count dial") == ErrorCode::bad_format_name);
+}

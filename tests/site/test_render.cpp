@@ -72,6 +72,20 @@ TEST_CASE("figures are baked with their binding as data attributes") {
     CHECK_THAT(html, Catch::Contains("<span class=\"kv-concept\" data-concept=\"weights\">The weights</span>"));
 }
 
+TEST_CASE("a knob is baked as the printed number, marked with its field, and only on a field with stops or choices") {
+    RenderedArticle a = render_article(
+        input({{"lesson.md",
+                "# T\n\n{{panel admission start}}\n\n{{scenario rag}}\n\nStretch to {{rag.scenario.prompt_tokens | count knob}}.\n"}}));
+    INFO((a.errors.empty() ? std::string() : a.errors[0].str()));
+    REQUIRE(a.errors.empty());
+    CHECK_THAT(a.body_html, Catch::Contains("<span class=\"kv-fig kv-knob\" data-knob=\"prompt_tokens\" data-fig=\"1\""));
+    CHECK_THAT(a.body_html, Catch::Contains(">32,768</span>."));
+    // The model is a text field with no stops: nothing for a knob to step through.
+    RenderedArticle bad = render_article(input({{"lesson.md", "# T\n\n{{rag.scenario.model | text knob}}\n"}}));
+    REQUIRE(bad.errors.size() == 1);
+    CHECK_THAT(bad.errors[0].str(), Catch::StartsWith("lesson.md:3:1: bad_knob: {{rag.scenario.model | text knob}}: \"model\" is not"));
+}
+
 TEST_CASE("each panel opens a chapter at its section's heading and owns the chapter's figures") {
     RenderedArticle a = render_article(input({{"lesson.md", lesson_md}}));
     REQUIRE(a.errors.empty());

@@ -120,7 +120,7 @@ TEST_CASE("a lesson folder or a site folder the generator cannot use is named wi
     fs::remove_all(content);
 }
 
-TEST_CASE("page scripts ship without their full-line comments, every line of code kept") {
+TEST_CASE("page scripts ship without full-line comments, blank lines or indentation, every line of code kept") {
     const std::string source =
         "// KvThing: what it does.\n"
         "//   KvThing.go() -> nothing\n"
@@ -132,10 +132,12 @@ TEST_CASE("page scripts ship without their full-line comments, every line of cod
         "})();\n";
     CHECK(site::shipped_script(source) ==
           "var KvThing = (function () {\n"
-          "  'use strict';\n"
-          "  var url = 'http://example.org/x';  // a trailing note stays\n"
-          "  return { go: function () { return url; } };\n"
+          "'use strict';\n"
+          "var url = 'http://example.org/x';  // a trailing note stays\n"
+          "return { go: function () { return url; } };\n"
           "})();\n");
+    // A string continued by a backslash keeps the next line's indentation; blank lines go.
+    CHECK(site::shipped_script("var s = 'a\\\n  b';\n\n  go();\n") == "var s = 'a\\\n  b';\ngo();\n");
     // A template literal over several lines may hold a line that starts with //: shipped as is.
     const std::string literal = "var t = `first\n// not a comment\nlast`;\n";
     CHECK(site::shipped_script(literal) == literal);

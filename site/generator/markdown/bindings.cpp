@@ -53,7 +53,9 @@ std::variant<Item, Error> parse_figure(std::string_view inner) {
         return Error{ErrorCode::missing_format, "a figure needs a format after \"|\": {{scenario.field | format}}"};
     FigureBinding b;
     b.source_text = std::string(inner);
-    b.format = std::string(trim(inner.substr(bar + 1)));
+    auto after_bar = words(inner.substr(bar + 1));
+    const bool knob = after_bar.size() == 2 && after_bar[1] == "knob";
+    b.format = knob ? std::string(after_bar[0]) : std::string(trim(inner.substr(bar + 1)));
     if (!is_identifier(b.format)) return Error{ErrorCode::bad_format_name, "\"" + b.format + "\" is not a format name"};
     auto expr = parse_expression(inner.substr(0, bar));
     if (auto* error = std::get_if<Error>(&expr)) return *error;
@@ -62,6 +64,13 @@ std::variant<Item, Error> parse_figure(std::string_view inner) {
     if (b.refs.empty()) return Error{ErrorCode::no_reference, "a figure must refer to at least one scenario field or fact"};
     if (b.format == "text" && b.expr.kind != Expr::Kind::ref)
         return Error{ErrorCode::text_needs_one_field, "the text format takes a single field, not arithmetic"};
+    if (knob) {
+        constexpr std::string_view own = "scenario.";
+        if (b.expr.kind != Expr::Kind::ref || !b.expr.ref.names_scenario() || b.expr.ref.path.rfind(own, 0) != 0)
+            return Error{ErrorCode::bad_knob,
+                         "a knob is one field of a scenario's own settings: {{long.scenario.prompt_tokens | count knob}}"};
+        b.knob = b.expr.ref.path.substr(own.size());
+    }
     return Item(std::move(b));
 }
 

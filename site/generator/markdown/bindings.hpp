@@ -5,6 +5,9 @@
 //   {{a100.ttft_s / h100.ttft_s | x2}}              arithmetic over fields of several scenarios
 //   {{fact.vllm_block_tokens | count}}               a sourced fact (content/lesson/facts.json)
 //   {{start.prefill_bound | text}}                  a text field of the result, printed as is
+//   {{long.scenario.prompt_tokens | count knob}}    a scenario field the reader can drag in the
+//                                                   sentence; its paragraph's figures of that
+//                                                   scenario are computed again as it moves
 //   {{panel admission start}}                       a panel, mounted in that scenario; the rest of
 //                                                   its paragraph becomes the caption
 //   {{embed phases rag}}                            a copyable iframe snippet for the embed page
@@ -68,6 +71,9 @@ struct FigureBinding {
     Expr expr;
     std::string format;     // a core named format, or "text"
     std::vector<Ref> refs;  // all references, first one first
+    // `| count knob` on a scenario's own field (`long_prompt.scenario.prompt_tokens`): the field a
+    // reader sets by dragging the number in the sentence; the paragraph's figures follow. Else "".
+    std::string knob;
 };
 
 struct PanelDirective {

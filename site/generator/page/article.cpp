@@ -13,6 +13,7 @@
 #include "page/chapters.hpp"
 #include "page/elements.hpp"
 #include "page/exercises.hpp"
+#include "scenario/scenario_fields.hpp"
 #include "page/html.hpp"
 #include "pictures/pictures.hpp"
 
@@ -108,6 +109,14 @@ private:
     }
 
     void compute(const ScannedItem& s, const FigureBinding& b) {
+        if (!b.knob.empty()) {  // a knob moves as the panel's does: a field with a label and stops or choices
+            const auto* field = kv::find_field(kv::scenario_fields(), b.knob);
+            if (!field || !*field->spec->label || (field->spec->stops.empty() && field->spec->choices.empty())) {
+                out_.errors.push_back({s.where, ErrorCode::bad_knob, "{{" + b.source_text + "}}",
+                                       "\"" + b.knob + "\" is not a scenario field with a knob's stops or choices"});
+                return;
+            }
+        }
         auto value = data_.compute(b);
         if (auto* error = std::get_if<Error>(&value)) {
             out_.errors.push_back({s.where, error->code, "{{" + b.source_text + "}}", error->message});

@@ -64,6 +64,9 @@ std::string figure_html(const FigureRecord& f, const LessonData& data) {
     const std::string href = f.panel.empty() ? "" : " href=\"#panel-" + escape_html(f.panel) + "\"";
     std::string title = s->about;
     attrs += band_of(f, data, title);
+    if (!f.binding.knob.empty())  // not a link: lesson-knobs.js makes it a slider
+        return "<span class=\"kv-fig kv-knob\" data-knob=\"" + escape_html(f.binding.knob) + "\"" + attrs + " title=\"" +
+               escape_html(title) + "\">" + escape_html(f.value.formatted) + "</span>";
     return "<a class=\"kv-fig\"" + href + attrs + " title=\"" + escape_html(title) + "\">" + escape_html(f.value.formatted) + "</a>";
 }
 

@@ -94,11 +94,20 @@ std::string shipped_script(const std::string& source) {
         if (std::count(line.begin(), line.end(), '`') % 2 != 0) return source;  // a template literal spans lines
         lines.push_back(line);
     }
+    // Comment lines, blank lines and indentation go: the reader's copy is for running, the
+    // source for reading (a line continued by a backslash would keep its indentation).
     std::string out;
+    bool continued = false;
     for (const std::string& line : lines) {
         const size_t first = line.find_first_not_of(" \t");
-        if (first != std::string::npos && line.compare(first, 2, "//") == 0) continue;
-        out += line + "\n";
+        const bool keep_as_is = continued;
+        continued = !line.empty() && line.back() == '\\';
+        if (keep_as_is) {
+            out += line + "\n";
+            continue;
+        }
+        if (first == std::string::npos || line.compare(first, 2, "//") == 0) continue;
+        out += line.substr(first) + "\n";
     }
     return out;
 }
