@@ -152,10 +152,11 @@
     box.hidden = !box.querySelector('.kv-exercise');
     // A figure in an exercise shows its scenario in the panel above, rather than a lesson's panel.
     box.addEventListener('click', function (event) {
-      var a = event.target.closest && event.target.closest('a.kv-fig[data-scenario]');
+      var a = event.target.closest && event.target.closest('a.kv-fig[data-scenario-name]');
       if (!a) return;
       event.preventDefault();
-      if (embed.handle) embed.handle.setState(JSON.parse(a.getAttribute('data-scenario')));
+      var scenarios = JSON.parse(main.getAttribute('data-scenarios') || '{}');
+      if (embed.handle) embed.handle.setState(scenarios[a.getAttribute('data-scenario-name')]);
     });
   }
 

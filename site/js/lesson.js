@@ -178,7 +178,7 @@
     var index = 0;
     for (var i = 0; i < names.length; ++i)
       if (current && KvState.sameScenario(scenarios[names[i]], current)) index = (i + 1) % names.length;
-    var state = scenarios[names[index]] || JSON.parse(a.getAttribute('data-scenario'));
+    var state = scenarios[names[index]];
     bringIntoView(panel);
     readerShows(panel, a, state);
   });

@@ -68,10 +68,19 @@ void insert_host_snippet(std::string& body_html, const std::string& host_snippet
         body_html.replace(at, 16, escape_html(snippet_text));
 }
 
-std::string index_page(const Templates& templates, const RenderedArticle& article, const LessonData& data, const json& base,
-                       const json& catalog) {
+namespace {
+
+// Every named scenario, whole: the figures name theirs (data-scenario-name) and a click loads it.
+std::string scenarios_attribute(const LessonData& data) {
     json scenarios = json::object();
     for (const auto& [name, s] : data.scenarios()) scenarios[name] = s.scenario;
+    return escape_html(scenarios.dump());
+}
+
+}  // namespace
+
+std::string index_page(const Templates& templates, const RenderedArticle& article, const LessonData& data, const json& base,
+                       const json& catalog) {
     json full_base = base;
     if (auto parsed = kv::scenario_from_json(base); std::holds_alternative<kv::Scenario>(parsed))
         full_base = kv::scenario_to_json(std::get<kv::Scenario>(parsed));
@@ -82,7 +91,7 @@ std::string index_page(const Templates& templates, const RenderedArticle& articl
                                            {"BODY", article.body_html},
                                            {"DEFAULTS", escape_html(catalog["defaults"].dump())},
                                            {"FIELDS", escape_html(page_fields(catalog).dump())},
-                                           {"SCENARIOS", escape_html(scenarios.dump())},
+                                           {"SCENARIOS", scenarios_attribute(data)},
                                            {"FIGURE_COUNT", std::to_string(article.figures.size())},
                                            {"INPUT_LIMITS", escape_html(catalog["input_limits"].dump())},
                                            {"ACCURACY", escape_html(data.accuracy().dump())}});
@@ -98,6 +107,7 @@ std::string embed_page(const Templates& templates, const RenderedArticle& articl
                                            {"FIELDS", escape_html(page_fields(catalog).dump())},
                                            {"LIMITS", escape_html(catalog["limits"].dump())},
                                            {"FORMATS", escape_html(formats.dump())},
+                                           {"SCENARIOS", scenarios_attribute(data)},
                                            {"ACCURACY", escape_html(data.accuracy().dump())},
                                            {"TITLE_TEXT", escape_html(article.title_text)}});
 }
