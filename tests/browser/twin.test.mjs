@@ -95,7 +95,7 @@ test('keyboard only: the disclosure, the prompt tokens slider and the strip on e
     };
   });
   assert.equal(check.live, check.expected.join('; '));
-  assert.match(check.live, /^running: .*the pool holds: .*tokens\/s: .*per-stream latency: /);
+  assert.match(check.live, /^running: .*the pool holds: .*decode rate: .*tokens\/s .*per-stream latency: /);
   assert.equal(check.valuetext, check.tokens);
 
   // A drag's many steps are announced once, when the value settles.

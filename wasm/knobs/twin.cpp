@@ -121,7 +121,7 @@ nlohmann::json key_results(const kvapp::Panel& panel) {
             case kvapp::PanelKind::admission:
                 keys = {key("running", "running", "count", static_cast<double>(r.admission.running)),
                         key("the pool holds", "max_resident_sequences", "count", static_cast<double>(r.admission.max_resident_sequences)),
-                        key("tokens/s", "decode_tokens_per_s", "tokens_per_s", r.steps.decode_tokens_per_s),
+                        key("decode rate", "decode_tokens_per_s", "tokens_per_s", r.steps.decode_tokens_per_s),
                         key("per-stream latency", "itl_s", "duration", r.steps.itl_s)};
                 break;
             case kvapp::PanelKind::phases:
@@ -132,7 +132,7 @@ nlohmann::json key_results(const kvapp::Panel& panel) {
                 break;
             case kvapp::PanelKind::batching:
                 keys = {key("batch", "running", "count", static_cast<double>(r.admission.running)),
-                        key("tokens/s", "decode_tokens_per_s", "tokens_per_s", r.steps.decode_tokens_per_s),
+                        key("decode rate", "decode_tokens_per_s", "tokens_per_s", r.steps.decode_tokens_per_s),
                         key("per-stream latency", "itl_s", "duration", r.steps.itl_s)};
                 break;
             case kvapp::PanelKind::serving: {

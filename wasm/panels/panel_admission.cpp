@@ -210,8 +210,10 @@ void decode_step(const kv::Result& r) {
                     "Every step reads this rank's weights once and every running sequence's whole cache."},
                    {"step time", kv::format_duration(r.steps.decode.total_s),
                     std::string(r.steps.decode.bound == kv::Bound::compute ? "compute-bound" : "memory-bound"), Colour::decode, nullptr},
-                   {"aggregate", kv::format_tokens_per_s(r.steps.decode_tokens_per_s), "one token per running sequence per step",
-                    Colour::decode, "vLLM's Avg generation throughput."},
+                   {"decode rate", kv::format_tokens_per_s(r.steps.decode_tokens_per_s), "one token per running sequence per step",
+                    Colour::decode,
+                    "Decode steps alone, all streams. vLLM's logged Avg generation throughput is lower: its steps also "
+                    "compute the prompts of arriving requests (the log line below)."},
                    {"per-stream ITL", kv::format_duration(r.steps.itl_s), "inter-token latency = one step", Colour::decode,
                     "What one reader of one stream waits between tokens."},
                });

@@ -1,4 +1,4 @@
-// Panel 3, the batching ceiling: aggregate tokens/s and per-stream ITL against batch size for the
+// Panel 3, the batching ceiling: the decode rate of all streams and per-stream ITL against batch size for the
 // current scenario (kv::sweep_batch), and the same scenario at tensor parallel 1, 2, 4 and 8
 // (kv::sweep_tensor_parallel), both kept by kvapp with the panel. Figures are per GPU (per rank).
 // A tensor-parallel size the engine refuses (heads that do not divide, or memory at that size)
@@ -49,7 +49,7 @@ void batch_figures(const kv::Result& r, const kv::BatchSweep& sweep) {
                {
                    {"running batch", kv::format_count(r.admission.running), "of " + kv::format_count(sweep.pool_limit) + " the pool holds",
                     Colour::kv_used, nullptr},
-                   {"aggregate", kv::format_tokens_per_s(r.steps.decode_tokens_per_s), "all streams together", Colour::decode, nullptr},
+                   {"decode rate", kv::format_tokens_per_s(r.steps.decode_tokens_per_s), "all streams together", Colour::decode, nullptr},
                    {"per-stream ITL", kv::format_duration(r.steps.itl_s), "each reader waits this per token", Colour::text, nullptr},
                    {"weight share", kv::format_percent(r.steps.weight_share, 0), "of the bytes each step moves", Colour::weights,
                     "While the weight read dominates the step, one more sequence rides along almost free. Once the caches "
@@ -103,7 +103,7 @@ void batch_curve(const kvapp::Panel& panel) {
     Axis y;
     y.max = max_rate * 1.12;
     y.ticks = linear_ticks(0, y.max, 4, rate_tick);
-    y.title = "tokens/s, all streams";
+    y.title = "decode rate, tokens/s";
     Axis right;
     right.max = max_step * 1.12;
     right.ticks = linear_ticks(0, right.max, 4, duration_tick);
@@ -128,7 +128,7 @@ void batch_curve(const kvapp::Panel& panel) {
                    "running " + kv::format_count(current->batch));
     if (hovered) batch_tooltip(plot, sweep);
     legend({
-        {Colour::decode, 0, "", "tokens/s (left scale)", nullptr},
+        {Colour::decode, 0, "", "decode rate (left scale)", nullptr},
         {Colour::text, 0, "", "ITL per stream, dashed (right scale)", nullptr},
         {Colour::weights, 0, "", "weight read stops being amortised",
          "The batch at which the running sequences' caches weigh as much as the weights: past it, batching buys "
@@ -180,7 +180,7 @@ void refusal_cell(const kv::Result& t) {
     }
 }
 
-// The aggregate column: a bar scaled to the best size's throughput (wide canvases), then the figure.
+// The decode-rate column: a bar scaled to the best size's throughput (wide canvases), then the figure.
 void throughput_cell(const kv::Result& t, double best, bool wide) {
     if (wide) {
         const ImVec2 pos = ImGui::GetCursorScreenPos();
@@ -259,7 +259,7 @@ void tensor_parallel(const kvapp::Panel& panel) {
     if (wide) ImGui::TableSetupColumn("resident", 0, 1.0f);
     ImGui::TableSetupColumn("step = ITL", 0, 1.0f);
     if (wide) ImGui::TableSetupColumn("all-reduce", 0, 1.0f);
-    ImGui::TableSetupColumn("aggregate", 0, wide ? 2.2f : 1.6f);
+    ImGui::TableSetupColumn("decode rate", 0, wide ? 2.2f : 1.6f);
     ImGui::TableHeadersRow();
     for (const kv::TensorParallelPoint& p : panel.tp_sweep)
         tensor_parallel_row(p, p.tensor_parallel_size == panel.scenario.tensor_parallel_size, best, wide);
