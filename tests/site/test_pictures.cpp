@@ -133,6 +133,18 @@ TEST_CASE("the roofline's ridge sits at the achieved FLOP/s over the achieved by
     CHECK(attribute_of(p.svg, "c-prefill", "cx") > p.x.at(ridge));
 }
 
+TEST_CASE("a ridge drawn for FP8 matmuls says so, in the picture and its description; a BF16 one says nothing") {
+    const kv::Result fp8 = evaluated({{"weight_dtype", "fp8"}}), bf16 = evaluated({});
+    for (const char* name : {"roofline", "intensity"}) {
+        INFO(name);
+        const Picture with = draw(name, fp8), without = draw(name, bf16);
+        CHECK(with.svg.find("ridge " + kv::format_intensity(fp8.steps.ridge_flops_per_byte) + " (FP8 matmuls)") != std::string::npos);
+        CHECK(with.desc.find(kv::format_intensity(fp8.steps.ridge_flops_per_byte) + " (FP8 matmuls)") != std::string::npos);
+        CHECK(without.svg.find("FP8") == std::string::npos);
+        CHECK(fp8.steps.ridge_flops_per_byte > 1.5 * bf16.steps.ridge_flops_per_byte);
+    }
+}
+
 TEST_CASE("the intensity picture: the weight read grows with the batch, the cache read stays at the group size") {
     const kv::Result r = evaluated({});
     const Picture p = draw("intensity", r);

@@ -203,20 +203,20 @@ void admission(const kv::Result& r) {
 
 void decode_step(const kv::Result& r) {
     heading("One decode step");
-    figure_row("decode",
-               {
-                   {"bytes moved per step", kv::format_bytes(r.steps.decode.bytes),
-                    "weights " + kv::format_percent(r.steps.weight_share, 0) + ", KV cache the rest", Colour::memory,
-                    "Every step reads this rank's weights once and every running sequence's whole cache."},
-                   {"step time", kv::format_duration(r.steps.decode.total_s),
-                    std::string(r.steps.decode.bound == kv::Bound::compute ? "compute-bound" : "memory-bound"), Colour::decode, nullptr},
-                   {"decode rate", kv::format_tokens_per_s(r.steps.decode_tokens_per_s), "one token per running sequence per step",
-                    Colour::decode,
-                    "Decode steps alone, all streams. vLLM's logged Avg generation throughput is lower: its steps also "
-                    "compute the prompts of arriving requests (the log line below)."},
-                   {"per-stream ITL", kv::format_duration(r.steps.itl_s), "inter-token latency = one step", Colour::decode,
-                    "What one reader of one stream waits between tokens."},
-               });
+    figure_row(
+        "decode",
+        {
+            {"bytes moved per step", kv::format_bytes(r.steps.decode.bytes),
+             "weights " + kv::format_percent(r.steps.weight_share, 0) + ", KV cache the rest", Colour::memory,
+             "Every step reads this rank's weights once and every running sequence's whole cache."},
+            {"step time", kv::format_duration(r.steps.decode.total_s),
+             std::string(r.steps.decode.bound == kv::Bound::compute ? "compute-bound" : "memory-bound"), Colour::decode, nullptr},
+            {"decode rate", kv::format_tokens_per_s(r.steps.decode_tokens_per_s), "one token per running sequence per step", Colour::decode,
+             "Decode steps alone, all streams. vLLM's logged Avg generation throughput is lower: its steps also "
+             "compute the prompts of arriving requests (the log line below)."},
+            {"per-stream ITL", kv::format_duration(r.steps.itl_s), "inter-token latency = one step", Colour::decode,
+             "What one reader of one stream waits between tokens."},
+        });
     const double weights = r.memory.weight_bytes;
     const double kv_read = r.steps.decode.bytes - weights;
     stacked_bar("##step_bytes",

@@ -59,7 +59,8 @@ std::string figure_html(const FigureRecord& f, const LessonData& data) {
         if (r.names_scenario() && std::find(names.begin(), names.end(), r.source) == names.end()) names.push_back(r.source);
     const EvaluatedScenario* s = data.find_scenario(scenario_ref->source);
     // The scenarios themselves are the page's (main's data-scenarios), not repeated on each figure.
-    attrs += " data-scenario-name=\"" + escape_html(scenario_ref->source) + "\"" + " data-scenario-names=\"" + escape_html(names.dump()) + "\"";
+    attrs +=
+        " data-scenario-name=\"" + escape_html(scenario_ref->source) + "\"" + " data-scenario-names=\"" + escape_html(names.dump()) + "\"";
     if (!f.panel.empty()) attrs += " data-panel=\"" + escape_html(f.panel) + "\"";
     const std::string href = f.panel.empty() ? "" : " href=\"#panel-" + escape_html(f.panel) + "\"";
     std::string title = s->about;

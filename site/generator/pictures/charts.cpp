@@ -20,9 +20,16 @@ template <typename XLabel, typename YLabel>
 void log_axes(Svg& svg, const Axis& x, const Axis& y, const XLabel& x_label, const YLabel& y_label, double x_step = 10) {
     svg.line(x.from, y.from, x.to, y.from, "p-axis");
     svg.line(x.from, y.from, x.from, y.to, "p-axis");
-    for (double v = x.min; v <= x.max * 1.0001; v *= x_step) {
+    // Over more than four steps every other tick is labelled, so a phone's labels do not meet.
+    const int every = std::log(x.max / x.min) / std::log(x_step) > 4.01 ? 2 : 1;
+    int tick = 0;
+    for (double v = x.min; v <= x.max * 1.0001; v *= x_step, ++tick) {
         svg.line(x.at(v), y.from, x.at(v), y.from + 4, "p-axis");
-        svg.text(x.at(v), y.from + 16, x_label(v), "middle", "p-small");
+        if (tick % every != 0) continue;
+        // The first label starts at its tick (clear of the y axis's labels), the last ends at its
+        // tick (inside the picture), however narrow the picture is drawn.
+        const bool first = tick == 0, last = v * x_step > x.max * 1.0001;
+        svg.text(x.at(v), y.from + 16, x_label(v), first ? "start" : last ? "end" : "middle", "p-small");
     }
     for (double v = y.min; v <= y.max * 1.0001; v *= 10) {
         svg.line(x.from - 4, y.at(v), x.from, y.at(v), "p-axis");
@@ -33,6 +40,10 @@ void log_axes(Svg& svg, const Axis& x, const Axis& y, const XLabel& x_label, con
 
 // The rate a phase runs at: its FLOPs over the time its compute or memory sets.
 double attained_flops_per_s(const kv::PhaseTiming& phase) { return phase.flops / std::max(phase.compute_s, phase.memory_s); }
+
+// The ridge moves with the matmuls' precision (FP8 doubles the FLOP/s): a picture says which it drew.
+std::string precision_note(const kv::Result& r) { return r.scenario.weight_dtype == kv::DType::fp8 ? " (FP8 matmuls)" : ""; }
+std::string ridge_label(const kv::Result& r, double ridge) { return "ridge " + kv::format_intensity(ridge) + precision_note(r); }
 
 }  // namespace
 
@@ -58,7 +69,7 @@ std::variant<Picture, std::string> roofline(const kv::Result& r, const std::stri
                   {x.to, y.at(t.achieved_flops_per_s)}},
                  "p-roof");
     svg.line(x.at(t.ridge_flops_per_byte), y.from, x.at(t.ridge_flops_per_byte), y.at(t.achieved_flops_per_s), "pic-ridge p-dotted");
-    svg.text(x.at(t.ridge_flops_per_byte) + 4, y.from - 6, "ridge " + kv::format_intensity(t.ridge_flops_per_byte), "start", "p-small");
+    svg.text(x.at(t.ridge_flops_per_byte) + 4, y.from - 6, ridge_label(r, t.ridge_flops_per_byte), "start", "p-small");
     // The legend sits in the empty corner above the sloped roof.
     svg.line(x.from + 10, y.to + 22, x.from + 30, y.to + 22, "p-roof-sheet");
     svg.text(x.from + 36, y.to + 26, "data sheet: " + kv::format_flops_per_s(sheet_flops) + ", " + kv::format_bandwidth(sheet_bytes),
@@ -68,8 +79,9 @@ std::variant<Picture, std::string> roofline(const kv::Result& r, const std::stri
              "achieved: " + kv::format_flops_per_s(t.achieved_flops_per_s) + ", " + kv::format_bandwidth(t.achieved_bytes_per_s), "start",
              "p-small");
     svg.circle(x.at(t.decode.arithmetic_intensity), y.at(decode_rate), 5, "c-decode");
-    svg.text(x.at(t.decode.arithmetic_intensity) + 8, y.at(decode_rate) + 4,
-             "decode, batch " + count(static_cast<double>(r.admission.running)));
+    // Above and left of the point, over the sloped roof, where nothing else is drawn.
+    svg.text(x.at(t.decode.arithmetic_intensity) - 8, y.at(decode_rate) - 8,
+             "decode, batch " + count(static_cast<double>(r.admission.running)), "end");
     svg.circle(x.at(t.prefill.arithmetic_intensity), y.at(prefill_rate), 5, "c-prefill");
     svg.text(x.at(t.prefill.arithmetic_intensity), y.at(prefill_rate) + 20, "prefill", "middle");
     p.title = "The roofline of the " + r.gpu.name + ", and where decode and prefill sit";
@@ -77,7 +89,7 @@ std::variant<Picture, std::string> roofline(const kv::Result& r, const std::stri
              kv::format_flops_per_s(sheet_flops) + " and " + kv::format_bandwidth(sheet_bytes) +
              "; the achieved roof the step times use is " + kv::format_flops_per_s(t.achieved_flops_per_s) + " and " +
              kv::format_bandwidth(t.achieved_bytes_per_s) + ", so its ridge point is at " + kv::format_intensity(t.ridge_flops_per_byte) +
-             ". A decode step of " + count(static_cast<double>(r.admission.running)) + " sequences does " +
+             precision_note(r) + ". A decode step of " + count(static_cast<double>(r.admission.running)) + " sequences does " +
              kv::format_intensity(t.decode.arithmetic_intensity) + " (" + kv::format_flops_per_s(decode_rate) + ", " +
              kv::bound_name(t.decode.bound) + "-bound); the prefill of one " + count(static_cast<double>(r.scenario.prompt_tokens)) +
              "-token prompt does " + kv::format_intensity(t.prefill.arithmetic_intensity) + " (" + kv::format_flops_per_s(prefill_rate) +
@@ -97,7 +109,7 @@ std::variant<Picture, std::string> intensity(const kv::Result& r, const std::str
     const double kv_level = points.front().kv_flops_per_byte;
     if (kv_level <= 0) return std::string("the intensity picture needs a model with a KV cache");
     Picture p;
-    p.x = {1, 1024, 50, width - 12, true};
+    p.x = {1, 1024, 60, width - 12, true};
     p.y = {decade_below(std::min(kv_level, points.front().weight_flops_per_byte)),
            decade_above(std::max(ridge, points.back().weight_flops_per_byte) * 1.2), 214, 12, true};
     const Axis &x = p.x, &y = p.y;
@@ -111,7 +123,7 @@ std::variant<Picture, std::string> intensity(const kv::Result& r, const std::str
         kv_line.push_back({x.at(static_cast<double>(batches[i])), y.at(points[i].kv_flops_per_byte)});
     }
     svg.line(x.from, y.at(ridge), x.to, y.at(ridge), "p-dotted");
-    svg.text(x.from + 4, y.at(ridge) - 5, "ridge " + kv::format_intensity(ridge), "start", "p-small");
+    svg.text(x.from + 4, y.at(ridge) - 5, ridge_label(r, ridge), "start", "p-small");
     svg.polyline(weight_line, "c-weights p-series");
     svg.polyline(kv_line, "c-kv-used p-series");
     // Above and left of the rising line, where the chart is empty.
@@ -128,7 +140,8 @@ std::variant<Picture, std::string> intensity(const kv::Result& r, const std::str
              " for 1,024: every sequence in the batch reuses the same bytes. Reading the KV cache stays at " +
              kv::format_intensity(kv_level) + " whatever the batch (" + group +
              " query heads per KV head), because each sequence reads only its own cache. The ridge point is " +
-             kv::format_intensity(ridge) + "; this scenario decodes " + count(static_cast<double>(r.admission.running)) + " sequences.";
+             kv::format_intensity(ridge) + precision_note(r) + "; this scenario decodes " +
+             count(static_cast<double>(r.admission.running)) + " sequences.";
     p.svg = svg.finish(254, id, p.title, p.desc);
     return p;
 }

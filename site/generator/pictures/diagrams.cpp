@@ -77,17 +77,17 @@ std::variant<Picture, std::string> gqa(const kv::Result& r, const std::string& i
     head_rows(svg, 16, heads, kv_heads, "Grouped-query: " + h + " query heads share " + k + " KV heads");
     head_rows(svg, 100, heads, heads, "Multi-head: each query head has its own K and V");
     const double gqa_bytes = r.memory.layout.kv_bytes_per_token, mha_bytes = m.memory.layout.kv_bytes_per_token;
-    svg.text(10, 180,
-             "KV cache per token: " + kv::format_bytes(gqa_bytes) + " grouped, " + kv::format_bytes(mha_bytes) + " multi-head (" +
-                 kv::format_factor(mha_bytes / gqa_bytes, 2) + ")",
-             "start", "p-strong");
+    // Two lines: one would run past a phone's column.
+    svg.text(10, 180, "KV cache per token: " + kv::format_bytes(gqa_bytes) + " grouped,", "start", "p-strong");
+    svg.text(10, 197, kv::format_bytes(mha_bytes) + " multi-head (" + kv::format_factor(mha_bytes / gqa_bytes, 2) + ")", "start",
+             "p-strong");
     Picture p;
     p.title = "Grouped-query attention: query heads sharing KV heads (" + r.model.name + ")";
     p.desc = r.model.name + " groups its " + h + " query heads onto " + k + " KV heads, " + kv::format_count(heads / kv_heads) +
              " to each, and caches " + kv::format_bytes(gqa_bytes) +
              " per token; with a K and V head for every query head it would cache " + kv::format_bytes(mha_bytes) + ", " +
              kv::format_factor(mha_bytes / gqa_bytes, 2) + " as much.";
-    p.svg = svg.finish(192, id, p.title, p.desc);
+    p.svg = svg.finish(208, id, p.title, p.desc);
     return p;
 }
 

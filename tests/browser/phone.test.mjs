@@ -1,0 +1,56 @@
+// The lesson on a phone (390×844, issue 24 point 7): nothing runs off the page sideways, every
+// picture's label lies inside its picture and is drawn at 11 px or more, and no two of a
+// picture's labels overlap.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serve, launchBrowser, root } from './harness.mjs';
+
+let server, browser;
+
+before(async () => {
+  server = await serve({ '/': path.join(root, 'build/site') });
+  browser = await launchBrowser();
+});
+after(async () => { await browser?.close(); await server?.close(); });
+
+test('at 390 px nothing overflows sideways, and the pictures\' labels are inside, readable and apart', async () => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  try {
+    await page.goto(`${server.url}/`);
+    await page.evaluate(() => document.fonts.ready);
+    const report = await page.evaluate(() => {
+      const wide = document.documentElement.scrollWidth - window.innerWidth;
+      const pictures = Array.from(document.querySelectorAll('.kv-picture svg')).map((svg) => {
+        const box = svg.getBoundingClientRect();
+        const labels = Array.from(svg.querySelectorAll('text')).map((t) => {
+          const r = t.getBoundingClientRect();
+          return { text: t.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+                   px: parseFloat(getComputedStyle(t).fontSize) * box.width / svg.viewBox.baseVal.width };
+        });
+        return { id: svg.id || svg.closest('figure').id, box: { left: box.left, right: box.right, top: box.top, bottom: box.bottom }, labels };
+      });
+      return { wide, pictures };
+    });
+    assert.ok(report.wide <= 0, `the page is ${report.wide} px wider than the screen`);
+    assert.ok(report.pictures.length >= 6);
+    for (const p of report.pictures) {
+      for (const l of p.labels) {
+        const where = `${p.id}: "${l.text}"`;
+        assert.ok(l.left >= p.box.left - 1 && l.right <= p.box.right + 1, `${where} runs past the picture's side`);
+        assert.ok(l.top >= p.box.top - 1 && l.bottom <= p.box.bottom + 1, `${where} runs past the picture's top or bottom`);
+        assert.ok(l.px >= 11, `${where} is drawn at ${l.px.toFixed(1)} px`);
+      }
+      // Labels may touch; none covers another by more than 2 px each way.
+      for (let i = 0; i < p.labels.length; ++i)
+        for (let j = i + 1; j < p.labels.length; ++j) {
+          const a = p.labels[i], b = p.labels[j];
+          const across = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+          const down = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+          assert.ok(across <= 2 || down <= 2, `${p.id}: "${a.text}" and "${b.text}" overlap`);
+        }
+    }
+  } finally {
+    await page.close();
+  }
+});
