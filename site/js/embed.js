@@ -45,6 +45,7 @@
   var status = main.querySelector('.kv-panel__status');
   var defaults = JSON.parse(main.getAttribute('data-defaults') || '{}');
   var limits = JSON.parse(main.getAttribute('data-limits') || '{}');
+  var inputLimits = JSON.parse(main.getAttribute('data-input-limits') || '{}');   // core/io/input_text.hpp's
   var formats = JSON.parse(main.getAttribute('data-formats') || '[]');
   var knownFields = KvState.fieldNames().filter(function (name) { return name in defaults; });  // the scenario's, in its table's order
   var embed = window.KvEmbed = { handle: null, messages: [], kind: null, hosts: [], limits: limits, height: null };
@@ -242,6 +243,18 @@
 
   function isFields(v) { return !!v && typeof v === 'object' && !Array.isArray(v); }
 
+  // The first value of a host's state that JSON would carry wrongly (Infinity, too deep), as the
+  // errors list; else null. What JSON.stringify refuses outright (a BigInt, a cycle) is left to
+  // apply's catch, which names the whole state.
+  function unsendable(state) {
+    try { JSON.stringify(state); } catch (e) { return null; }
+    for (var k in state) {
+      var bad = Object.prototype.hasOwnProperty.call(state, k) && KvState.notPlainJson(state[k], k, inputLimits.json_depth);
+      if (bad) return [bad];
+    }
+    return null;
+  }
+
   // One host message, applied; whatever it holds, the panel answers and goes on reporting.
   function apply(data) {
     var errors;
@@ -266,6 +279,8 @@
     } else if (data.state && Object.keys(data.state).length > MAX_FIELDS) {
       errors = [{ field: 'state', code: 'out_of_range', message: 'a ' + data.kv + ' names ' + Object.keys(data.state).length +
         ' fields; at most ' + MAX_FIELDS + ' are read.' }];
+    } else if (data.state && unsendable(data.state)) {
+      errors = unsendable(data.state);   // named before anything is set: 1e400 arrives as Infinity
     } else {
       // One 'change' for the whole set, with its errors: the panel's own change notices arrive in
       // microtasks queued by setState, so the report waits behind them.

@@ -28,19 +28,7 @@ var KvCustom = (function () {
   // field missing) and nesting deeper than the core reads (data-input-limits, from the core). Walked
   // with a stack, not recursion.
   var limits = JSON.parse(document.getElementById('lesson').getAttribute('data-input-limits') || '{}');
-  function notPlainJson(value, name) {
-    var stack = [[value, name, 0]];
-    while (stack.length) {
-      var top = stack.pop(), v = top[0], where = top[1], depth = top[2];
-      if (typeof v === 'number' && !isFinite(v))
-        return { field: where, code: 'out_of_range', message: where + ' is too large for a number (beyond 1.8e308)' };
-      if (v === null || typeof v !== 'object') continue;
-      if (depth >= limits.json_depth)
-        return { field: name, code: 'out_of_range', message: name + ' nests objects or arrays more than ' + limits.json_depth + ' deep' };
-      Object.keys(v).forEach(function (k) { stack.push([v[k], Array.isArray(v) ? where + '[' + k + ']' : where + '.' + k, depth + 1]); });
-    }
-    return null;
-  }
+  function notPlainJson(value, name) { return KvState.notPlainJson(value, name, limits.json_depth); }
 
   // ---- Messages ---------------------------------------------------------------------------------
 

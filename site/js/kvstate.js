@@ -17,6 +17,10 @@
 //                                        tried at once first (so their order never matters); when
 //                                        that is refused, one by one: the accepted ones stay set,
 //                                        so one bad value never blanks the panel
+//   KvState.notPlainJson(value, name, maxDepth) -> null, or {field, code, message} for the first
+//                                        number JSON cannot carry (1e400 is Infinity here, which
+//                                        JSON.stringify would turn into null) or nesting deeper than
+//                                        maxDepth; walked with a stack, not recursion
 //   KvState.sameScenario(a, b)        -> true when every non-null field of a equals b's (a null
 //                                        model_config or gpu_config must be null in b too: the
 //                                        catalog's model is not the reader's config.json)
@@ -147,6 +151,20 @@ var KvState = (function () {
     });
   }
 
-  return { PANELS: PANELS, parse: parse, coerce: coerce, toQuery: toQuery, applyFields: applyFields,
+  function notPlainJson(value, name, maxDepth) {
+    var stack = [[value, name, 0]];
+    while (stack.length) {
+      var top = stack.pop(), v = top[0], where = top[1], depth = top[2];
+      if (typeof v === 'number' && !isFinite(v))
+        return { field: where, code: 'out_of_range', message: where + ' is too large for a number (beyond 1.8e308)' };
+      if (v === null || typeof v !== 'object') continue;
+      if (depth >= maxDepth)
+        return { field: name, code: 'out_of_range', message: name + ' nests objects or arrays more than ' + maxDepth + ' deep' };
+      Object.keys(v).forEach(function (k) { stack.push([v[k], Array.isArray(v) ? where + '[' + k + ']' : where + '.' + k, depth + 1]); });
+    }
+    return null;
+  }
+
+  return { PANELS: PANELS, parse: parse, coerce: coerce, toQuery: toQuery, applyFields: applyFields, notPlainJson: notPlainJson,
     sameScenario: sameScenario, useFields: useFields, fieldNames: function () { return NAMES.slice(); } };
 })();

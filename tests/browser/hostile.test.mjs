@@ -110,6 +110,14 @@ test('host messages: a burst of sets coalesces, bad values are answered, and the
   await page.evaluate(() => window.send({ kv: 'watch', fields: [['scenario.prompt_tokens', 'count']] }));
   await settled(() => { const c = window.replies.filter((r) => r.kv === 'change'); return c[c.length - 1].unbound.length === 0; });
 
+  // 1e400 (Infinity once parsed) is named as too large where it stands, not as a missing field.
+  n = (await changes()).length;
+  await page.evaluate(() => window.send({ kv: 'set', state: { model_config: { hidden_size: 1e400, num_hidden_layers: 36 } } }));
+  await settled((k) => window.replies.filter((r) => r.kv === 'change').length > k, n);
+  const infinite = (await changes()).pop().errors[0];
+  assert.equal(infinite.field, 'model_config.hidden_size');
+  assert.match(infinite.message, /model_config\.hidden_size is too large for a number/);
+
   // A config nested 577 deep is refused by its depth, and the reader's own change is still reported.
   n = (await changes()).length;
   await page.evaluate(() => { let c = {}; for (let i = 0; i < 577; i++) c = { x: c }; window.send({ kv: 'set', state: { model_config: c } }); });

@@ -108,6 +108,7 @@ std::string embed_page(const Templates& templates, const RenderedArticle& articl
                                            {"LIMITS", escape_html(catalog["limits"].dump())},
                                            {"FORMATS", escape_html(formats.dump())},
                                            {"SCENARIOS", scenarios_attribute(data)},
+                                           {"INPUT_LIMITS", escape_html(catalog["input_limits"].dump())},
                                            {"ACCURACY", escape_html(data.accuracy().dump())},
                                            {"TITLE_TEXT", escape_html(article.title_text)}});
 }
