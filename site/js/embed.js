@@ -273,14 +273,15 @@
 
   function applyOrName(data) {
     var handle = embed.handle;
-    var errors;
+    var fields = isFields(data.state) && Object.keys(data.state).length <= MAX_FIELDS;
+    var errors, unsent = fields ? unsendable(data.state) : null;   // walked once, and only when it may be read
     if ((data.kv === 'set' || data.kv === 'scenario') && !isFields(data.state)) {
       errors = [{ field: 'state', code: 'malformed_json', message: 'a ' + data.kv + ' needs a JSON object of scenario fields.' }];
     } else if (data.state && Object.keys(data.state).length > MAX_FIELDS) {
       errors = [{ field: 'state', code: 'out_of_range', message: 'a ' + data.kv + ' names ' + Object.keys(data.state).length +
         ' fields; at most ' + MAX_FIELDS + ' are read.' }];
-    } else if (data.state && unsendable(data.state)) {
-      errors = unsendable(data.state);   // named before anything is set: 1e400 arrives as Infinity
+    } else if (unsent) {
+      errors = unsent;   // named before anything is set: 1e400 arrives as Infinity
     } else {
       // One 'change' for the whole set, with its errors: the panel's own change notices arrive in
       // microtasks queued by setState, so the report waits behind them.

@@ -7,6 +7,7 @@
 //   KvPanelHead.describe(state, result, base)             -> the scenario in words
 //   KvPanelHead.differences(before, after)                -> [what changed, in words]
 //   KvPanelHead.say(panel, text)                          the visible note, fading in
+//   KvPanelHead.valueAt(result, 'decode.flops')           -> a result field by its dotted path (lesson-knobs.js too)
 // Numbers are formatted by the core (KvPanels.format) once the module is loaded.
 var KvPanelHead = (function () {
   'use strict';
@@ -147,5 +148,5 @@ var KvPanelHead = (function () {
     panel.note.classList.add('is-fresh');
   }
 
-  return { show: show, describe: describe, differences: differences, say: say };
+  return { show: show, describe: describe, differences: differences, say: say, valueAt: valueAt };
 })();

@@ -12,10 +12,6 @@
   var knobs = document.querySelectorAll('.kv-knob[data-knob]');
   if (!lesson || !knobs.length || !window.KvPanels) return;
 
-  function valueAt(object, path) {
-    return path.split('.').reduce(function (o, k) { return o === undefined || o === null ? undefined : o[k]; }, object);
-  }
-
   // The generator's arithmetic: + - * / and parentheses over numbers and `scenario.path` references.
   function calculate(expr, valueOf) {
     var tokens = expr.match(/\d+(?:\.\d+)?(?:e[+-]?\d+)?|[A-Za-z_][A-Za-z0-9_.]*|[-+*/()]/g) || [];
@@ -119,7 +115,7 @@
       var valueOf = function (ref) {
         var dot = ref.indexOf('.'), scenario = ref.slice(0, dot);
         if (!results[scenario]) results[scenario] = KvPanels.evaluate(lesson.scenarioWithOwn(scenario));
-        return valueAt(results[scenario], ref.slice(dot + 1));
+        return KvPanelHead.valueAt(results[scenario], ref.slice(dot + 1));
       };
       figures.forEach(function (f) { refigure(f, valueOf, i === start); });
       lesson.knobMoved(knob, state);

@@ -55,6 +55,7 @@
       section: null,     // the reading section it last followed
       pinned: null,      // the reader's own state is shown: the section it was set in, or 'pending'
       expected: [],      // states this script set, whose change notices are not the reader's
+      knobState: null,   // a knob of its chapter moved before it mounted: shown, as the reader's, when it does
       tall: false,
       promise: null,
       handle: null,
@@ -102,8 +103,14 @@
           readerChanged(panel);
           changed(panel, state, true);
         });
-        // The text moved on while the module loaded.
+        // The text moved on while the module loaded; or the reader moved a knob in its chapter first.
         if (panel.pinned === null) setQuietly(panel, textState(panel));
+        if (panel.knobState) {
+          handle.setState(panel.knobState);
+          panel.knobState = null;
+          changed(panel, handle.getState(), true);
+          return handle;
+        }
         changed(panel, handle.getState(), false);
         return handle;
       }, function (error) {
@@ -193,11 +200,15 @@
   }
 
   // For lesson-knobs.js: a named scenario with the reader's own model or GPU, and the reader's
-  // knob shown in the figure's chapter panel (if it has mounted; a later mount takes the text's).
+  // knob shown in the figure's chapter panel, now or, if it has not mounted yet, when it does.
   lesson.scenarioWithOwn = function (name) { return Object.assign({}, scenarios[name], own); };
   lesson.knobMoved = function (at, state) {
     var panel = panels[at.getAttribute('data-panel')];
-    if (panel && panel.handle) readerShows(panel, at, state);
+    if (!panel) return;
+    if (panel.handle) { readerShows(panel, at, state); return; }
+    var section = sectionOf(at);
+    panel.pinned = section ? section.index : 'pending';
+    panel.knobState = state;
   };
 
   // ---- Reading sections -------------------------------------------------------------------------
