@@ -1,27 +1,20 @@
-// The lesson page's behaviour. The page reads right without it: every figure is baked into the HTML
-// by the site generator. This file keeps each panel's record and state and wires the parts, each a
-// script loaded before it: panels mount near the viewport and stick beside their chapter's text
-// (lesson-layout.js); each reading section ({{scenario NAME}} to the next marker or heading,
-// lesson-sections.js) moves the panel beside it to its scenario as it reaches the reading line, and
-// the panel says what changed; a change the reader makes (a knob, a figure, the address) is never
-// overwritten by scrolling: the panel offers the section's scenario instead, a click away; the
-// reader's own model, GPU or log (the forms) rides along with every scenario; the header names its scenario and the figures the
-// section quotes (lesson-head.js). A figure's click loads its scenario into its chapter's panel (one
-// over several scenarios cycles through them); figures the panel shows are marked; every panel the
-// reader changed is mirrored into the URL hash and restored from it (lesson-hash.js); the embed
-// snippets (lesson-snippets.js) and "open on its own" links follow the panel's state.
-// KvLesson.useOwn(partial) sends the reader's own model_config or gpu_config, or a vLLM log's whole
-// scenario (kvcustom.js), to every panel, now or when it mounts, once the core accepts it;
-// KvLesson.backToLesson() puts every panel back on its chapter's scenario. Page data comes from
-// attributes (the CSP forbids inline scripts, file:// forbids fetch). window.KvLesson exposes the
-// panels' handles, load, useOwn, backToLesson, copyOnClick and the load-to-first-panel time for tests.
+// The lesson page's behaviour; the page reads right without it (the generator bakes every figure).
+// It keeps each panel's record and wires the parts loaded before it: panels mount near the viewport
+// and stick beside their text (lesson-layout.js); a reading section (lesson-sections.js) moves its
+// panel to its scenario at the reading line; a reader's change (a knob, a figure, the address, a
+// number dragged in the text: lesson-knobs.js) is never overwritten by scrolling, the section's
+// scenario is offered instead; the reader's own model, GPU or log rides along with every scenario;
+// the header names the scenario and the figures quoted (lesson-head.js); a figure's click loads its
+// scenario; panels the reader changed live in the URL hash (lesson-hash.js); snippets follow state.
+// window.KvLesson: the panels' handles, load, useOwn(partial) (a config, GPU or log's scenario for
+// every panel, once the core accepts it: kvcustom.js), backToLesson, copyOnClick, scenarioWithOwn,
+// knobMoved and the load-to-first-panel time. Page data comes from attributes (CSP, file://).
 (function () {
   'use strict';
 
   document.documentElement.classList.add('kv-js');
   var main = document.querySelector('.kv-article');
   if (!main) return;
-
   var defaults = JSON.parse(main.getAttribute('data-defaults') || '{}');
   var scenarios = JSON.parse(main.getAttribute('data-scenarios') || '{}');
   var base = JSON.parse(main.getAttribute('data-base') || '{}');   // the lesson's starting point
@@ -105,13 +98,9 @@
         });
         // The text moved on while the module loaded; or the reader moved a knob in its chapter first.
         if (panel.pinned === null) setQuietly(panel, textState(panel));
-        if (panel.knobState) {
-          handle.setState(panel.knobState);
-          panel.knobState = null;
-          changed(panel, handle.getState(), true);
-          return handle;
-        }
-        changed(panel, handle.getState(), false);
+        if (panel.knobState) handle.setState(panel.knobState);
+        changed(panel, handle.getState(), !!panel.knobState);
+        panel.knobState = null;
         return handle;
       }, function (error) {
         panel.figure.classList.remove('is-loading');
@@ -191,10 +180,13 @@
   });
 
   // The reader's choice, made at element `at` (a figure, a knob): it stands while they read its section.
-  function readerShows(panel, at, state) {
+  function pinAt(panel, at) {
     var section = sectionOf(at);
     panel.pinned = section ? section.index : 'pending';
-    show(panel, state).then(function (handle) {
+    return panel;
+  }
+  function readerShows(panel, at, state) {
+    show(pinAt(panel, at), state).then(function (handle) {
       changed(panel, handle.getState(), true);
     }, function () {});
   }
@@ -204,11 +196,8 @@
   lesson.scenarioWithOwn = function (name) { return Object.assign({}, scenarios[name], own); };
   lesson.knobMoved = function (at, state) {
     var panel = panels[at.getAttribute('data-panel')];
-    if (!panel) return;
-    if (panel.handle) { readerShows(panel, at, state); return; }
-    var section = sectionOf(at);
-    panel.pinned = section ? section.index : 'pending';
-    panel.knobState = state;
+    if (panel && panel.handle) readerShows(panel, at, state);
+    else if (panel) pinAt(panel, at).knobState = state;
   };
 
   // ---- Reading sections -------------------------------------------------------------------------
