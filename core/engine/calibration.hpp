@@ -14,8 +14,9 @@ struct Calibration {
     // role follows a hash of its source, never its error) by scripts/fit_timing, three sweeps of
     // coordinate descent from the values the sources below suggest; checked by the 53 "holdout"
     // rows (kvcache --validate-timing: 9.8% median |error| on the fit rows, 16.8% on the held-out
-    // ones when fitted; 8.4% and 15.9% now, with the attention read below and preempted requests
-    // finding their own blocks). Where a fitted value sits at its bound the comment says so. ---
+    // ones when fitted; 8.4% and 15.8% now, with the attention read below, preempted requests
+    // finding their own blocks and upstream ROCm releases without the custom all-reduce). Where a
+    // fitted value sits at its bound the comment says so. ---
     // What a serving step's reads reach of the GPU's measured HBM bandwidth (gpus.json "achieved"),
     // and its matmuls of the measured matmul ceiling: model-shaped GEMVs and GEMMs with their
     // ramps and tails, not a STREAM kernel or the best square matmul.

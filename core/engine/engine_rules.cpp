@@ -37,6 +37,14 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.v0_overhauled = !(v < EngineVersion{0, 6, 0});
     r.async_scheduling = !(v < EngineVersion{0, 12, 0});
     r.custom_allreduce = !(v < EngineVersion{0, 3, 0});
+    r.custom_allreduce_on_amd = !(v < EngineVersion{0, 8, 3});
+    return r;
+}
+
+EngineRules engine_rules_of(const std::string& vllm_version) {
+    const auto version = parse_engine_version(vllm_version);
+    EngineRules r = engine_rules(version ? *version : *parse_engine_version(default_vllm_version));
+    if (vllm_version.find("rocm") != std::string::npos) r.custom_allreduce_on_amd = true;
     return r;
 }
 

@@ -59,11 +59,18 @@ struct EngineRules {
     //     the CPU's work overlaps the previous step's forward pass.
     bool v0_overhauled = true;
     bool async_scheduling = true;
-    // vLLM's own all-reduce over NVLink and P2P (PR #2192, from 0.3.0); NCCL before.
+    // vLLM's own all-reduce over NVLink and P2P (PR #2192, from 0.3.0); NCCL before. On AMD GPUs
+    // upstream's ParallelConfig turned it off ("not supported on AMD GPUs") until PR #14125 (in 0.8.3);
+    // AMD's fork, whose releases are tagged "v0.6.1_rocm" or "v0.7.3+rocm", had it from ROCm/vllm PR
+    // #27 (2024-05).
     bool custom_allreduce = true;
+    bool custom_allreduce_on_amd = true;
 };
 
 EngineRules engine_rules(const EngineVersion& version);
+// The rules of a version string as a scenario or log states it: a "rocm" tag names AMD's fork; an
+// unreadable string (the readers have checked it) falls back to the default release.
+EngineRules engine_rules_of(const std::string& vllm_version);
 
 // The oldest version whose accounting the model follows, and the release a scenario that names none
 // follows (the newest modelled).

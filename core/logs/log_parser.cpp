@@ -113,6 +113,8 @@ void read_flags(ParsedLog& p, std::string_view line, bool dict) {
     keep(p.quantization, word_after(line, key("quantization")));
     keep(p.dtype, word_after(line, key("dtype")));
     if (auto eager = word_after(line, key("enforce_eager"))) p.enforce_eager = *eager == "True" || *eager == "true";
+    if (auto custom = word_after(line, key("disable_custom_all_reduce")))
+        p.disable_custom_all_reduce = *custom == "True" || *custom == "true";
 }
 
 // The engine and its flags: the version banner, the config and non-default args lines, the weights loaded.
@@ -130,6 +132,8 @@ bool read_engine_line(ParsedLog& p, std::string_view line) {
         read_flags(p, line.substr(line.find("with config:")), false);
     } else if (contains(line, "non-default args: {")) {
         read_flags(p, line.substr(line.find("non-default args: {")), true);
+    } else if (contains(line, "Disabled the custom all-reduce kernel")) {
+        p.disable_custom_all_reduce = true;
     } else if (contains(line, "Model loading took ")) {
         keep(p.weights_gib, number_after(line, "Model loading took "));
         if (!p.v1_engine) p.v1_engine = true;

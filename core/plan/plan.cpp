@@ -132,7 +132,7 @@ std::string target_words(const PlanTarget& t, const std::string& gpu) {
 
 // [SECTION] The command line.
 std::string serve_command(const Scenario& s, const ModelSpec& model, int64_t replicas) {
-    const EngineRules rules = rules_of(s.vllm_version);
+    const EngineRules rules = engine_rules_of(s.vllm_version);
     const EngineVersion& version = rules.version;
     // A config.json of the reader's own: the directory holding it and its weights.
     std::string command = "vllm serve " + (!model.hf_repo.empty() ? model.hf_repo : s.model_config ? "MODEL_DIR" : s.model);
@@ -149,6 +149,7 @@ std::string serve_command(const Scenario& s, const ModelSpec& model, int64_t rep
     if (s.block_size) command += " --block-size " + std::to_string(*s.block_size);
     if (s.pipeline_parallel_size > 1) command += " --pipeline-parallel-size " + std::to_string(s.pipeline_parallel_size);
     if (s.enforce_eager) command += " --enforce-eager";
+    if (s.disable_custom_all_reduce) command += " --disable-custom-all-reduce";
     return command;
 }
 

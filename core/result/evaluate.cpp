@@ -71,7 +71,7 @@ Result evaluate_resolved(const Scenario& scenario, const ModelSpec& model, const
     r.model = scenario.force_mha ? with_multi_head_attention(model) : model;
     r.gpu = gpu;
     // An unparseable version cannot reach here: the JSON reader checks it.
-    r.rules = rules_of(scenario.vllm_version);  // the readers have checked the text
+    r.rules = engine_rules_of(scenario.vllm_version);  // the readers have checked the text
     r.memory = plan_memory(scenario, r.model, gpu, r.rules, calibration);
     r.memory.startup_error = check_startup(scenario, r.model, r.memory, r.rules, calibration);
     r.scenario = scenario;

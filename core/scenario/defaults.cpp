@@ -10,11 +10,6 @@ bool large_device(const GpuSpec& gpu) { return gpu.visible_memory_bytes >= 70 * 
 
 double default_gpu_memory_utilization(const EngineRules& rules) { return rules.larger_default_utilization ? 0.92 : 0.90; }
 
-EngineRules rules_of(const std::string& vllm_version) {
-    const auto version = parse_engine_version(vllm_version);
-    return engine_rules(version ? *version : *parse_engine_version(default_vllm_version));
-}
-
 ResolvedLimits resolve_limits(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu, const EngineRules& rules) {
     ResolvedLimits r;
     r.max_model_len = s.max_model_len ? *s.max_model_len : m.max_position_embeddings;

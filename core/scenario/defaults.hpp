@@ -26,10 +26,6 @@ ResolvedLimits resolve_limits(const Scenario& scenario, const ModelSpec& model, 
 // 0.90, or 0.92 from the release that moved the CUDA-graph estimate into the budget.
 double default_gpu_memory_utilization(const EngineRules& rules);
 
-// The rules of a scenario's release (the readers have checked the text; an unreadable one falls
-// back to the default release).
-EngineRules rules_of(const std::string& vllm_version);
-
 // vLLM's "large device" (get_batch_defaults): at least 70 GiB and not an A100.
 bool large_device(const GpuSpec& gpu);
 

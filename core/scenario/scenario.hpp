@@ -37,6 +37,7 @@ struct Scenario {
     DType weight_dtype = DType::bf16;              // bf16: the checkpoint as published; fp8: --quantization fp8
     bool force_mha = false;
     bool enforce_eager = false;
+    bool disable_custom_all_reduce = false;         // --disable-custom-all-reduce: NCCL for every all-reduce
     std::optional<int64_t> max_num_seqs;            // engine default when unset
     std::optional<int64_t> max_num_batched_tokens;  // engine default when unset
     std::optional<int64_t> max_model_len;           // the model's max_position_embeddings when unset

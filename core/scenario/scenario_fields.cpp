@@ -167,6 +167,12 @@ constexpr FieldSpec rows[] = {
      .label = "enforce_eager",
      .help = "vLLM's --enforce-eager: run without capturing CUDA graphs. Saves their memory (inside the budget from "
              "0.21.0, in the headroom outside it before) and costs some decode speed, which this model leaves out."},
+    {.name = "disable_custom_all_reduce",
+     .type = FieldType::boolean,
+     .flag = "--disable-custom-all-reduce",
+     .help = "vLLM's --disable-custom-all-reduce: tensor-parallel all-reduces go through NCCL (RCCL on AMD GPUs) instead "
+             "of vLLM's own kernel, which costs latency on every one of them. Upstream vLLM disabled its kernel on AMD GPUs "
+             "itself before 0.8.3."},
     {.name = "force_mha",
      .type = FieldType::boolean,
      .label = "force multi-head attention",
@@ -229,6 +235,7 @@ const std::vector<Field<Scenario>>& scenario_fields() {
         {&scenario_field("tensor_parallel_size"), &Scenario::tensor_parallel_size},
         {&scenario_field("vllm_version"), &Scenario::vllm_version},
         {&scenario_field("enforce_eager"), &Scenario::enforce_eager},
+        {&scenario_field("disable_custom_all_reduce"), &Scenario::disable_custom_all_reduce},
         {&scenario_field("force_mha"), &Scenario::force_mha},
         {&scenario_field("entry"), &Scenario::entry},
         {&scenario_field("block_size"), &Scenario::block_size},

@@ -32,9 +32,10 @@ double peak_flops_per_s(const GpuSpec& gpu, DType weight_dtype);
 // Whether a pass of `tokens` tokens (`decode_only`: one token per sequence) replays a CUDA graph.
 bool runs_in_cuda_graph(const EngineRules& rules, const Scenario& scenario, double tokens, bool decode_only);
 
-// One all-reduce of `message_bytes` over `tensor_parallel_size` ranks.
+// One all-reduce of `message_bytes` over `tensor_parallel_size` ranks: vLLM's own kernel where the
+// release, the GPU's vendor and the scenario's --disable-custom-all-reduce allow it, else NCCL.
 double allreduce_s(double message_bytes, int64_t tensor_parallel_size, const GpuSpec& gpu, const EngineRules& rules,
-                   const Calibration& calibration);
+                   const Scenario& scenario, const Calibration& calibration);
 
 // The CPU's time for one step over `sequences` sequences, before any overlap with the GPU.
 double host_step_s(const EngineRules& rules, const Scenario& scenario, double sequences, const Calibration& calibration);

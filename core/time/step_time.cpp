@@ -89,7 +89,7 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
     phase.kernel_s = passes * layer_floors_s(r, graph, tokens / passes, c);
     const double message_bytes = tokens / passes * static_cast<double>(r.model.hidden_size) * c.activation_bytes_per_element;
     const double allreduces = 2.0 * static_cast<double>(r.model.num_hidden_layers) + 2.0;
-    phase.communication_s = passes * allreduces * allreduce_s(message_bytes, tp, r.gpu, r.rules, c);
+    phase.communication_s = passes * allreduces * allreduce_s(message_bytes, tp, r.gpu, r.rules, r.scenario, c);
     phase.gpu_s = std::max(phase.compute_s, phase.memory_s) + phase.kernel_s + phase.communication_s;
     phase.host_s = passes * host_step_s(r.rules, r.scenario, load.decode_tokens + load.prefill_sequences / passes, c);
     phase.total_s = r.rules.async_scheduling ? std::max(phase.gpu_s, phase.host_s) : phase.gpu_s + phase.host_s;

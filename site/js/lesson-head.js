@@ -36,6 +36,7 @@ var KvPanelHead = (function () {
     case 'vllm_version': return 'vLLM ' + v;
     case 'entry': return v === 'offline' ? 'offline engine' : 'vllm serve';
     case 'enforce_eager': return v ? 'eager (no CUDA graphs)' : 'CUDA graphs';
+    case 'disable_custom_all_reduce': return v ? 'all-reduces on NCCL' : "vLLM's own all-reduce";
     case 'model_config': return v ? 'your config.json' : 'the catalog model';
     case 'gpu_config': return v ? 'your GPU' : 'the catalog GPU';
     case 'workload': return v + ' workload';

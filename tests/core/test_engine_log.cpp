@@ -2,6 +2,7 @@
 // engine words it, and the lesson's lines.
 #include <catch2/catch.hpp>
 #include "logs/engine_log.hpp"
+#include "logs/log_parser.hpp"
 
 #include "base/format.hpp"
 #include "support.hpp"
@@ -44,6 +45,20 @@ TEST_CASE("V0 start-up lines: blocks, not tokens") {
     CHECK(has_line(r, "INFO # GPU blocks: " + std::to_string(m.num_gpu_blocks) + ", # CPU blocks: " + std::to_string(m.cpu_swap_blocks)));
     CHECK(m.cpu_swap_blocks == static_cast<int64_t>(4 * GiB / (16.0 * 147456)));
     CHECK(has_line(r, "INFO Loading model weights took " + format_fixed(m.weight_bytes / GiB, 4) + " GB"));
+}
+
+TEST_CASE("upstream releases before 0.8.3 say they turn the custom all-reduce off on AMD GPUs, and a log reader takes it up") {
+    const std::string line = "INFO Disabled the custom all-reduce kernel because it is not supported on AMD GPUs.";
+    const Result upstream = evaluate_ok({{"gpu", "MI300X"}, {"tensor_parallel_size", 8}, {"vllm_version", "0.6.1"}});
+    CHECK(has_line(upstream, line));
+    CHECK_FALSE(has_line(evaluate_ok({{"gpu", "MI300X"}, {"tensor_parallel_size", 8}, {"vllm_version", "0.6.1+rocm"}}), line));
+    CHECK_FALSE(has_line(evaluate_ok({{"gpu", "MI300X"}, {"vllm_version", "0.6.1"}}), line));  // one GPU: nothing to reduce
+    CHECK_FALSE(has_line(evaluate_ok({{"tensor_parallel_size", 8}, {"vllm_version", "0.6.1"}}), line));
+    CHECK(parse_vllm_log(line).disable_custom_all_reduce == true);
+    const ParsedLog config = parse_vllm_log(
+        "INFO 01-02 03:04:05 llm_engine.py:237] Initializing an LLM engine (v0.6.3) with config: model='m', "
+        "tensor_parallel_size=4, disable_custom_all_reduce=True, enforce_eager=False");
+    CHECK(config.disable_custom_all_reduce == true);
 }
 
 TEST_CASE("the stats line and the lesson lines") {

@@ -113,6 +113,23 @@ TEST_CASE("tensor parallelism: sublinear because of the all-reduces") {
     CHECK(tp4.steps.decode.communication_s == Approx((2 * 36 + 2) * per_call));
 }
 
+TEST_CASE("the custom all-reduce: off by the flag, and on AMD GPUs off in upstream releases before 0.8.3") {
+    const Calibration c;
+    const double message = 32.0 * 4096 * 2;
+    const auto latency = [&](const nlohmann::json& s) {
+        const Result r = evaluate_ok(s);
+        const double ring = 2.0 * 3 / 4 * message / r.gpu.interconnect_bytes_per_s;
+        return r.steps.decode.communication_s / (2 * 36 + 2) - ring;
+    };
+    CHECK(latency({{"tensor_parallel_size", 4}}) == Approx(c.allreduce_custom_s));
+    CHECK(latency({{"tensor_parallel_size", 4}, {"disable_custom_all_reduce", true}}) == Approx(c.allreduce_nccl_s));
+    // vllm/config.py's ParallelConfig until PR #14125: "not supported on AMD GPUs"; AMD's fork kept it.
+    CHECK(latency({{"gpu", "MI300X"}, {"tensor_parallel_size", 4}, {"vllm_version", "0.6.1"}}) == Approx(c.allreduce_nccl_s));
+    CHECK(latency({{"gpu", "MI300X"}, {"tensor_parallel_size", 4}, {"vllm_version", "0.6.1+rocm"}}) == Approx(c.allreduce_custom_s));
+    CHECK(latency({{"gpu", "MI300X"}, {"tensor_parallel_size", 4}, {"vllm_version", "0.8.3"}}) == Approx(c.allreduce_custom_s));
+    CHECK(latency({{"gpu", "H100"}, {"tensor_parallel_size", 4}, {"vllm_version", "0.6.1"}}) == Approx(c.allreduce_custom_s));
+}
+
 TEST_CASE("a decode step's weight read gains intensity with the batch, its cache read stays at the group size") {
     const Result r = evaluate_ok({});  // Qwen3-8B: 32 query heads on 8 KV heads, BF16 cache
     const DecodeIntensities one = decode_intensities(step_engine(r), 1, 4352);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "io/validation_json.hpp"
@@ -70,18 +71,24 @@ TEST_CASE("real benchmark runs: at least 40, fit and held-out apart, medians no 
     for (const char* gpu : {"A100", "H100", "H200", "MI300X", "B200"}) CHECK(gpus.count(gpu) == 1);
 }
 
-// content/lesson/09-trust.md says most of the largest held-out time errors are on MI300X, where the
-// model steps faster than the engine did: a shorter time, or a higher throughput, than printed.
-TEST_CASE("the trust chapter's claim: the largest held-out time errors are mostly MI300X runs the model makes too fast") {
+// content/lesson/09-trust.md says most of the largest held-out time errors (here the ten largest) are
+// runs the model steps faster than the engine did (a shorter time, or a higher throughput, than
+// printed), and that more of those are on MI300X than on any other GPU.
+TEST_CASE("the trust chapter's claim: the largest held-out time errors are mostly runs the model makes too fast, MI300X first") {
     std::vector<kv::TimingRow> held;
     for (const auto& row : timing_summary().rows)
         if (row.role == "holdout" && row.failure.empty()) held.push_back(row);
     std::sort(held.begin(), held.end(), [](const auto& a, const auto& b) { return std::fabs(a.error) > std::fabs(b.error); });
-    REQUIRE(held.size() >= 5);
-    int mi300x_too_fast = 0;
-    for (size_t i = 0; i < 5; ++i) {
+    REQUIRE(held.size() >= 10);
+    std::map<std::string, int> too_fast;
+    int all_too_fast = 0;
+    for (size_t i = 0; i < 10; ++i) {
         const bool rate = held[i].figure.find("per_s") != std::string::npos;
-        mi300x_too_fast += held[i].gpu == "MI300X" && (rate ? held[i].error > 0 : held[i].error < 0);
+        if (rate ? held[i].error < 0 : held[i].error > 0) continue;
+        ++too_fast[held[i].gpu];
+        ++all_too_fast;
     }
-    CHECK(mi300x_too_fast >= 3);
+    CHECK(all_too_fast > 5);
+    for (const auto& [gpu, count] : too_fast)
+        if (gpu != "MI300X") CHECK(count < too_fast["MI300X"]);
 }
