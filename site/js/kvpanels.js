@@ -368,8 +368,13 @@ var KvPanels = (function () {
     return parse(kv.simulate(JSON.stringify(scenario || {}), text === undefined ? 'null' : text));
   }
 
-  // Test and measurement hooks: frames drawn, animation frames requested, CPU time per frame.
-  function drawStats() { return kv ? parse(kv.drawStats()) : null; }
+  // Test and measurement hooks: frames drawn, animation frames requested, CPU time per frame, heap.
+  function drawStats() {
+    if (!kv) return null;
+    var stats = parse(kv.drawStats());
+    stats.wasm_heap_bytes = kv.HEAP8.length;   // the module's linear memory: it only ever grows
+    return stats;
+  }
   function resetDrawStats() { if (kv) kv.resetDrawStats(); }
 
   var api = { load: load, mount: mount, evaluate: evaluate, format: format, catalog: catalog, explainLog: explainLog,

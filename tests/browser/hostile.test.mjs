@@ -130,6 +130,44 @@ test('host messages: a burst of sets coalesces, bad values are answered, and the
   await page.close();
 });
 
+test('16,000 configs nested 577 deep, sent and set, leave the module working and its memory where it was', async () => {
+  const page = await browser.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${server.url}/host/`);
+  await page.waitForFunction(() => window.replies.some((r) => r.kv === 'ready'), null, { timeout: 60000 });
+  const frame = page.frames().find((f) => f.url().includes('embed.html'));
+  const heap = () => frame.evaluate(() => window.KvPanels.drawStats().wasm_heap_bytes);
+  // One refusal first, so whatever a first refusal allocates once is in the baseline.
+  const refuse = (count) => frame.evaluate((n) => {
+    let deep = {};
+    for (let i = 0; i < 577; i++) deep = { x: deep };
+    let refused = 0;
+    for (let i = 0; i < n; i++) refused += window.KvEmbed.handle.setState({ model_config: deep }).error ? 1 : 0;
+    return refused;
+  }, count);
+  assert.equal(await refuse(1), 1);
+  const before = await heap();
+  // 8,000 straight into the panel's handle (each parsed by the core), 8,000 as host messages in bursts.
+  assert.equal(await refuse(8000), 8000);
+  for (let burst = 0; burst < 8; burst++) {
+    const n = await page.evaluate(() => window.replies.filter((r) => r.kv === 'change').length);
+    await page.evaluate(() => {
+      let deep = {};
+      for (let i = 0; i < 577; i++) deep = { x: deep };
+      for (let i = 0; i < 1000; i++) window.send({ kv: 'set', state: { model_config: deep } });
+    });
+    await page.waitForFunction((k) => window.replies.filter((r) => r.kv === 'change').length > k, n, { timeout: 30000 });
+  }
+  const after = await heap();
+  assert.ok(after - before <= 1 << 20, `the heap grew by ${after - before} bytes`);
+  // Still working: a plain set applies and is reported.
+  const n = await page.evaluate(() => window.replies.filter((r) => r.kv === 'change').length);
+  await page.evaluate(() => window.send({ kv: 'set', state: { prompt_tokens: 6144 } }));
+  await page.waitForFunction((k) => { const c = window.replies.filter((r) => r.kv === 'change'); return c.length > k && c[c.length - 1].state.prompt_tokens === 6144; }, n, { timeout: 30000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('kvembed-host.js binds only the panel\'s own frames: a foreign sibling frame is not adopted, sized or believed', async () => {
   fs.writeFileSync(path.join(hostDir, 'sibling.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title>
 <a href="#" id="set" data-kv-set='{"prompt_tokens": 32768}'>long prompts</a>
