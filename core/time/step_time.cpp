@@ -14,11 +14,27 @@ const char* bound_name(Bound bound) {
 
 namespace {
 
-// Attention FLOPs per (query token, context token) pair on one rank.
-double attention_flops_per_pair(const StepEngine& r, int64_t tp) {
-    const int64_t heads_per_rank = r.model.num_attention_heads / tp;  // the engine requires tp to divide them
-    return 4.0 * static_cast<double>(r.model.num_hidden_layers) * static_cast<double>(heads_per_rank) *
-           static_cast<double>(r.model.head_dim);
+// Attention FLOPs per (query token, context token) pair on one rank: per query head, QK^T over the
+// key width and AV over the value width. MLA computes two ways (vllm/v1/attention/backends/mla/
+// common.py): a decode attends over the latent itself, keys kv_lora_rank + qk_rope_head_dim wide and
+// values kv_lora_rank; a prefill over keys and values decompressed to qk_nope + qk_rope_head_dim and
+// v_head_dim per head, after kv_b_proj has decompressed the earlier chunks' latent again.
+struct AttentionFlops {
+    double decode_pair = 0;
+    double prefill_pair = 0;
+    double context_token = 0;  // per earlier-chunk token a prefill chunk reads (MLA's decompression)
+};
+AttentionFlops attention_flops(const StepEngine& r, int64_t tp) {
+    const ModelSpec& m = r.model;
+    const auto heads_per_rank = static_cast<double>(m.num_attention_heads / tp);  // the engine requires tp to divide them
+    const double per_width = 2.0 * static_cast<double>(m.num_hidden_layers) * heads_per_rank;
+    if (m.attention != AttentionKind::mla) {
+        const double pair = per_width * 2.0 * static_cast<double>(m.head_dim);
+        return {pair, pair, 0.0};
+    }
+    const auto latent = static_cast<double>(m.kv_lora_rank), rope = static_cast<double>(m.qk_rope_head_dim);
+    const auto nope = static_cast<double>(m.qk_nope_head_dim), value = static_cast<double>(m.v_head_dim);
+    return {per_width * (2.0 * latent + rope), per_width * (nope + rope + value), per_width * latent * (nope + value)};
 }
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -78,8 +94,9 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
     // A mixture of experts reads only the experts the pass's tokens route to (uniform routing).
     const double weight_bytes = r.memory.weight_bytes - expert_weight_bytes(r) * (1.0 - experts_touched(r.model, tokens / passes));
     PhaseTiming phase;
-    phase.flops =
-        tokens * matmul_flops_per_token + attention_flops_per_pair(r, tp) * (load.decode_context_tokens + load.prefill_context_pairs);
+    const AttentionFlops attention = attention_flops(r, tp);
+    phase.flops = tokens * matmul_flops_per_token + attention.decode_pair * load.decode_context_tokens +
+                  attention.prefill_pair * load.prefill_context_pairs + attention.context_token * load.prefill_kv_read_tokens;
     phase.bytes = passes * weight_bytes + load.decode_kv_bytes +
                   (load.prefill_tokens + load.prefill_kv_read_tokens) * r.memory.layout.kv_bytes_per_token;
     phase.compute_s = phase.flops / step_flops_per_s(r.gpu, r.scenario.weight_dtype, c);

@@ -12,8 +12,12 @@ TEST_CASE("decode moves the weights plus every running sequence's whole cache, a
     const Result r = evaluate_ok({});
     const Calibration c;
     CHECK(r.steps.decode.bytes == r.memory.weight_bytes + 32 * r.admission.bytes_per_sequence);
-    // The H100's measured rates (gpus.json "achieved"), times what a serving step reaches of them.
-    CHECK(r.steps.decode.memory_s == Approx(r.steps.decode.bytes / (3.0255e12 * c.step_bandwidth_efficiency)));
+    // The H100's measured rates (gpus.json "achieved"), times what a serving step reaches of them;
+    // the attention kernel's gather of the cache a share of that.
+    const double weights_per_s = 3.0255e12 * c.step_bandwidth_efficiency;
+    const double cache_bytes = 32 * r.admission.bytes_per_sequence;
+    CHECK(r.steps.decode.memory_s ==
+          Approx(r.memory.weight_bytes / weights_per_s + cache_bytes / (weights_per_s * c.nvidia_attention_read_efficiency)));
     CHECK(r.steps.decode.compute_s == Approx(r.steps.decode.flops / (794.5e12 * c.step_matmul_efficiency)));
     const PhaseTiming& d = r.steps.decode;
     CHECK(d.gpu_s == Approx(std::max(d.memory_s, d.compute_s) + d.kernel_s + d.communication_s));
@@ -64,10 +68,12 @@ TEST_CASE("FP8 weights run at the FP8 matmul rate where the GPU has one; a GPU w
 TEST_CASE("simulated DCGM: busy memory, idle tensor cores, nvidia-smi at 100%") {
     const Calibration c;
     const Result r = evaluate_ok({});
-    // Memory-bound: DRAM busy at the achieved share of peak for the part of the step that streams;
+    // Memory-bound: DRAM busy for the part of the step that streams, at the rate its reads reach;
     // kernel floors and the host's share of the step leave it idle for the rest.
     const double streaming_share = r.steps.decode.memory_s / r.steps.decode.total_s;
-    CHECK(r.steps.dram_active == Approx(step_bytes_per_s(r.gpu, c) / r.gpu.hbm_bytes_per_s * streaming_share));
+    const double streaming_bytes_per_s = r.steps.decode.bytes / r.steps.decode.memory_s;
+    CHECK(r.steps.dram_active == Approx(streaming_bytes_per_s / r.gpu.hbm_bytes_per_s * streaming_share));
+    CHECK(streaming_bytes_per_s <= step_bytes_per_s(r.gpu, c));
     CHECK(r.steps.dram_active > 0.5);
     CHECK(r.steps.tensor_active < 0.1);
     CHECK(r.steps.gpu_utilization == 1.0);
@@ -128,6 +134,28 @@ TEST_CASE("the custom all-reduce: off by the flag, and on AMD GPUs off in upstre
     CHECK(latency({{"gpu", "MI300X"}, {"tensor_parallel_size", 4}, {"vllm_version", "0.6.1+rocm"}}) == Approx(c.allreduce_custom_s));
     CHECK(latency({{"gpu", "MI300X"}, {"tensor_parallel_size", 4}, {"vllm_version", "0.8.3"}}) == Approx(c.allreduce_custom_s));
     CHECK(latency({{"gpu", "H100"}, {"tensor_parallel_size", 4}, {"vllm_version", "0.6.1"}}) == Approx(c.allreduce_custom_s));
+}
+
+TEST_CASE("MLA attends two ways: a decode over the latent, a prefill over keys and values decompressed per head") {
+    // DeepSeek-V2-Lite: 27 layers, 16 heads, kv_lora_rank 512, qk_nope 128, qk_rope 64, v_head_dim 128.
+    const Result r = evaluate_ok({{"model", "DeepSeek-V2-Lite-Chat"}});
+    const StepEngine engine = step_engine(r);
+    const double per_width = 2.0 * 27 * 16;
+    const auto flops = [&](const StepLoad& load) { return time_step(engine, load, Calibration{}).flops; };
+    // One sequence decoding at 1,000 tokens of context against the same at none: QK^T over 512 + 64,
+    // AV over the 512-wide latent, per context token.
+    CHECK(flops(decode_load(engine, 1, 1000)) - flops(decode_load(engine, 1, 0)) == Approx(1000 * per_width * (2 * 512 + 64)));
+    // A 4,096-token prompt in one chunk attends over half of itself on average, at 128 + 64 + 128 per
+    // head; cut in four chunks, each later chunk also decompresses the earlier chunks' latent
+    // (kv_b_proj: 512 in, 16 x (128 + 128) out) and attends the same pairs.
+    StepLoad whole, chunked;
+    add_prefill(whole, 4096, 4096, 4096);
+    add_prefill(chunked, 4096, 4096, 1024);
+    StepLoad none;
+    add_prefill(none, 4096, 4096, 4096);
+    none.prefill_context_pairs = 0;
+    CHECK(flops(whole) - flops(none) == Approx(4096.0 * 4096 / 2 * per_width * (128 + 64 + 128)));
+    CHECK(flops(chunked) - flops(whole) == Approx(1024.0 * (1 + 2 + 3) * per_width * 512 * (128 + 128)));
 }
 
 TEST_CASE("a decode step's weight read gains intensity with the batch, its cache read stays at the group size") {
