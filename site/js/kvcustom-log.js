@@ -14,7 +14,7 @@
   var format = custom.format, element = custom.element, say = custom.say, refuse = custom.refuse;
   var clearInvalid = custom.clearInvalid, panelNotes = custom.panelNotes;
 
-  custom.acceptFiles(logForm, logText, 'log', 'Explain this log');
+  custom.acceptFiles(logForm, logText, 'log', 'Explain this log', custom.limits.log_bytes, 'a start-up log');
 
   // A term's value in its unit, formatted by the core as the log prints it.
   var GIB = 1024 * 1024 * 1024;
@@ -112,16 +112,16 @@
 
   logForm.addEventListener('submit', function (event) {
     event.preventDefault();
+    var tooLong = custom.tooLarge(logText, custom.limits.log_bytes, 'log', 'a start-up log');
+    if (tooLong) {
+      hideExplanation();
+      refuse(logForm, tooLong);
+      return;
+    }
     var text = logText.value;
     if (!text.trim()) {
       hideExplanation();
       refuse(logForm, { field: 'log', message: 'log is empty: paste a vLLM start-up log or choose the file' });
-      return;
-    }
-    var tooLong = custom.tooLarge(text, custom.limits.log_bytes, 'log', 'a start-up log');
-    if (tooLong) {
-      hideExplanation();
-      refuse(logForm, tooLong);
       return;
     }
     var given = {};

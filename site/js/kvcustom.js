@@ -98,11 +98,15 @@ var KvCustom = (function () {
   }
 
   // A paste longer than the core reads, refused before it is parsed or copied into the module.
-  // Characters are at least as few as UTF-8 bytes, so a text this long is surely over.
-  function tooLarge(text, limit, field, what) {
-    if (!(text.length > limit)) return null;
-    return { field: field, code: 'out_of_range', message: field + ' is ' + format(text.length, 'count') +
-      ' characters; ' + what + ' is read up to ' + format(limit, 'count') + ' bytes' };
+  // Characters are at least as few as UTF-8 bytes, so a text this long is surely over. The box is
+  // emptied first: restyling a text box that holds megabytes (the refusal marks it) takes seconds.
+  // The box's textLength is read before its value, which would copy the whole text out.
+  function tooLarge(box, limit, field, what) {
+    var length = box.textLength;
+    if (!(length > limit)) return null;
+    box.value = '';
+    return { field: field, code: 'out_of_range', message: field + ' is ' + format(length, 'count') +
+      ' characters; ' + what + ' is read up to ' + format(limit, 'count') + ' bytes (the box was emptied)' };
   }
 
   // Panels that refused what the defaults accepted (a panel at a setting the file does not suit).
@@ -136,16 +140,24 @@ var KvCustom = (function () {
   // ---- Files: chosen or dropped into a form's text box ------------------------------------------
 
   // Fills `box` from a file chosen in the form's file input or dropped on the form (or dropped text),
-  // then says which button to press.
-  function acceptFiles(form, box, field, button) {
+  // then says which button to press. A file over `limit` bytes is refused by its size, unread: a
+  // 100 MB log would otherwise stall the page while the text box takes it in.
+  function acceptFiles(form, box, field, button, limit, what) {
     var input = form.querySelector('input[type="file"]');
+    var refuse = function (bytes, unit) {
+      box.setAttribute('aria-invalid', 'true');
+      say(form, 'error', 'Not applied: ' + field + ' is ' + format(bytes, 'count') + ' ' + unit + '; ' + what + ' is read up to ' +
+        format(limit, 'count') + ' bytes.', field);
+    };
     var readText = function (text) {
+      if (text.length > limit) return refuse(text.length, 'characters');
       box.value = text;
       box.removeAttribute('aria-invalid');
       say(form, null, 'Read ' + (text.length > 0 ? 'the file' : 'an empty file') + '; press \u201c' + button + '\u201d.');
     };
     var readFile = function (f) {
       if (!f) return;
+      if (f.size > limit) return refuse(f.size, 'bytes (the file)');
       f.text().then(readText, function () { say(form, 'error', 'Not applied: the file could not be read.', field); });
     };
     input.addEventListener('change', function () { readFile(input.files && input.files[0]); });
@@ -212,18 +224,18 @@ var KvCustom = (function () {
     return 'Every panel now runs your config.json: ' + parts.join(', ') + '.';
   }
 
-  acceptFiles(modelForm, config, 'model_config', 'Use this model');
+  acceptFiles(modelForm, config, 'model_config', 'Use this model', limits.input_bytes, 'a config.json');
 
   modelForm.addEventListener('submit', function (event) {
     event.preventDefault();
+    var tooLong = tooLarge(config, limits.input_bytes, 'model_config', 'a config.json');
+    if (tooLong) { refuse(modelForm, tooLong); return; }
     var text = config.value.trim();
     var parsed;
     if (!text) {
       refuse(modelForm, { field: 'model_config', message: 'model_config is empty: paste a config.json or choose the file' });
       return;
     }
-    var tooLong = tooLarge(text, limits.input_bytes, 'model_config', 'a config.json');
-    if (tooLong) { refuse(modelForm, tooLong); return; }
     try {
       parsed = JSON.parse(text);
     } catch (e) {

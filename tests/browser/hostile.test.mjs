@@ -168,6 +168,51 @@ test('16,000 configs nested 577 deep, sent and set, leave the module working and
   await page.close();
 });
 
+test('a 100 MB log file is refused by its size unread (no task over 200 ms), a 50 MB pasted config by its length', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = watchErrors(page);
+  await page.goto(`${server.url}/`);
+  await page.waitForFunction(() => window.KvLesson && window.KvLesson.panels.admission, null, { timeout: 60000 });
+  await page.click('#your-own summary');
+  const message = (id) => page.textContent(`#${id} .kv-custom__message`);
+  // Tasks over 50 ms the page ran since `mark` (the action under test), as the Long Tasks API reports them.
+  await page.evaluate(() => {
+    window.kvLongTasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.kvLongTasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask' });
+  });
+  const mark = () => page.evaluate(() => performance.now());
+  const tasksSince = async (t) => { await page.waitForTimeout(300); return page.evaluate((t0) => window.kvLongTasks.filter(([at]) => at >= t0).map(([, ms]) => Math.round(ms)), t); };
+  const limits = await page.evaluate(() => JSON.parse(document.getElementById('lesson').getAttribute('data-input-limits')));
+
+  const line = 'INFO 09-30 12:00:00 [gpu_worker.py:276] Available KV cache memory: 50.12 GiB\n';
+  const log = Buffer.from(line.repeat(Math.ceil(100e6 / line.length)));
+  const logFile = path.join(hostDir, 'vllm.log');
+  fs.writeFileSync(logFile, log);
+  const chosen = await mark();
+  await page.setInputFiles('#kv-own-log-file', logFile);
+  await page.waitForFunction(() => /Not applied/.test(document.querySelector('#kv-own-log .kv-custom__message').textContent));
+  assert.match(await message('kv-own-log'), new RegExp(`log is ${log.length.toLocaleString('en-US')} bytes \\(the file\\); a start-up log is read up to ${limits.log_bytes.toLocaleString('en-US')} bytes`));
+  assert.equal(await page.inputValue('#kv-own-log-text'), '', 'the file was not read into the box');
+  const afterFile = await tasksSince(chosen);
+  assert.ok(afterFile.every((ms) => ms < 200), `long tasks after the file was chosen: ${afterFile.join(', ')} ms`);
+
+  await page.evaluate(() => { document.getElementById('kv-own-config').value = '{"model_type": "' + 'x'.repeat(50e6) + '"}'; });
+  await page.waitForTimeout(500);
+  const submitted = await mark();
+  // Submitted from the page: a click would first lay the 50 MB box out to find the button (the
+  // browser's work, seconds of it, before any of the page's).
+  await page.evaluate(() => document.getElementById('kv-own-model').requestSubmit());
+  await page.waitForFunction(() => /Not applied/.test(document.querySelector('#kv-own-model .kv-custom__message').textContent));
+  assert.match(await message('kv-own-model'), /model_config is 50,000,018 characters; a config\.json is read up to 1,048,576 bytes \(the box was emptied\)/);
+  assert.equal(await page.inputValue('#kv-own-config'), '');
+  // Emptying a box that holds 50 MB is the browser's work: about 0.2 s to drop the text and the
+  // rest to lay the box out again (marking the full box invalid instead restyled it for 23 s).
+  const afterSubmit = await tasksSince(submitted);
+  assert.ok(afterSubmit.every((ms) => ms < 1500), `long tasks after the submit: ${afterSubmit.join(', ')} ms`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('kvembed-host.js binds only the panel\'s own frames: a foreign sibling frame is not adopted, sized or believed', async () => {
   fs.writeFileSync(path.join(hostDir, 'sibling.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>host</title>
 <a href="#" id="set" data-kv-set='{"prompt_tokens": 32768}'>long prompts</a>

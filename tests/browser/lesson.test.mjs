@@ -692,7 +692,7 @@ test('a text with no vLLM line, or a log naming a model not in the catalog, is n
     return { ok: m.classList.contains('is-ok'), text: m.textContent, field: m.dataset.field || null };
   });
   assert.equal(bad.field, 'log');
-  assert.match(bad.text, /^Not applied: log is 7,340,032 characters; a start-up log is read up to 4,194,304 bytes\./);
+  assert.match(bad.text, /^Not applied: log is 7,340,032 characters; a start-up log is read up to 4,194,304 bytes \(the box was emptied\)\./);
   await page.evaluate(() => { document.querySelector('#kv-own-log-text').value = ''; });
   assert.deepEqual(await panelStates(page), kept, 'a refused paste changes no panel');
 
