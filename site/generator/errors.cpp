@@ -55,6 +55,7 @@ constexpr const char* code_names[] = {
     "two_panels_in_section",
     "marker_not_alone",
     "marker_without_panel",
+    "setup_without_panel",
     "section_without_scenario",
     "section_scenario_unquoted",
     "exercise_without_answer",

@@ -60,6 +60,7 @@ enum class ErrorCode {
     two_panels_in_section,      // a second panel before the next ## heading
     marker_not_alone,           // a scenario marker sharing its paragraph
     marker_without_panel,       // a scenario marker before the first panel's chapter
+    setup_without_panel,        // a set-up button in a chapter without a panel
     section_without_scenario,   // a figure in a section that names no scenario
     section_scenario_unquoted,  // a section that quotes no figure of the scenario it names
     // page/: exercises

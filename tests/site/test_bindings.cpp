@@ -135,6 +135,16 @@ TEST_CASE("concept spans and anchors that cannot be read are errors with their c
     CHECK(r.errors[1].where.str() == "x.md:1:21");
 }
 
+TEST_CASE("a set-up button takes one scenario name, and setup names no scenario") {
+    auto item = parse_extension("setup rag");
+    REQUIRE(std::holds_alternative<Item>(item));
+    CHECK(std::get<SetupControl>(std::get<Item>(item)).scenario == "rag");
+    CHECK(code_of("setup") == ErrorCode::bad_directive);
+    CHECK(code_of("setup rag start") == ErrorCode::bad_directive);
+    CHECK(code_of("setup fact") == ErrorCode::bad_scenario_name);
+    CHECK(code_of("scenario setup") == ErrorCode::bad_scenario_name);
+}
+
 TEST_CASE("a knob is one field of a scenario's own settings") {
     FigureBinding knob = figure("rag.scenario.prompt_tokens | count knob");
     CHECK(knob.format == "count");

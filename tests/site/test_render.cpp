@@ -87,6 +87,23 @@ TEST_CASE("a knob is baked as the printed number, marked with its field, and onl
     CHECK_THAT(bad.errors[0].str(), Catch::StartsWith("lesson.md:3:1: bad_knob: {{rag.scenario.model | text knob}}: \"model\" is not"));
 }
 
+TEST_CASE("a set-up button names its scenario and its chapter's panel, hidden until the page script shows it") {
+    RenderedArticle a = render_article(
+        input({{"lesson.md", "# T\n\n{{panel admission start}}\n\n{{scenario rag}}\n\nGive it {{rag.scenario.prompt_tokens | count}} {{setup rag}}.\n"}}));
+    INFO((a.errors.empty() ? std::string() : a.errors[0].str()));
+    REQUIRE(a.errors.empty());
+    CHECK_THAT(a.body_html,
+               Catch::Contains("32,768</a> <button type=\"button\" class=\"kv-setup\" data-setup=\"rag\" data-panel=\"admission\" title=\"Shows this in the panel: "));
+    CHECK_THAT(a.body_html, Catch::Contains("\" hidden>set this up</button>."));
+    // No panel for it to set, or no such scenario: the build names it.
+    RenderedArticle early = render_article(input({{"lesson.md", "# T\n\nGive it {{setup rag}}.\n"}}));
+    REQUIRE(early.errors.size() == 1);
+    CHECK_THAT(early.errors[0].str(), Catch::StartsWith("lesson.md:3:9: setup_without_panel: "));
+    RenderedArticle unknown = render_article(input({{"lesson.md", "# T\n\n{{panel admission start}}\n\nGive it {{setup nope}}.\n"}}));
+    REQUIRE(unknown.errors.size() == 1);
+    CHECK_THAT(unknown.errors[0].str(), Catch::Contains("nope"));
+}
+
 TEST_CASE("each panel opens a chapter at its section's heading and owns the chapter's figures") {
     RenderedArticle a = render_article(input({{"lesson.md", lesson_md}}));
     REQUIRE(a.errors.empty());

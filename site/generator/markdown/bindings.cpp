@@ -38,12 +38,15 @@ std::variant<Item, Error> parse_picture(std::string_view rest) {
     return Item(PictureDirective{std::string(w[0]), std::string(w[1])});
 }
 
-// {{scenario NAME}}: the scenario of the reading section it starts.
-std::variant<Item, Error> parse_scenario_marker(std::string_view rest) {
+// {{scenario NAME}}: the scenario of the reading section it starts; {{setup NAME}}: a button that
+// shows it in the chapter's panel.
+template <typename Named>
+std::variant<Item, Error> parse_named(std::string_view keyword, std::string_view rest) {
     auto w = words(rest);
-    if (w.size() != 1) return Error{ErrorCode::bad_directive, "scenario wants one scenario name: {{scenario start}}"};
+    if (w.size() != 1)
+        return Error{ErrorCode::bad_directive, std::string(keyword) + " wants one scenario name: {{" + std::string(keyword) + " start}}"};
     if (!is_identifier(w[0]) || is_reserved_name(w[0])) return not_a_scenario_name(w[0]);
-    return Item(ScenarioMarker{std::string(w[0])});
+    return Item(Named{std::string(w[0])});
 }
 
 // A figure: an expression, "|", a format name.
@@ -123,7 +126,7 @@ bool is_panel_kind(std::string_view kind) {
 }
 
 bool is_reserved_name(std::string_view name) {
-    return name == "fact" || name == "panel" || name == "embed" || name == "picture" || name == "accuracy";
+    return name == "fact" || name == "panel" || name == "embed" || name == "picture" || name == "accuracy" || name == "setup";
 }
 
 std::variant<Item, Error> parse_extension(std::string_view inner) {
@@ -136,7 +139,8 @@ std::variant<Item, Error> parse_extension(std::string_view inner) {
     if (first == "embed" && first_word_end != std::string_view::npos) return parse_directive<EmbedDirective>("embed", rest);
     if (first == "picture") return parse_picture(rest);
     if (auto exercise = parse_exercise(first, rest)) return *exercise;
-    if (first == "scenario") return parse_scenario_marker(rest);
+    if (first == "scenario") return parse_named<ScenarioMarker>("scenario", rest);
+    if (first == "setup") return parse_named<SetupControl>("setup", rest);
     return parse_figure(inner);
 }
 

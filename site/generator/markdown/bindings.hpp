@@ -13,6 +13,9 @@
 //   {{embed phases rag}}                            a copyable iframe snippet for the embed page
 //   {{picture roofline rag}}                        an SVG picture baked from a scenario (pictures/pictures.hpp);
 //                                                   the rest of its paragraph becomes the caption
+//   {{setup tiny_requests}}                         a "set this up" button in an instruction's
+//                                                   sentence: it shows that scenario in the
+//                                                   chapter's panel as the reader's own
 //   {{scenario rag}}                                the scenario the following paragraphs describe,
 //                                                   up to the next marker or heading: the panel
 //                                                   beside them moves to it as they are read
@@ -31,7 +34,7 @@
 //
 // Expressions: + - * / and parentheses over numbers and references `<scenario>.<path>`, where the
 // path walks the result JSON (`decode.flops`, `model.head_dim`, `log.2`). `fact`, `panel`,
-// `embed` and `picture` are reserved and cannot name scenarios. A binding does not span lines.
+// `embed`, `picture` and `setup` are reserved and cannot name scenarios. A binding does not span lines.
 #pragma once
 #include <memory>
 #include <optional>
@@ -98,6 +101,12 @@ struct ScenarioMarker {
     std::string scenario;
 };
 
+// A button in an instruction's sentence that puts the chapter's panel in the state the sentence
+// asks for (the scenario), so a reader can follow it literally in one click.
+struct SetupControl {
+    std::string scenario;
+};
+
 struct ConceptSpan {
     std::string concept_name;  // a palette concept: weights, kv-used, prefill ...
     std::string text;          // plain text, HTML-escaped on output
@@ -128,8 +137,8 @@ struct ExerciseAnswer {
 };
 struct ExerciseEnd {};
 
-using Item = std::variant<FigureBinding, PanelDirective, EmbedDirective, PictureDirective, ScenarioMarker, ConceptSpan, Anchor,
-                          ExerciseStart, ExerciseAnswer, ExerciseEnd>;
+using Item = std::variant<FigureBinding, PanelDirective, EmbedDirective, PictureDirective, ScenarioMarker, SetupControl, ConceptSpan,
+                          Anchor, ExerciseStart, ExerciseAnswer, ExerciseEnd>;
 
 inline constexpr const char* panel_kinds[] = {"admission", "phases", "batching", "serving"};
 bool is_panel_kind(std::string_view kind);

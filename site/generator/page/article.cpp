@@ -103,6 +103,7 @@ private:
             else if (const auto* pic = std::get_if<PictureDirective>(&s.item)) draw(s, *pic);
             else if (const auto* m = std::get_if<ScenarioMarker>(&s.item)) check_scenario(s, "scenario", m->scenario);
             else if (const auto* e = std::get_if<EmbedDirective>(&s.item)) check_scenario(s, "embed", e->scenario);
+            else if (const auto* u = std::get_if<SetupControl>(&s.item)) check_scenario(s, "setup", u->scenario);
             else if (const auto* c = std::get_if<ConceptSpan>(&s.item)) check_concept(s, *c);
             else if (const auto* a = std::get_if<Anchor>(&s.item)) check_anchor(s, *a);
         }
@@ -215,6 +216,13 @@ private:
             return exercise_edit(l, html);
         if (const auto* c = std::get_if<ConceptSpan>(&item)) return Edit{l.position, s.token.size(), concept_html(*c)};
         if (const auto* a = std::get_if<Anchor>(&item)) return Edit{l.position, s.token.size(), anchor_html(*a)};
+        if (const auto* u = std::get_if<SetupControl>(&item)) {
+            if (panel.empty()) {
+                error(s, ErrorCode::setup_without_panel, "a set-up button needs its chapter's panel; put it after the chapter's {{panel}}");
+                return std::nullopt;
+            }
+            return Edit{l.position, s.token.size(), setup_html(*u, *data_.find_scenario(u->scenario), panel)};
+        }
         if (const auto* m = std::get_if<ScenarioMarker>(&item)) {
             // A marker is a paragraph of its own, replaced by an empty element that starts the section.
             const size_t p_open = html.rfind("<p>", l.position);

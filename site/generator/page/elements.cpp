@@ -86,6 +86,11 @@ std::string section_mark_html(const ScenarioMarker& m, const std::string& panel)
            "\" hidden></div>";
 }
 
+std::string setup_html(const SetupControl& u, const EvaluatedScenario& scenario, const std::string& panel) {
+    return "<button type=\"button\" class=\"kv-setup\" data-setup=\"" + escape_html(u.scenario) + "\" data-panel=\"" + escape_html(panel) +
+           "\" title=\"Shows this in the panel: " + escape_html(scenario.about) + "\" hidden>set this up</button>";
+}
+
 std::string panel_html(const Fragments& fragments, const PanelDirective& p, const std::string& id, const EvaluatedScenario& scenario,
                        const std::string& caption) {
     return fill(fragments.panel, {{"ID", escape_html(id)},

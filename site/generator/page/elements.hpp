@@ -19,6 +19,10 @@ std::string anchor_html(const Anchor& a);
 // The empty element that starts a reading section, for the chapter's panel `panel`.
 std::string section_mark_html(const ScenarioMarker& m, const std::string& panel);
 
+// A "set this up" button for the chapter's panel `panel`, its title the scenario's description
+// (shown by site/js/lesson-setup.js; without JavaScript it stays hidden and the sentence reads on).
+std::string setup_html(const SetupControl& u, const EvaluatedScenario& scenario, const std::string& panel);
+
 // A panel, id `id`, mounted in `scenario`; the caption is the rest of its paragraph (HTML).
 std::string panel_html(const Fragments& fragments, const PanelDirective& p, const std::string& id, const EvaluatedScenario& scenario,
                        const std::string& caption);
