@@ -26,8 +26,8 @@ struct AttentionFlops {
 };
 AttentionFlops attention_flops(const StepEngine& r, int64_t tp) {
     const ModelSpec& m = r.model;
-    const auto heads_per_rank = static_cast<double>(m.num_attention_heads / tp);  // the engine requires tp to divide them
-    const double per_width = 2.0 * static_cast<double>(m.num_hidden_layers) * heads_per_rank;
+    const int64_t heads_per_rank = m.num_attention_heads / tp;  // the engine requires tp to divide them
+    const double per_width = 2.0 * static_cast<double>(m.num_hidden_layers) * static_cast<double>(heads_per_rank);
     if (m.attention != AttentionKind::mla) {
         const double pair = per_width * 2.0 * static_cast<double>(m.head_dim);
         return {pair, pair, 0.0};

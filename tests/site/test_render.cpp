@@ -88,12 +88,15 @@ TEST_CASE("a knob is baked as the printed number, marked with its field, and onl
 }
 
 TEST_CASE("a set-up button names its scenario and its chapter's panel, hidden until the page script shows it") {
-    RenderedArticle a = render_article(
-        input({{"lesson.md", "# T\n\n{{panel admission start}}\n\n{{scenario rag}}\n\nGive it {{rag.scenario.prompt_tokens | count}} {{setup rag}}.\n"}}));
+    RenderedArticle a = render_article(input(
+        {{"lesson.md",
+          "# T\n\n{{panel admission start}}\n\n{{scenario rag}}\n\nGive it {{rag.scenario.prompt_tokens | count}} {{setup rag}}.\n"}}));
     INFO((a.errors.empty() ? std::string() : a.errors[0].str()));
     REQUIRE(a.errors.empty());
-    CHECK_THAT(a.body_html,
-               Catch::Contains("32,768</a> <button type=\"button\" class=\"kv-setup\" data-setup=\"rag\" data-panel=\"admission\" title=\"Shows this in the panel: "));
+    CHECK_THAT(
+        a.body_html,
+        Catch::Contains(
+            "32,768</a> <button type=\"button\" class=\"kv-setup\" data-setup=\"rag\" data-panel=\"admission\" title=\"Shows this in the panel: "));
     CHECK_THAT(a.body_html, Catch::Contains("\" hidden>set this up</button>."));
     // No panel for it to set, or no such scenario: the build names it.
     RenderedArticle early = render_article(input({{"lesson.md", "# T\n\nGive it {{setup rag}}.\n"}}));
