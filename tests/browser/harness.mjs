@@ -4,6 +4,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -81,4 +82,19 @@ export async function axeViolations(page) {
     const result = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
     return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.length} nodes, e.g. ${v.nodes[0].html.slice(0, 120)}`);
   });
+}
+
+// For a test file that needs the built site and one browser: both start before its tests and stop
+// after them. Read `site.server.url` and `site.browser` inside the tests.
+export function useSite() {
+  const site = { server: null, browser: null };
+  before(async () => {
+    site.server = await serve({ '/': path.join(root, 'build/site') });
+    site.browser = await launchBrowser();
+  });
+  after(async () => {
+    await site.browser?.close();
+    await site.server?.close();
+  });
+  return site;
 }

@@ -4,25 +4,16 @@
 // (handle.knobs(), which the module derives from the table the canvas draws from), and every bound
 // figure of the chapter that reads a scenario belongs to that panel (a click loads it there; a fact
 // about vLLM, such as its block size, has no scenario to load).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { serve, launchBrowser, watchErrors, root } from './harness.mjs';
+import { watchErrors, useSite } from './harness.mjs';
 
-let server, browser;
-before(async () => {
-  server = await serve({ '/': path.join(root, 'build/site') });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 test('every knob a chapter names is drawn by the panel beside it', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors = watchErrors(page);
-  await page.goto(`${server.url}/index.html`);
+  await page.goto(`${site.server.url}/index.html`);
   // Mount every panel: bring each into view in turn.
   const ids = await page.$$eval('figure.kv-panel', (figures) => figures.map((f) => f.getAttribute('data-panel')));
   for (const id of ids) {

@@ -3,17 +3,11 @@
 // says what it changed, and the panel then shows every figure its sentence promises for that
 // scenario, read from the panel's own result and formatted by the core. Without scripting the
 // buttons stay hidden.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { serve, launchBrowser, watchErrors, root } from './harness.mjs';
+import { watchErrors, useSite } from './harness.mjs';
 
-let server, browser;
-before(async () => {
-  server = await serve({ '/': path.join(root, 'build/site') });
-  browser = await launchBrowser();
-});
-after(async () => { await browser?.close(); await server?.close(); });
+const site = useSite();
 
 // The figures of the button's sentence that read its scenario alone, with what the panel now says.
 function promised(i) {
@@ -32,9 +26,9 @@ function promised(i) {
 }
 
 test('every "set this up" button puts its panel in the instruction\'s state, and the panel shows what the sentence promises', { timeout: 240000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors = watchErrors(page);
-  await page.goto(`${server.url}/`);
+  await page.goto(`${site.server.url}/`);
   const count = await page.locator('button.kv-setup').count();
   assert.ok(count >= 9, `${count} set-up buttons`);
   await page.waitForFunction((n) => Array.from(document.querySelectorAll('button.kv-setup')).filter((b) => !b.hidden).length === n, count, { timeout: 60000 });
@@ -67,9 +61,9 @@ test('every "set this up" button puts its panel in the instruction\'s state, and
 });
 
 test('without scripting the set-up buttons stay hidden', async () => {
-  const context = await browser.newContext({ javaScriptEnabled: false });
+  const context = await site.browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
-  await page.goto(`${server.url}/`);
+  await page.goto(`${site.server.url}/`);
   assert.equal(await page.locator('button.kv-setup:visible').count(), 0);
   await context.close();
 });

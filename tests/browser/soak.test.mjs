@@ -3,11 +3,11 @@
 // again and again for KV_SOAK_S seconds (CI runs the short default). After the first round has
 // warmed everything up, the module's memory, the page's JS heap and the WebGL contexts stay within
 // stated bounds, and no error reaches the console.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launchBrowser, watchErrors, root } from './harness.mjs';
+import { watchErrors, root, useSite } from './harness.mjs';
 
 const SOAK_S = Number(process.env.KV_SOAK_S || 40);
 const WASM_GROWTH_BYTES = 16 << 20;  // after round one: a few pages of allocator slack, never a leak's slope
@@ -15,15 +15,7 @@ const JS_GROWTH_BYTES = 64 << 20;
 const CONFIG = fs.readFileSync(path.join(root, 'tests/fuzz/corpus/config/Mixtral-8x7B-Instruct-v0.1.json'), 'utf8');
 const LOG = fs.readFileSync(path.join(root, 'tests/fuzz/corpus/log/planner-h100-qwen3-30b-a3b.log'), 'utf8');
 
-let server, browser;
-before(async () => {
-  server = await serve({ '/': path.join(root, 'build/site') });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 // Counts the WebGL contexts the page creates and loses, whoever asks for them.
 function countContexts() {
@@ -81,10 +73,10 @@ const measure = (page) => page.evaluate(() => ({
 }));
 
 test(`a ${SOAK_S} s session of scrolling, knobs, playing and pasting keeps memory and contexts bounded`, { timeout: (SOAK_S + 240) * 1000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors = watchErrors(page);
   await page.addInitScript(countContexts);
-  await page.goto(`${server.url}/`);
+  await page.goto(`${site.server.url}/`);
   await page.waitForFunction(() => window.KvLesson && window.KvLesson.panels.admission, null, { timeout: 60000 });
   await round(page);  // every panel mounted, every path taken once
   const first = await measure(page);
