@@ -1,10 +1,12 @@
 // KvSections: the lesson's reading sections, for lesson.js. The generator writes an empty
 // .kv-section-mark where a `{{scenario NAME}}` stood; the blocks after it, up to the next mark or
-// heading, are its section: {index, scenario, panel, elements}. The reading line sits a third of the
-// way down the window: an IntersectionObserver reports a section's block crossing it (no scroll
-// handler), and nothing happens while the reader stays in one section.
+// heading, are its section: {index, scenario, panel, elements, start}. The reading line sits a third
+// of the way down the window: an IntersectionObserver reports what crosses it (no scroll handler),
+// and nothing happens while the reader stays in one section. A section starts at its first figure
+// (`start`; its first block when it quotes none): the text before it still reads beside the
+// previous section's panel, so the panel changes as the sentence that needs it is read.
 //   KvSections.scan(main, list) -> {sectionOf(node), watch(onCross)}; pushes each section onto `list`
-//                                  (KvLesson.sections); onCross(section) as a block crosses the line
+//                                  (KvLesson.sections); onCross(section) as its part crosses the line
 var KvSections = (function () {
   'use strict';
 
@@ -32,14 +34,27 @@ var KvSections = (function () {
       return null;
     }
 
+    // What crosses the line for each section: its first figure, then the blocks after that figure's.
+    var watched = new Map();
+    list.forEach(function (section) {
+      var figure = null;
+      section.elements.some(function (el) { figure = el.querySelector('.kv-fig'); return !!figure; });
+      section.start = figure || section.elements[0] || null;
+      var started = !figure;
+      section.elements.forEach(function (el) {
+        if (started) watched.set(el, section);
+        else if (el.contains(figure)) { watched.set(figure, section); started = true; }
+      });
+    });
+
     function watch(onCross) {
       if (!window.IntersectionObserver || !list.length) return;
       var line = new IntersectionObserver(function (entries) {
         var hit = null;
-        entries.forEach(function (e) { if (e.isIntersecting) hit = sectionByElement.get(e.target) || hit; });
+        entries.forEach(function (e) { if (e.isIntersecting) hit = watched.get(e.target) || hit; });
         if (hit) onCross(hit);
       }, { rootMargin: '-33% 0px -66% 0px' });
-      sectionByElement.forEach(function (section, el) { line.observe(el); });
+      watched.forEach(function (section, el) { line.observe(el); });
     }
 
     return { sectionOf: sectionOf, watch: watch };

@@ -860,7 +860,7 @@ test('a bad load is named and changes nothing; one nothing meets shows the close
 async function readSection(page, index) {
   for (let attempt = 0; attempt < 5; attempt++) {
     await page.evaluate((i) => {
-      const el = window.KvLesson.sections[i].elements[0];
+      const el = window.KvLesson.sections[i].start;
       window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight / 3 + 4);
     }, index);
     try {
@@ -869,7 +869,7 @@ async function readSection(page, index) {
     } catch { /* scrolled again below */ }
   }
   const where = await page.evaluate((i) => ({ reading: window.KvLesson.reading,
-    top: window.KvLesson.sections[i].elements[0].getBoundingClientRect().top, line: window.innerHeight / 3 }), index);
+    top: window.KvLesson.sections[i].start.getBoundingClientRect().top, line: window.innerHeight / 3 }), index);
   throw new Error(`section ${index} never reached the reading line: ${JSON.stringify(where)}`);
 }
 
@@ -885,6 +885,25 @@ async function onSectionScenario(page, section) {
     window.KvLesson.panels[id].getState()), { id: section.panel, name: section.scenario });
   return true;
 }
+
+test('a section begins at its first figure: the text before it still reads beside the previous section\'s panel', async () => {
+  const { page, errors } = await open(`${server.url}/`);
+  // A section whose first figure stands well below its first line, read down to it.
+  const index = await page.evaluate(() => window.KvLesson.sections.findIndex((s, i) => i > 0 && s.elements[0] &&
+    s.start.getBoundingClientRect().top - s.elements[0].getBoundingClientRect().top > 120 &&
+    window.KvLesson.sections[i - 1].panel === s.panel));
+  assert.ok(index > 0, 'a section with text before its first figure');
+  await readSection(page, index - 1);
+  await page.evaluate((i) => {
+    const first = window.KvLesson.sections[i].elements[0];
+    window.scrollTo(0, first.getBoundingClientRect().top + window.scrollY - window.innerHeight / 3 + 30);
+  }, index);
+  await page.waitForTimeout(600);
+  assert.equal(await page.evaluate(() => window.KvLesson.reading), index - 1, 'the first line alone does not switch the panel');
+  await readSection(page, index);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
 
 test('each section, read, puts the panel beside it in its scenario, and every figure it quotes equals the panel\'s', async () => {
   const { page, errors } = await open(`${server.url}/`);
