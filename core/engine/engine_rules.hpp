@@ -68,6 +68,10 @@ struct EngineRules {
 };
 
 EngineRules engine_rules(const EngineVersion& version);
+// Whether the release has its custom all-reduce on a GPU of this vendor ("nvidia", "amd").
+inline bool custom_allreduce_on(const EngineRules& rules, const std::string& vendor) {
+    return rules.custom_allreduce && (vendor != "amd" || rules.custom_allreduce_on_amd);
+}
 // The rules of a version string as a scenario or log states it: a "rocm" tag names AMD's fork; an
 // unreadable string (the readers have checked it) falls back to the default release.
 EngineRules engine_rules_of(const std::string& vllm_version);

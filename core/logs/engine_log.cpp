@@ -129,7 +129,8 @@ std::vector<LogLine> engine_log(const Result& r) {
             std::to_string(s.pipeline_parallel_size) + ", kv_cache_dtype=" + (s.kv_cache_dtype == DType::fp8 ? "fp8" : "auto") +
             ", enforce_eager=" + (s.enforce_eager ? "True" : "False"));
     // Upstream's ParallelConfig before 0.8.3 (engine_rules.hpp).
-    if (s.tensor_parallel_size > 1 && r.gpu.vendor == "amd" && !r.rules.custom_allreduce_on_amd && !s.disable_custom_all_reduce)
+    if (s.tensor_parallel_size > 1 && r.rules.custom_allreduce && !custom_allreduce_on(r.rules, r.gpu.vendor) &&
+        !s.disable_custom_all_reduce)
         add(out, LogKind::info, "Disabled the custom all-reduce kernel because it is not supported on AMD GPUs.");
     for (const auto& [typed, meant] : r.model.suspicious_keys)
         add(out, LogKind::warning,

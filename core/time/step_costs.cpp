@@ -51,7 +51,7 @@ double allreduce_s(double message_bytes, int64_t tp, const GpuSpec& gpu, const E
     // vLLM's custom all-reduce runs over NVLink (and ROCm's links) for up to 8 ranks and 8 MiB, over
     // PCIe only between 2 GPUs with P2P; otherwise NCCL.
     const bool linked = gpu.interconnect != "pcie";
-    const bool available = rules.custom_allreduce && !s.disable_custom_all_reduce && (gpu.vendor != "amd" || rules.custom_allreduce_on_amd);
+    const bool available = custom_allreduce_on(rules, gpu.vendor) && !s.disable_custom_all_reduce;
     const bool custom = available && message_bytes <= 8.0 * 1024 * 1024 && (linked ? tp <= 8 : tp == 2);
     const double latency = custom ? c.allreduce_custom_s : linked ? c.allreduce_nccl_s : c.allreduce_pcie_s;
     return latency + ring_bytes / gpu.interconnect_bytes_per_s;
