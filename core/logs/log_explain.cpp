@@ -50,25 +50,40 @@ std::string version_from_shape(const ParsedLog& p) {
     return "0.6.4";
 }
 
-// Each number the log states beside the model's, with what it means; the unstated terms inferred.
-void add_terms(LogExplanation& x) {
+// Adds one number beside the model's; with no model run, only a logged number, standing alone.
+struct TermAdder {
+    LogExplanation& x;
+    void operator()(std::string name, std::optional<double> logged, double model, std::string unit, std::string meaning,
+                    bool inferred = false) const {
+        if (!x.evaluated && !logged) return;
+        x.terms.push_back({std::move(name), logged, inferred, x.evaluated ? std::optional<double>(model) : std::nullopt, std::move(unit),
+                           std::move(meaning)});
+    }
+};
+
+// The budget's terms as the log states them beside the model's, the unstated ones inferred.
+void add_budget_terms(LogExplanation& x) {
     const ParsedLog& p = x.log;
     const MemoryPlan& m = x.result.memory;
-    auto term = [&](std::string name, std::optional<double> logged, double model, std::string unit, std::string meaning,
-                    bool inferred = false) {
-        x.terms.push_back({std::move(name), logged, inferred, model, std::move(unit), std::move(meaning)});
-    };
+    const bool ran = x.evaluated;
+    const TermAdder term{x};
     term("memory CUDA reports", p.total_gib, m.visible_bytes / GiB, "GiB",
          "The card's total as CUDA sees it, a little under the size on the box; no flag moves it.");
     term("gpu_memory_utilization", p.gpu_memory_utilization, m.limits.gpu_memory_utilization, "fraction",
          "The share of that total the engine may use (--gpu-memory-utilization).");
+    const double graphs_share = m.cuda_graph_in_budget && m.visible_bytes > 0 ? m.cuda_graph_bytes / m.visible_bytes : 0.0;
+    if (p.equivalent_utilization || (ran && m.cuda_graph_in_budget))
+        term("utilisation less the CUDA-graph estimate", p.equivalent_utilization, m.limits.gpu_memory_utilization - graphs_share,
+             "fraction",
+             "From 0.21 the CUDA-graph estimate comes out of the budget: this is the share left for weights, activations and "
+             "the pool, what the same flag gave before.");
     term("weights", p.weights_gib, m.weight_bytes / GiB, "GiB",
          "This GPU's shard of the weights: --tensor-parallel-size and --pipeline-parallel-size split it, "
          "--quantization fp8 or a 4-bit checkpoint shrinks it.");
     const double requested = p.total_gib && p.gpu_memory_utilization ? *p.total_gib * *p.gpu_memory_utilization : m.requested_bytes / GiB;
     std::optional<double> activation = p.activation_gib, non_torch = p.non_torch_gib;
     const double graphs_in_budget = m.cuda_graph_in_budget ? p.cuda_graph_estimate_gib.value_or(m.cuda_graph_bytes / GiB) : 0.0;
-    if (p.weights_gib && p.available_gib && (!activation || !non_torch)) {
+    if (p.weights_gib && p.available_gib && (!activation || !non_torch) && (ran || (p.total_gib && p.gpu_memory_utilization))) {
         // What the budget leaves for the two unstated terms.
         const double rest = requested - *p.weights_gib - *p.available_gib - graphs_in_budget;
         term("activation peak + non-torch", rest, (m.activation_peak_bytes + m.non_torch_bytes) / GiB, "GiB",
@@ -83,11 +98,26 @@ void add_terms(LogExplanation& x) {
              "Memory outside PyTorch's allocator that the profile run grew: CUDA context, NCCL and all-reduce buffers.");
     }
     term("CUDA graphs (estimate)", p.cuda_graph_estimate_gib, m.cuda_graph_bytes / GiB, "GiB",
-         m.cuda_graph_in_budget ? "Subtracted from the budget in this release; --enforce-eager captures none."
-                                : "Not subtracted in this release: it must fit outside the budget; --enforce-eager captures none.");
+         m.cuda_graph_in_budget || !ran ? "Subtracted from the budget from 0.21; --enforce-eager captures none."
+                                        : "Not subtracted in this release: it must fit outside the budget; --enforce-eager captures none.");
     term("available KV cache", p.available_gib, m.available_kv_bytes / GiB, "GiB",
-         "What is left for the cache: everything above subtracted from the budget.");
-    if (x.result.rules.v1_engine)
+         p.available_gib && *p.available_gib < 0
+             ? "Below zero: weights, activation peak and non-torch memory (and from 0.21 the CUDA-graph estimate) already "
+               "exceed the budget, so no pool is left and the engine stops; raise --gpu-memory-utilization or shrink those."
+             : "What is left for the cache: everything above subtracted from the budget.");
+}
+
+// The pool as sized: its bytes per token, its tokens or blocks, the requests it holds.
+void add_pool_terms(LogExplanation& x) {
+    const ParsedLog& p = x.log;
+    const MemoryPlan& m = x.result.memory;
+    const TermAdder term{x};
+    if (x.inference.kv_bytes_per_token)
+        term("KV bytes per token", *x.inference.kv_bytes_per_token / 1024.0, m.layout.kv_bytes_per_token / 1024.0, "KiB",
+             "Inferred: the pool over its tokens. One token's keys and values on this rank, over every layer: KV heads per "
+             "rank x head_dim x 2 x the cache's bytes per element.",
+             true);
+    if (x.evaluated ? x.result.rules.v1_engine : !p.gpu_blocks)
         term("GPU KV cache size", p.kv_cache_tokens ? std::optional<double>(static_cast<double>(*p.kv_cache_tokens)) : std::nullopt,
              static_cast<double>(m.kv_cache_tokens), "tokens",
              "Whole blocks of --block-size tokens over every layer; --kv-cache-dtype fp8 doubles it.");
@@ -98,8 +128,57 @@ void add_terms(LogExplanation& x) {
          "How many requests of --max-model-len tokens the pool holds at once; shorter requests fit more.");
 }
 
+// What to change for the failure a paste shows, by where in the start-up it struck.
+std::string failure_advice(const LoggedFailure& f) {
+    if (f.kind == FailureKind::nccl_error)
+        return "A collective between the GPUs failed (NCCL). Check that every rank can reach the others: containers need "
+               "shared memory (--ipc=host or a large --shm-size), PCIe machines without peer access need NCCL_P2P_DISABLE=1, "
+               "and NCCL_DEBUG=INFO names the cause; --disable-custom-all-reduce rules out vLLM's own kernel.";
+    switch (f.stage) {
+        case LogStage::loading_weights:
+            return "Out of memory while loading the weights: this GPU's shard does not fit. Split it over more GPUs "
+                   "(--tensor-parallel-size, --pipeline-parallel-size), load a quantized checkpoint, or free the GPU of other processes.";
+        case LogStage::profiling:
+            return "Out of memory in the profile run, a forward pass of --max-num-batched-tokens tokens and the sampler over "
+                   "--max-num-seqs rows: lower those two, or --max-model-len where it sets the batch.";
+        case LogStage::sized:
+        case LogStage::capturing_graphs:
+            return "Out of memory after the pool was sized, while capturing CUDA graphs: the graphs need memory the budget "
+                   "did not leave. Lower --gpu-memory-utilization a little (0.02-0.05 frees that share of the card), capture "
+                   "fewer sizes (a smaller --max-num-seqs), or --enforce-eager to capture none.";
+        case LogStage::serving:
+            return "Out of memory once serving: the pool is allocated, so a request's activations or sampler (or another "
+                   "process on the GPU) found no room. Lower --gpu-memory-utilization to leave headroom, or --max-num-seqs and "
+                   "--max-num-batched-tokens to shrink each step.";
+    }
+    return {};
+}
+
+// What to change for a refusal to start that the engine printed.
+std::string refusal_advice(const ParsedLog& p) {
+    switch (*p.refusal_kind) {
+        case RefusalKind::no_kv_cache_memory:
+            return "Nothing was left for the KV cache once weights, the profile run's peak and non-torch memory were taken "
+                   "from the budget: raise --gpu-memory-utilization, lower --max-num-batched-tokens and --max-num-seqs (a "
+                   "smaller profile run), or spread the weights over more GPUs (--tensor-parallel-size).";
+        case RefusalKind::max_model_len_does_not_fit:
+            return "The pool cannot hold one request of --max-model-len tokens: lower --max-model-len" +
+                   (p.estimated_max_model_len ? " (to at most " + format_count(*p.estimated_max_model_len) + ", the engine's estimate)"
+                                              : std::string()) +
+                   ", or grow the pool: a higher --gpu-memory-utilization, --kv-cache-dtype fp8, or more GPUs.";
+        case RefusalKind::max_model_len_too_long:
+            return "--max-model-len is longer than the model's own context (max_position_embeddings after rope scaling): "
+                   "lower it, or set VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 if the model really handles more.";
+        case RefusalKind::tensor_parallel_mismatch:
+            return "--tensor-parallel-size must divide the model's attention heads: pick a size that does.";
+        default:
+            return {};
+    }
+}
+
 // The scenario the log describes: what it states, over what the caller gave, over the defaults.
-std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenScenario& given, std::vector<std::string>& assumptions) {
+std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenScenario& given, std::vector<std::string>& assumptions,
+                                               bool& model_named, bool& gpu_known) {
     Scenario s = given.scenario;
     if (p.version) s.vllm_version = *p.version;
     else if (!given.has("vllm_version")) {
@@ -107,17 +186,17 @@ std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenSc
         assumptions.push_back("vllm_version " + s.vllm_version + ": the log prints no version; its line formats point to it");
     }
     const bool model_given = given.has("model") || given.has("model_config");
+    model_named = model_given;
     if (p.model && !model_given) {
-        const ModelSpec* m = model_for(*p.model);
-        if (!m)
-            return InputError{"model", ErrorCode::unknown_value,
-                              "the log launches \"" + *p.model +
-                                  "\", which is not in the catalog; give its model (a catalog id) or its config.json as model_config"};
-        s.model = m->name;
-    } else if (!p.model && !model_given) {
-        return InputError{"model", ErrorCode::missing_field,
-                          "the log does not name the model; give it as model (a catalog id) or model_config"};
+        if (const ModelSpec* m = model_for(*p.model)) {
+            s.model = m->name;
+            model_named = true;
+        } else {
+            assumptions.push_back("model: the log launches \"" + *p.model +
+                                  "\", which is not in the catalog; give its model (a catalog id) or its config.json as model_config");
+        }
     }
+    gpu_known = given.has("gpu") || given.has("gpu_config") || p.total_gib;
     if (!given.has("gpu") && !given.has("gpu_config")) {
         if (p.total_gib) {
             bool exact = false;
@@ -125,7 +204,6 @@ std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenSc
             if (!exact)
                 assumptions.push_back("gpu " + s.gpu + ": the nearest catalog GPU to the logged " + format_fixed(*p.total_gib, 2) + " GiB");
         } else {
-            assumptions.push_back("gpu H100: the log states no GPU memory; give gpu or gpu_config");
             s.gpu = "H100";
         }
     }
@@ -146,6 +224,34 @@ std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenSc
     return s;
 }
 
+// For a paste that names no catalog model: the models its numbers fit, and the one it runs with
+// where one alone fits them.
+void infer_the_model(LogExplanation& x, bool gpu_known) {
+    x.inference = infer_model(x.log, x.scenario, gpu_known);
+    if (!x.inference.unique) {
+        x.assumptions.push_back(x.inference.candidates.empty()
+                                    ? "model: the log does not name a catalog model and no catalog model fits its numbers; give it "
+                                      "as model (a catalog id) or model_config to compare each number with the model"
+                                    : "model: the log does not name it and more than one catalog model fits its numbers (the "
+                                      "candidates); give it as model to compare each number with the model");
+        return;
+    }
+    const ModelCandidate& best = x.inference.candidates.front();
+    x.scenario.model = best.model;
+    x.scenario.tensor_parallel_size = best.tensor_parallel_size;
+    x.scenario.kv_cache_dtype = best.kv_cache_dtype;
+    std::string why = best.evidence == Evidence::weights_and_kv_bytes ? "its weights and the pool's bytes per token"
+                                                                      : "its weights and, on " + best.gpu + ", the pool's tokens";
+    if (!gpu_known && !best.gpu.empty()) x.scenario.gpu = best.gpu;
+    for (size_t i = 1; i < x.inference.candidates.size(); ++i)
+        if (x.inference.candidates[i].evidence == best.evidence && x.inference.candidates[i].model != best.model)
+            why += " (so does " + x.inference.candidates[i].model + ", of the same shapes)";
+    x.assumptions.push_back("model " + best.model + " (tensor_parallel_size " + std::to_string(best.tensor_parallel_size) +
+                            ", kv_cache_dtype " + dtype_name(best.kv_cache_dtype) +
+                            (gpu_known || best.gpu.empty() ? "" : ", gpu " + best.gpu) +
+                            "): the log does not name it; the catalog model that fits " + why);
+}
+
 }  // namespace
 
 std::variant<LogExplanation, InputError> explain_log(std::string_view text, const GivenScenario& given) {
@@ -155,14 +261,29 @@ std::variant<LogExplanation, InputError> explain_log(std::string_view text, cons
         return InputError{"log", ErrorCode::unknown_value,
                           "no vLLM start-up line was recognised (looked for the version banner, \"Model loading took\", "
                           "\"Available KV cache memory\", \"GPU KV cache size\", \"# GPU blocks\", \"Maximum "
-                          "concurrency\" and the engine's refusals)"};
-    auto scenario = scenario_of(x.log, given, x.assumptions);
+                          "concurrency\", a `vllm serve` command and the engine's refusals and failures)"};
+    bool model_named = false, gpu_known = false;
+    auto scenario = scenario_of(x.log, given, x.assumptions, model_named, gpu_known);
     if (auto* e = std::get_if<InputError>(&scenario)) return *e;
     x.scenario = std::get<Scenario>(scenario);
-    auto outcome = evaluate(x.scenario);
-    if (auto* e = std::get_if<InputError>(&outcome)) return *e;
-    x.result = std::get<Result>(outcome);
-    add_terms(x);
+    if (!model_named) infer_the_model(x, gpu_known);
+    if (model_named || x.inference.unique) {
+        if (!gpu_known && !(x.inference.unique && !x.inference.candidates.front().gpu.empty()))
+            x.assumptions.push_back("gpu H100: the log states no GPU memory; give gpu or gpu_config");
+        auto outcome = evaluate(x.scenario);
+        if (auto* e = std::get_if<InputError>(&outcome)) return *e;
+        x.result = std::get<Result>(outcome);
+        x.evaluated = true;
+    }
+    if (!x.inference.kv_bytes_per_token) x.inference.kv_bytes_per_token = logged_kv_bytes_per_token(x.log);
+    add_budget_terms(x);
+    add_pool_terms(x);
+    if (x.log.failure) x.advice = failure_advice(*x.log.failure);
+    else if (x.log.refusal_kind) x.advice = refusal_advice(x.log);
+    if (x.log.data_parallel_ranks.size() > 1)
+        x.notes.push_back("The paste holds " + std::to_string(x.log.data_parallel_ranks.size()) +
+                          " engines (data-parallel ranks): each profiles and sizes its own pool on its own GPUs; the numbers "
+                          "above are the last ones printed.");
     return x;
 }
 

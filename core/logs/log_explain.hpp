@@ -14,6 +14,7 @@
 
 #include "result/evaluate.hpp"
 #include "base/input_error.hpp"
+#include "logs/log_candidates.hpp"
 #include "logs/log_parser.hpp"
 
 namespace kv {
@@ -22,7 +23,7 @@ struct ExplainedTerm {
     std::string term;              // "weights", "available KV cache", ...
     std::optional<double> logged;  // as the log states it (GiB, tokens, blocks, x)
     bool inferred = false;         // derived from the stated terms, not printed by the engine
-    double model = 0;              // the model's value, same unit
+    std::optional<double> model;   // the model's value, same unit; none when no model ran
     std::string unit;              // "GiB", "tokens", "blocks", "x", "fraction"
     std::string meaning;           // one sentence: what it is and which flag moves it
 };
@@ -31,8 +32,12 @@ struct LogExplanation {
     ParsedLog log;
     Scenario scenario;
     std::vector<std::string> assumptions;  // what the scenario takes that the log did not state
+    bool evaluated = false;                // a model ran: `scenario` and `result` hold it
     Result result;
     std::vector<ExplainedTerm> terms;
+    ModelInference inference;        // for a paste that names no catalog model
+    std::string advice;              // what to change, for log.failure or the refusal it printed
+    std::vector<std::string> notes;  // what else the paste says (several engines, ...)
 };
 
 // What the caller adds to a log: a partial scenario, and which of its fields were given (the rest
@@ -44,7 +49,8 @@ struct GivenScenario {
 };
 
 // `given` fills what the log leaves out (model, gpu, ...); the log's own statements win over it.
-// An InputError when nothing in the text is a vLLM start-up line, or the model cannot be named.
+// An InputError only when nothing in the text is a vLLM start-up line or the log's own flags are
+// out of range.
 // (io/explain_json.hpp reads `given` from JSON and writes the explanation.)
 std::variant<LogExplanation, InputError> explain_log(std::string_view text, const GivenScenario& given = {});
 

@@ -1,13 +1,15 @@
 #include "logs/log_parser.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cctype>
-#include <cstdlib>
+
+#include "base/format.hpp"
+#include "logs/log_flags.hpp"
+#include "logs/log_scan.hpp"
 
 namespace kv {
 namespace {
-
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
 
 // ANSI colour sequences out, carriage returns out.
 std::string clean(std::string_view line) {
@@ -38,83 +40,12 @@ bool begins_record(std::string_view line) {
     return false;
 }
 
-// The number right after `marker` (spaces, '(' and '=' skipped; thousands separators dropped).
-std::optional<double> number_after(std::string_view line, std::string_view marker) {
-    const size_t at = line.find(marker);
-    if (at == std::string_view::npos) return std::nullopt;
-    size_t i = at + marker.size();
-    while (i < line.size() && (line[i] == ' ' || line[i] == '(' || line[i] == '=')) ++i;
-    std::string digits;
-    for (; i < line.size(); ++i) {
-        const char c = line[i];
-        if (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || (c == '-' && digits.empty())) digits += c;
-        else if (c == ',' && i + 1 < line.size() && std::isdigit(static_cast<unsigned char>(line[i + 1])) && !digits.empty() &&
-                 i + 3 < line.size() && std::isdigit(static_cast<unsigned char>(line[i + 3])))
-            continue;  // 1,048,576
-        else break;
-    }
-    if (digits.empty() || digits == "-" || digits == ".") return std::nullopt;
-    char* end = nullptr;
-    const double v = std::strtod(digits.c_str(), &end);
-    return end && *end == '\0' ? std::optional<double>(v) : std::nullopt;
-}
-
-std::optional<int64_t> integer_after(std::string_view line, std::string_view marker) {
-    auto v = number_after(line, marker);
-    if (!v || *v < 0 || *v > 9.0e15) return std::nullopt;
-    return static_cast<int64_t>(*v);
-}
-
-// A word after `marker`, up to a comma, space, quote or closing bracket.
-std::optional<std::string> word_after(std::string_view line, std::string_view marker) {
-    const size_t at = line.find(marker);
-    if (at == std::string_view::npos) return std::nullopt;
-    size_t i = at + marker.size();
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\'' || line[i] == '"')) ++i;
-    size_t j = i;
-    while (j < line.size() && line[j] != ',' && line[j] != ' ' && line[j] != '\'' && line[j] != '"' && line[j] != ')' && line[j] != '}')
-        ++j;
-    if (j == i) return std::nullopt;
-    return std::string(line.substr(i, j - i));
-}
-
 // The total in "Free memory on device (F/T GiB)" (the first '/' of a line may be a file path's).
 std::optional<double> total_after_free(std::string_view line) {
     const size_t at = line.find("Free memory on device (");
     if (at == std::string_view::npos) return std::nullopt;
     const size_t slash = line.find('/', at);
     return slash == std::string_view::npos ? std::nullopt : number_after(line.substr(slash), "/");
-}
-
-template <typename T>
-void keep(std::optional<T>& slot, const std::optional<T>& value) {
-    if (value) slot = value;
-}
-
-// The launch flags, from "non-default args: {'key': value, ...}" or the engine config line
-// ("key=value, ...").
-void read_flags(ParsedLog& p, std::string_view line, bool dict) {
-    auto key = [&](const char* name) {
-        std::string k;
-        if (dict) k.push_back('\'');
-        k.append(name);
-        k.append(dict ? "':" : "=");
-        return k;
-    };
-    keep(p.model, word_after(line, key("model")));
-    keep(p.gpu_memory_utilization, number_after(line, key("gpu_memory_utilization")));
-    keep(p.max_model_len, integer_after(line, key(dict ? "max_model_len" : "max_seq_len")));
-    keep(p.tensor_parallel_size, integer_after(line, key("tensor_parallel_size")));
-    keep(p.pipeline_parallel_size, integer_after(line, key("pipeline_parallel_size")));
-    keep(p.max_num_seqs, integer_after(line, key("max_num_seqs")));
-    keep(p.max_num_batched_tokens, integer_after(line, key("max_num_batched_tokens")));
-    keep(p.block_size, integer_after(line, key("block_size")));
-    keep(p.kv_cache_dtype, word_after(line, key("kv_cache_dtype")));
-    keep(p.quantization, word_after(line, key("quantization")));
-    keep(p.dtype, word_after(line, key("dtype")));
-    if (auto eager = word_after(line, key("enforce_eager"))) p.enforce_eager = *eager == "True" || *eager == "true";
-    if (auto custom = word_after(line, key("disable_custom_all_reduce")))
-        p.disable_custom_all_reduce = *custom == "True" || *custom == "true";
 }
 
 // The engine and its flags: the version banner, the config and non-default args lines, the weights loaded.
@@ -129,9 +60,11 @@ bool read_engine_line(ParsedLog& p, std::string_view line) {
             keep(p.version, word_after(line, "LLM engine (v"));
             p.v1_engine = false;
         }
-        read_flags(p, line.substr(line.find("with config:")), false);
+        read_flags(p, line.substr(line.find("with config:")), FlagForm::config_line);
     } else if (contains(line, "non-default args: {")) {
-        read_flags(p, line.substr(line.find("non-default args: {")), true);
+        read_flags(p, line.substr(line.find("non-default args: {")), FlagForm::args_dict);
+    } else if (contains(line, "vllm serve ") || contains(line, "vllm.entrypoints.openai.api_server")) {
+        read_flags(p, line, FlagForm::command_line);
     } else if (contains(line, "Disabled the custom all-reduce kernel")) {
         p.disable_custom_all_reduce = true;
     } else if (contains(line, "Model loading took ")) {
@@ -189,11 +122,14 @@ bool read_profile_line(ParsedLog& p, std::string_view line) {
 bool read_cache_line(ParsedLog& p, std::string_view line) {
     if (contains(line, "Available KV cache memory: ")) {
         keep(p.available_gib, number_after(line, "Available KV cache memory: "));
-    } else if (contains(line, "GPU KV cache size: ")) {
+    } else if (contains(line, "GPU KV cache size: ") || contains(line, "Maximum concurrency for ")) {
+        // Later releases print both on one line.
         keep(p.kv_cache_tokens, integer_after(line, "GPU KV cache size: "));
-    } else if (contains(line, "Maximum concurrency for ")) {
         keep(p.concurrency_tokens, integer_after(line, "Maximum concurrency for "));
         keep(p.max_concurrency, number_after(line, "tokens per request: "));
+    } else if (contains(line, "The current --gpu-memory-utilization=")) {
+        keep(p.gpu_memory_utilization, number_after(line, "The current --gpu-memory-utilization="));
+        keep(p.equivalent_utilization, number_after(line, "is equivalent to --gpu-memory-utilization="));
     } else if (contains(line, "GPU blocks: ") || contains(line, "CUDA blocks: ") || contains(line, "cuda blocks: ")) {
         for (std::string_view m : {"GPU blocks: ", "CUDA blocks: ", "cuda blocks: "}) keep(p.gpu_blocks, integer_after(line, m));
         for (std::string_view m : {"CPU blocks: ", "cpu blocks: "}) keep(p.cpu_blocks, integer_after(line, m));
@@ -206,6 +142,19 @@ bool read_cache_line(ParsedLog& p, std::string_view line) {
         return false;
     }
     return true;
+}
+
+bool out_of_memory(std::string_view line) {
+    for (std::string_view m :
+         {"CUDA out of memory", "HIP out of memory", "OutOfMemoryError", "CUDA error: out of memory", "HIP error: out of memory"})
+        if (contains(line, m)) return true;
+    return false;
+}
+
+// What the model calls running out of memory at this stage.
+RefusalKind oom_refusal(LogStage stage) {
+    if (stage == LogStage::loading_weights) return RefusalKind::weights_do_not_fit;
+    return stage == LogStage::profiling ? RefusalKind::profile_out_of_memory : RefusalKind::out_of_memory_after_sizing;
 }
 
 // The engine's refusals at start-up, in its words.
@@ -228,8 +177,8 @@ bool read_refusal_line(ParsedLog& p, std::string_view line) {
     } else if (contains(line, "must be divisible by tensor parallel size")) {
         p.refusal_kind = RefusalKind::tensor_parallel_mismatch;
         p.refusal_line = std::string(line);
-    } else if (contains(line, "CUDA out of memory")) {
-        if (!p.refusal_kind) p.refusal_kind = p.available_gib ? RefusalKind::out_of_memory_after_sizing : RefusalKind::weights_do_not_fit;
+    } else if (out_of_memory(line)) {
+        if (!p.refusal_kind) p.refusal_kind = oom_refusal(p.stage);
         p.refusal_line = std::string(line);
     } else {
         return false;
@@ -249,14 +198,103 @@ bool read_stats_line(ParsedLog& p, std::string_view line) {
     return true;
 }
 
+bool nccl_failure(std::string_view line) {
+    for (std::string_view m : {"NCCL error", "ncclUnhandledCudaError", "ncclInternalError", "ncclSystemError", "ncclInvalidUsage",
+                               "ncclRemoteError", "Watchdog caught collective operation timeout"})
+        if (contains(line, m)) return true;
+    return false;
+}
+
+// A phrase and the start-up stage it names.
+struct StageText {
+    std::string_view text;
+    LogStage stage;
+};
+
+// The last of `texts` the line holds, if any.
+std::optional<LogStage> stage_named(std::string_view line, const StageText* texts, size_t count) {
+    std::optional<LogStage> found;
+    for (size_t i = 0; i < count; ++i)
+        if (contains(line, texts[i].text)) found = texts[i].stage;
+    return found;
+}
+
+// The stage a line marks the start-up as having reached: the profile run once the weights are in,
+// the pool sized once the budget is printed, CUDA graphs (their estimate from 0.21, then their
+// capture), then serving.
+constexpr std::array<StageText, 18> stage_markers{{
+    {"Model loading took", LogStage::profiling},
+    {"oading model weights took", LogStage::profiling},
+    {"Loading weights took", LogStage::profiling},
+    {"Memory profiling", LogStage::sized},
+    {"Available KV cache memory", LogStage::sized},
+    {"GPU KV cache size", LogStage::sized},
+    {"GPU blocks: ", LogStage::sized},
+    {"model weights take ", LogStage::sized},
+    {"Profiling CUDA graph memory", LogStage::capturing_graphs},
+    {"Capturing CUDA graph", LogStage::capturing_graphs},
+    {"Capturing cudagraphs", LogStage::capturing_graphs},
+    {"Capturing the model for CUDA graphs", LogStage::capturing_graphs},
+    {"Graph capturing finished", LogStage::serving},
+    {"init engine (profile, create kv cache", LogStage::serving},
+    {"Starting vLLM API server", LogStage::serving},
+    {"Starting vLLM server", LogStage::serving},
+    {"Application startup complete", LogStage::serving},
+    {"Avg prompt throughput", LogStage::serving},
+}};
+
+// A traceback's frames name the stage a paste cut before its stage markers: vLLM's own functions.
+constexpr std::array<StageText, 11> traceback_frames{{
+    {"load_weights", LogStage::loading_weights},
+    {"load_model", LogStage::loading_weights},
+    {"profile_run", LogStage::profiling},
+    {"_dummy_sampler_run", LogStage::profiling},
+    {"warming up sampler", LogStage::profiling},
+    {"determine_available_memory", LogStage::profiling},
+    {"determine_num_available_blocks", LogStage::profiling},
+    {"capture_model", LogStage::capturing_graphs},
+    {"capture_end", LogStage::capturing_graphs},
+    {"torch.cuda.graph(", LogStage::capturing_graphs},
+    {"output_handler", LogStage::serving},
+}};
+
+void read_stage(ParsedLog& p, std::string_view line) {
+    if (auto stage = stage_named(line, stage_markers.data(), stage_markers.size())) {
+        p.stage = *stage;
+        p.stage_marked = true;
+    }
+    // The innermost call a paste shows first is enough.
+    if (!p.traceback_stage) p.traceback_stage = stage_named(line, traceback_frames.data(), traceback_frames.size());
+}
+
+// The first failure a paste shows, with the stage it struck in; whether the line was one.
+bool read_failure(ParsedLog& p, std::string_view line) {
+    const bool oom = out_of_memory(line), nccl = !oom && nccl_failure(line);
+    if (!oom && !nccl) return false;
+    if (!p.failure)
+        p.failure = LoggedFailure{oom ? FailureKind::out_of_memory : FailureKind::nccl_error, p.stage, std::string(line.substr(0, 600))};
+    return true;
+}
+
 // Returns whether the line told us something; the readers are tried in this order, which matters
 // where one line holds several markers (a refusal that also states free memory).
 bool read_line(ParsedLog& p, std::string_view line) {
-    return read_engine_line(p, line) || read_profile_line(p, line) || read_cache_line(p, line) || read_refusal_line(p, line) ||
-           read_stats_line(p, line);
+    if (auto rank = data_parallel_rank(line);
+        rank && std::find(p.data_parallel_ranks.begin(), p.data_parallel_ranks.end(), *rank) == p.data_parallel_ranks.end())
+        p.data_parallel_ranks.push_back(*rank);
+    const bool failure = read_failure(p, line);  // at the stage reached before this line
+    const bool known = read_engine_line(p, line) || read_profile_line(p, line) || read_cache_line(p, line) || read_refusal_line(p, line) ||
+                       read_stats_line(p, line);
+    read_stage(p, line);
+    return known || failure;
 }
 
 }  // namespace
+
+const char* log_stage_name(LogStage stage) {
+    static const char* const names[] = {"loading_weights", "profiling", "sized", "capturing_graphs", "serving"};
+    return names[static_cast<int>(stage)];
+}
 
 ParsedLog parse_vllm_log(std::string_view text) {
     ParsedLog p;
@@ -269,7 +307,7 @@ ParsedLog parse_vllm_log(std::string_view text) {
     while (start <= text.size()) {
         size_t end = text.find('\n', start);
         if (end == std::string_view::npos) end = text.size();
-        std::string line = clean(text.substr(start, end - start));
+        std::string line(strip_prefixes(clean(text.substr(start, end - start))));
         // A long line followed by one that begins no record was hard-wrapped: join them.
         if (!current.empty() && current.size() >= 100 && !begins_record(line)) current += line;
         else {
@@ -279,6 +317,17 @@ ParsedLog parse_vllm_log(std::string_view text) {
         start = end + 1;
     }
     flush();
+    // A paste that starts at the traceback: its frames say where the failure struck.
+    if (p.failure && !p.stage_marked && p.traceback_stage) {
+        p.failure->stage = *p.traceback_stage;
+        if (p.failure->kind == FailureKind::out_of_memory && p.refusal_kind == RefusalKind::weights_do_not_fit)
+            p.refusal_kind = oom_refusal(*p.traceback_stage);
+    }
+    // The engine refuses to start when nothing is left for the pool (kv_cache_utils.py).
+    if (!p.refusal_kind && p.available_gib && *p.available_gib <= 0) {
+        p.refusal_kind = RefusalKind::no_kv_cache_memory;
+        p.refusal_line = "Available KV cache memory: " + format_fixed(*p.available_gib, 2) + " GiB";
+    }
     return p;
 }
 

@@ -2,8 +2,10 @@
 // the version banner and engine config line, the non-default args, "Model loading took",
 // "Memory profiling results" and its later forms, "Available KV cache memory", "GPU KV cache
 // size", "# GPU blocks", "Maximum concurrency", the CUDA-graph lines, the refusals and the last
-// stats line. Timestamps, worker prefixes ("(EngineCore pid=75)"), ANSI colours and hard-wrapped
-// lines are tolerated; lines it does not know are ignored. No regular expressions: plain scans,
+// stats line, a `vllm serve` command line, and the failures people paste (CUDA out of memory by
+// the start-up stage it struck in, NCCL errors). Timestamps, worker tags ("(EngineCore pid=75)"),
+// container and journal prefixes (log_scan.hpp), ANSI colours and hard-wrapped lines are
+// tolerated; lines it does not know are ignored. No regular expressions: plain scans,
 // linear in the size of the text, so a 50 MB log is read in one pass.
 #pragma once
 #include <cstdint>
@@ -16,13 +18,26 @@
 
 namespace kv {
 
+// Where a start-up had got to, from the last stage marker read.
+enum class LogStage { loading_weights, profiling, sized, capturing_graphs, serving };
+const char* log_stage_name(LogStage stage);
+
+enum class FailureKind { out_of_memory, nccl_error };
+struct LoggedFailure {
+    FailureKind kind = FailureKind::out_of_memory;
+    LogStage stage = LogStage::loading_weights;  // when it struck
+    std::string line;
+};
+
 struct ParsedLog {
     std::optional<std::string> version;  // "0.10.1.1"
     std::optional<bool> v1_engine;       // from the config line or the log's shape
     std::optional<std::string> model;    // as launched: repo id or local path
-    // Flags, from the non-default args or the engine config line.
+    // Flags, from the non-default args, the engine config line or a pasted command line.
     std::optional<double> gpu_memory_utilization;
-    std::optional<int64_t> max_model_len, tensor_parallel_size, pipeline_parallel_size, max_num_seqs, max_num_batched_tokens, block_size;
+    std::optional<double> equivalent_utilization;  // 0.21+: the same budget without the CUDA-graph estimate
+    std::optional<int64_t> max_model_len, tensor_parallel_size, pipeline_parallel_size, data_parallel_size, max_num_seqs,
+        max_num_batched_tokens, block_size;
     std::optional<std::string> kv_cache_dtype, quantization, dtype;
     std::optional<bool> enforce_eager, disable_custom_all_reduce;
     // Memory, in GiB as the engine prints it.
@@ -38,6 +53,12 @@ struct ParsedLog {
     // The last stats line.
     std::optional<int64_t> running, waiting;
     std::optional<double> kv_cache_usage;  // fraction
+    // Engines in the paste: the data-parallel ranks its worker tags name (each sizes its own pool).
+    std::vector<int64_t> data_parallel_ranks;
+    LogStage stage = LogStage::loading_weights;
+    bool stage_marked = false;                // a stage marker was read
+    std::optional<LogStage> traceback_stage;  // named by a traceback's frames
+    std::optional<LoggedFailure> failure;     // the first one
 
     std::vector<std::string> recognised;  // each line that gave a number, cleaned
 };

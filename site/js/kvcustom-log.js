@@ -66,20 +66,53 @@
     var lines = [];
     if (logged) lines.push('The log shows the engine refusing to start (' + logged.kind + '): ' + logged.line);
     else lines.push('The log shows no refusal to start.');
+    if (!x.scenario) return lines;  // no model ran: nothing to set beside it
     if (model) lines.push((logged ? 'The model refuses too' : 'The model, though, says the engine would refuse') +
       ' (' + model.kind + '): ' + model.message);
     else lines.push('The model would let the engine start: it misses this refusal.');
     return lines;
   }
 
+  // A failure the paste shows (out of memory at a stage, NCCL), and what to change.
+  function failureLines(x) {
+    var lines = [];
+    if (x.failure) {
+      lines.push('The log shows a failure (' + x.failure.kind.replace(/_/g, ' ') + ', while ' +
+        x.failure.stage.replace(/_/g, ' ') + '): ' + x.failure.line);
+    }
+    if (x.advice) lines.push('What to change: ' + x.advice);
+    return lines;
+  }
+
+  // The catalog models the log's numbers fit, for a log that names none: what matched, how near.
+  function candidateList(x) {
+    var found = x.model_inference.candidates;
+    var box = element('div', 'kv-custom__candidates');
+    box.appendChild(element('p', null, found.length
+      ? 'The log names no catalog model; these fit its numbers' + (x.model_inference.unique ? ' (the first is the one the panels run):' : ':')
+      : 'The log names no catalog model, and none fits its numbers: give the model above.'));
+    if (!found.length) return box;
+    var list = box.appendChild(element('ul', 'kv-custom__candidate-list'));
+    var because = { weights_and_kv_bytes: 'weights and KV bytes per token', weights_and_pool: 'weights, and the pool on ', weights: 'weights only' };
+    found.forEach(function (c) {
+      var what = because[c.evidence] + (c.evidence === 'weights_and_pool' ? c.gpu : '');
+      list.appendChild(element('li', null, c.model + ' at tensor_parallel_size ' + format(c.tensor_parallel_size, 'count') +
+        ', kv_cache_dtype ' + c.kv_cache_dtype + ': ' + format(c.weights_gib * GIB, 'gib2') + ' of weights (' +
+        formatDifference(c.weights_difference) + '); matches on ' + what));
+    });
+    return box;
+  }
+
   function showExplanation(x) {
     explanation.textContent = '';
-    var refusals = refusalLines(x);
+    var refusals = refusalLines(x).concat(failureLines(x));
     if (refusals.length) {
       var verdict = explanation.appendChild(element('div', 'kv-custom__verdict'));
       refusals.forEach(function (line) { verdict.appendChild(element('p', null, line)); });
     }
+    if (x.model_inference.candidates.length || !x.scenario) explanation.appendChild(candidateList(x));
     explanation.appendChild(explanationTable(x));
+    x.notes.forEach(function (note) { explanation.appendChild(element('p', null, note)); });
     if (x.assumptions.length) {
       explanation.appendChild(element('p', null, 'What the log does not say, and the model assumed:'));
       var list = explanation.appendChild(element('ul', 'kv-custom__assumptions'));
@@ -132,6 +165,7 @@
     KvLesson.load().then(function () {
       var x = KvPanels.explainLog(text, given);
       if (x.error) return { error: x.error };
+      if (!x.scenario) return { x: x, reply: null };  // no model to run: the log is restated on its own
       return KvLesson.useOwn(x.scenario).then(function (reply) { return reply.error ? reply : { x: x, reply: reply }; });
     }).then(function (outcome) {
       if (outcome.error) {
@@ -141,7 +175,8 @@
       }
       clearInvalid(logForm);
       if (custom.markShown) custom.markShown(null);
-      say(logForm, 'ok', [logSummary(outcome.x)].concat(panelNotes(outcome.reply)));
+      if (outcome.reply) say(logForm, 'ok', [logSummary(outcome.x)].concat(panelNotes(outcome.reply)));
+      else say(logForm, 'ok', 'The log is restated below; the panels keep their scenario until the model is known: give it in the model box.');
       showExplanation(outcome.x);
     }, function (e) { say(logForm, 'error', 'The panels could not load: ' + e.message); });
   });

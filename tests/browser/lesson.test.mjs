@@ -662,7 +662,7 @@ test('a vLLM start-up log runs its scenario in every panel and sets each logged 
   await page.close();
 });
 
-test('a text with no vLLM line, or a log naming a model not in the catalog, is named and changes nothing', async () => {
+test('a text with no vLLM line is refused; a log naming a model not in the catalog is restated, and run only where its numbers fit one model', async () => {
   const { page, errors } = await open(`${server.url}/`);
   await mountAll(page);
   const kept = await panelStates(page);
@@ -696,15 +696,27 @@ test('a text with no vLLM line, or a log naming a model not in the catalog, is n
   await page.evaluate(() => { document.querySelector('#kv-own-log-text').value = ''; });
   assert.deepEqual(await panelStates(page), kept, 'a refused paste changes no panel');
 
-  const unknown = qwenLog.replaceAll('Qwen/Qwen3-30B-A3B', 'acme/Llamaroo-13B');
+  // A log naming a model the catalog lacks, whose numbers fit nothing in it: restated, no panel changes.
+  const unknown = qwenLog.replaceAll('Qwen/Qwen3-30B-A3B', 'acme/Llamaroo-13B').replace('Model loading took 56.88 GiB', 'Model loading took 3.33 GiB');
   await page.fill('#kv-own-log-text', unknown);
-  bad = await submitForm(page, 'kv-own-log');
-  assert.equal(bad.ok, false);
-  assert.equal(bad.field, 'model');
-  assert.match(bad.text, /acme\/Llamaroo-13B/);
-  assert.equal(await page.getAttribute('#kv-own-log-model', 'aria-invalid'), 'true');
-  assert.equal(await page.getAttribute('#kv-own-log-text', 'aria-invalid'), null);
-  assert.deepEqual(await panelStates(page), kept, 'a log naming an unknown model changes no panel');
+  let restated = await submitForm(page, 'kv-own-log');
+  assert.ok(restated.ok, restated.text);
+  assert.match(restated.text, /panels keep their scenario/);
+  assert.equal(await page.isVisible('#kv-own-log-explanation'), true);
+  assert.match(await page.textContent('#kv-own-log-explanation'), /acme\/Llamaroo-13B/);
+  assert.match(await page.textContent('#kv-own-log-explanation .kv-custom__candidates'), /none fits its numbers/);
+  assert.equal((await explanationRows(page))['GPU KV cache size'].model, '\u2014');
+  assert.deepEqual(await panelStates(page), kept, 'a log naming an unknown model that fits nothing changes no panel');
+
+  // The same renamed log with its own numbers: they fit one catalog model alone, which the panels run, said so.
+  await page.fill('#kv-own-log-text', qwenLog.replaceAll('Qwen/Qwen3-30B-A3B', 'acme/Llamaroo-13B'));
+  restated = await submitForm(page, 'kv-own-log');
+  assert.ok(restated.ok, restated.text);
+  assert.match(restated.text, /Qwen3-30B-A3B on H100/);
+  assert.match(await page.textContent('#kv-own-log-explanation .kv-custom__assumptions'), /acme\/Llamaroo-13B.*not in the catalog/s);
+  assert.equal(await page.evaluate(() => window.KvLesson.panels.phases.getState().model), 'Qwen3-30B-A3B');
+  await page.click('#kv-own-log [data-kv-reset]');
+  await page.waitForFunction(() => /^Every panel is back/.test(document.querySelector('#kv-own-log .kv-custom__message').textContent));
 
   // A log that leaves gpu_memory_utilization at the engine's default is said so, not as 0.00.
   const defaultLog = startups.find((s) => s.id === 'repo-bench3-h200-llama3-8b-1k').log_lines.join('\n');

@@ -34,6 +34,7 @@ check "simulate: a rate out of range" 2 "r['error']['field'] == 'rate_per_s'" --
 check "serving pays for prefill" 0 "abs(r['prompt_tokens_per_s'] - r['generation_tokens_per_s'] * 4096 / 256) < 1e-6 * r['prompt_tokens_per_s'] and r['generation_tokens_per_s'] < r['decode_tokens_per_s']" -- "$cli" --scenario '{"concurrent_requests": 256}'
 logs="$(dirname "$0")/../validation/startup_logs.json"
 check "a real start-up log explained" 0 "r['scenario']['model'] == 'Qwen3-30B-A3B' and any(t['term'] == 'GPU KV cache size' and t['logged'] == 168288 for t in r['terms'])" -- bash -c "python3 -c \"import json; print('\\n'.join([s for s in json.load(open('$logs'))['startups'] if s['id'] == 'planner-h100-qwen3-30b-a3b'][0]['log_lines']))\" | '$cli' --explain-log"
+check "a docker compose paste naming no model: explained, its candidates listed" 0 "r['scenario'] is None and r['model_inference']['candidates'][0]['model'] == 'Llama-3.1-8B' and [t['logged'] for t in r['terms']] == [14.99, 158656, 4.84]" -- bash -c "printf 'qwen3-1  | INFO Model loading took 14.99 GiB and 5.1 seconds\\nqwen3-1  | INFO GPU KV cache size: 158,656 tokens\\nqwen3-1  | INFO Maximum concurrency for 32,768 tokens per request: 4.84x\\n' | '$cli' --explain-log"
 check "a text with no vLLM line" 2 "r['error']['field'] == 'log'" -- bash -c "echo 'hello world' | '$cli' --explain-log"
 check "a 5 MiB log is refused by its size" 2 "r['error']['field'] == 'log' and 'at most 4,194,304' in r['error']['message']" -- bash -c "head -c 5242880 /dev/zero | tr '\\0' x | '$cli' --explain-log"
 deep=$(mktemp)

@@ -1,0 +1,89 @@
+#include "logs/log_flags.hpp"
+
+#include <array>
+#include <string>
+
+#include "logs/log_scan.hpp"
+
+namespace kv {
+namespace {
+
+struct Spellings {
+    std::string_view config, args, command;
+};
+template <typename T>
+struct Setting {
+    Spellings names;
+    std::optional<T> ParsedLog::*slot;
+};
+
+constexpr std::array<Setting<int64_t>, 7> integer_settings{{
+    {{"max_seq_len", "max_model_len", "--max-model-len"}, &ParsedLog::max_model_len},
+    {{"tensor_parallel_size", "tensor_parallel_size", "--tensor-parallel-size"}, &ParsedLog::tensor_parallel_size},
+    {{"pipeline_parallel_size", "pipeline_parallel_size", "--pipeline-parallel-size"}, &ParsedLog::pipeline_parallel_size},
+    {{"data_parallel_size", "data_parallel_size", "--data-parallel-size"}, &ParsedLog::data_parallel_size},
+    {{"max_num_seqs", "max_num_seqs", "--max-num-seqs"}, &ParsedLog::max_num_seqs},
+    {{"max_num_batched_tokens", "max_num_batched_tokens", "--max-num-batched-tokens"}, &ParsedLog::max_num_batched_tokens},
+    {{"block_size", "block_size", "--block-size"}, &ParsedLog::block_size},
+}};
+constexpr std::array<Setting<std::string>, 5> word_settings{{
+    {{"model", "model", "--model"}, &ParsedLog::model},
+    {{"", "model_tag", ""}, &ParsedLog::model},  // `vllm serve MODEL`'s positional argument
+    {{"kv_cache_dtype", "kv_cache_dtype", "--kv-cache-dtype"}, &ParsedLog::kv_cache_dtype},
+    {{"quantization", "quantization", "--quantization"}, &ParsedLog::quantization},
+    {{"dtype", "dtype", "--dtype"}, &ParsedLog::dtype},
+}};
+constexpr std::array<Setting<bool>, 2> switch_settings{{
+    {{"enforce_eager", "enforce_eager", "--enforce-eager"}, &ParsedLog::enforce_eager},
+    {{"disable_custom_all_reduce", "disable_custom_all_reduce", "--disable-custom-all-reduce"}, &ParsedLog::disable_custom_all_reduce},
+}};
+
+std::string_view name_in(const Spellings& s, FlagForm form) {
+    return form == FlagForm::config_line ? s.config : form == FlagForm::args_dict ? s.args : s.command;
+}
+
+std::string joined(std::string_view a, std::string_view b, std::string_view c) {
+    std::string out;
+    out.reserve(a.size() + b.size() + c.size());
+    out.append(a).append(b).append(c);
+    return out;
+}
+
+// The word a setting is given: "key=word", "'key': word", "--flag word" or "--flag=word".
+std::optional<std::string> given(std::string_view line, std::string_view name, FlagForm form) {
+    if (name.empty()) return std::nullopt;
+    if (form == FlagForm::args_dict) return word_after(line, joined("'", name, "':"));
+    if (form == FlagForm::config_line) return word_after(line, joined("", name, "="));
+    for (std::string_view joint : {" ", "="})
+        if (auto w = word_after(line, joined("", name, joint)); w && w->front() != '-') return w;
+    return std::nullopt;
+}
+
+}  // namespace
+
+void read_flags(ParsedLog& p, std::string_view line, FlagForm form) {
+    if (form == FlagForm::command_line) {
+        // `vllm serve MODEL ...`: the model comes first, without a flag.
+        if (const size_t serve = line.find("vllm serve "); serve != std::string_view::npos) {
+            size_t i = serve + 11;
+            while (i < line.size() && line[i] == ' ') ++i;
+            if (i < line.size() && line[i] != '-') keep(p.model, word_after(line.substr(i), ""));
+        }
+        keep(p.tensor_parallel_size, integer_after(line, " -tp "));
+    }
+    for (const auto& s : integer_settings)
+        if (auto w = given(line, name_in(s.names, form), form)) keep(p.*s.slot, integer_after(*w, ""));
+    for (const auto& s : word_settings) keep(p.*s.slot, given(line, name_in(s.names, form), form));
+    for (const auto& s : switch_settings) {
+        const std::string_view name = name_in(s.names, form);
+        if (form == FlagForm::command_line) {
+            if (contains(line, name)) p.*s.slot = true;
+        } else if (auto w = given(line, name, form)) {
+            p.*s.slot = *w == "True" || *w == "true";
+        }
+    }
+    const std::string_view utilisation = form == FlagForm::command_line ? "--gpu-memory-utilization" : "gpu_memory_utilization";
+    if (auto w = given(line, utilisation, form)) keep(p.gpu_memory_utilization, number_after(*w, ""));
+}
+
+}  // namespace kv
