@@ -62,6 +62,8 @@
   // The engine's verdict in the log beside the model's: both refuse, both start, or they differ.
   function refusalLines(x) {
     var logged = x.logged_refusal, model = x.model_refusal;
+    // An out-of-memory line is said once, as the failure it is.
+    if (logged && x.failure && logged.line === x.failure.line) logged = null;
     if (!logged && !model) return [];
     var lines = [];
     if (logged) lines.push('The log shows the engine refusing to start (' + logged.kind + '): ' + logged.line);
@@ -88,9 +90,11 @@
   function candidateList(x) {
     var found = x.model_inference.candidates;
     var box = element('div', 'kv-custom__candidates');
+    var weighed = x.terms.some(function (t) { return t.term === 'weights' && t.logged !== null; });
     box.appendChild(element('p', null, found.length
       ? 'The log names no catalog model; these fit its numbers' + (x.model_inference.unique ? ' (the first is the one the panels run):' : ':')
-      : 'The log names no catalog model, and none fits its numbers: give the model above.'));
+      : weighed ? 'The log names no catalog model, and none fits its numbers: give the model above.'
+        : 'The log names no catalog model and states no weights to tell one by: give the model above.'));
     if (!found.length) return box;
     var list = box.appendChild(element('ul', 'kv-custom__candidate-list'));
     var because = { weights_and_kv_bytes: 'weights and KV bytes per token', weights_and_pool: 'weights, and the pool on ', weights: 'weights only' };
@@ -111,7 +115,7 @@
       refusals.forEach(function (line) { verdict.appendChild(element('p', null, line)); });
     }
     if (x.model_inference.candidates.length || !x.scenario) explanation.appendChild(candidateList(x));
-    explanation.appendChild(explanationTable(x));
+    if (x.terms.length) explanation.appendChild(explanationTable(x));
     x.notes.forEach(function (note) { explanation.appendChild(element('p', null, note)); });
     if (x.assumptions.length) {
       explanation.appendChild(element('p', null, 'What the log does not say, and the model assumed:'));
