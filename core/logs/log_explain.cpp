@@ -280,8 +280,10 @@ std::variant<LogExplanation, InputError> explain_log(std::string_view text, cons
     add_pool_terms(x);
     if (x.log.failure) x.advice = failure_advice(*x.log.failure);
     else if (x.log.refusal_kind) x.advice = refusal_advice(x.log);
-    if (x.log.data_parallel_ranks.size() > 1)
-        x.notes.push_back("The paste holds " + std::to_string(x.log.data_parallel_ranks.size()) +
+    // Data-parallel engines: as the flag sets them, or as many as the paste's worker tags name.
+    const auto engines = std::max<int64_t>(x.log.data_parallel_size.value_or(1), static_cast<int64_t>(x.log.data_parallel_ranks.size()));
+    if (engines > 1)
+        x.notes.push_back("The log describes " + std::to_string(engines) +
                           " engines (data-parallel ranks): each profiles and sizes its own pool on its own GPUs; the numbers "
                           "above are the last ones printed.");
     return x;

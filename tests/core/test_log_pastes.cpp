@@ -73,6 +73,11 @@ TEST_CASE("lines of the newer releases and a pasted command line") {
     // The utilisation the engine ran with is the one it prints, over the command's.
     CHECK(p.gpu_memory_utilization == Approx(0.87));
     CHECK(p.equivalent_utilization == Approx(0.8577));
+    // A data-parallel size from the command is said as engines, each with its own pool.
+    const LogExplanation dp = explained("vllm serve Qwen/Qwen3-8B --data-parallel-size 4\nINFO GPU KV cache size: 90,000 tokens\n");
+    CHECK(dp.log.data_parallel_size == 4);
+    REQUIRE(dp.notes.size() == 1);
+    CHECK(dp.notes[0].find("4 engines") != std::string::npos);
 }
 
 TEST_CASE("failures are named by the stage they struck in, each with what to change") {
