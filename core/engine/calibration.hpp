@@ -16,13 +16,26 @@ struct Calibration {
     // --validate-timing). First fit: 9.8% median |error| on the fit rows, 16.8% on the held-out ones.
     // Fitted again (all constants together, two sweeps) after MLA's two ways of attending
     // (time/step_time.cpp) and upstream ROCm releases without the custom all-reduce: 8.7% and 15.7%
-    // (8.4% and 15.8% just before, with the earlier constants). Where a fitted value sits at its
-    // bound the comment says so. ---
+    // (8.4% and 15.8% just before, with the earlier constants). Fitted again after a step's matmuls
+    // and attention became kernels of their own roofline each, matmuls near the ridge a p-norm set
+    // by GEMM measurements (below), runs that stopped early simulated with their printed mean output
+    // and measured bandwidths for four more GPUs: 10.4% and 10.6% (10.4% and 13.2% at the earlier
+    // constants, 8.7% and 15.7% before those changes). Where a fitted value sits at its bound the
+    // comment says so. ---
     // What a serving step's reads reach of the GPU's measured HBM bandwidth (gpus.json "achieved"),
     // and its matmuls of the measured matmul ceiling: model-shaped GEMVs and GEMMs with their
     // ramps and tails, not a STREAM kernel or the best square matmul.
-    double step_bandwidth_efficiency = 0.846;
-    double step_matmul_efficiency = 0.552;
+    double step_bandwidth_efficiency = 0.900;
+    double step_matmul_efficiency = 0.616;
+    // A matmul near the roofline's ridge reaches neither roof: its tiles wait on the weight loads
+    // and on the tensor cores in turn. Its time is the p-norm of its compute and memory times (the
+    // plain roofline's max as p grows, their sum at 1). Not fitted to the benchmark runs: set by
+    // measured single-GEMM sweeps on H100 (BF16 cuBLAS, the weight fixed, tokens M from 1 to 8,192):
+    // vLLM PR #23280's torch-bf16 column for N=2112 K=7168 (9.9 us at M=1, 19.3 us at M=256 where
+    // the max of the two roofs gives 10.3) and XLA's matmul_interpolator_data.h for N=K=4096
+    // (tensorflow@372d578b); a least-squares fit over both gives p = 1.2 with the large-M rate at
+    // 95% of the measured matmul ceiling.
+    double matmul_roofline_exponent = 1.2;
     // A GPU with no measured figure: the data sheet times what its vendor's measured parts reach
     // (HBM: H100 3.03 of 3.35 TB/s, GH200 3.61 of 4.0, A100 1.70 of 2.04; MI300X 81%. Matmul: MAMF
     // H100 80.3%, A100 86.9%, B200 77.6%; MI300X 51.4-60.1%, MI325X 60.4%; gpus.json has the sources).
@@ -36,24 +49,26 @@ struct Calibration {
     // its kernels/benchmark_paged_attention.py times them apart). Per vendor, as the kernels are.
     // First fitted alone after the other constants (fit median 9.0% -> 8.4%; held-out median
     // unchanged at 15.9%, its worst 85.5% -> 82.5%): the NVIDIA rows keep it near its upper bound
-    // (no slower than the weight reads), the MI300X rows put ROCm's near 0.36.
-    double nvidia_attention_read_efficiency = 0.990;
-    double amd_attention_read_efficiency = 0.361;
+    // (no slower than the weight reads), the MI300X rows put ROCm's near 0.36; now that attention no
+    // longer hides under the matmuls' arithmetic, near 0.28. The ROCm rows that set it are V0 releases
+    // (0.7.3+rocm); the held-out V1 ones (0.10.0+rocm) with long contexts come out too slow.
+    double nvidia_attention_read_efficiency = 1.0;  // at its upper bound
+    double amd_attention_read_efficiency = 0.283;
     // Kernel floors: launch, ramp and tail that no roofline sees, per decoder layer (about a dozen
     // kernels: norms, projections, rotary, cache write, attention, activation, residual adds), in a
     // captured CUDA graph and launched one by one (PR #1440: eager costs about 47 us a layer more).
     // The fit puts the eager floor far above that figure: it is also the floor of every V1 step
     // over 512 tokens (no graph), so it carries what slows mixed prefill steps beyond their FLOPs.
-    double layer_floor_graph_s = 33.3e-6;
-    double layer_floor_eager_s = 246e-6;
+    double layer_floor_graph_s = 28.2e-6;
+    double layer_floor_eager_s = 300e-6;  // at its upper bound
     // Per MoE layer: routing top-k and the token-to-expert alignment (PR #55225: ~20-27 us per
     // alignment, two per layer).
-    double moe_layer_floor_s = 75.9e-6;
+    double moe_layer_floor_s = 87.0e-6;
     // Per expert a MoE layer's grouped GEMM touches: its tiles, scales and padding to the block size
     // (moe_align_block_size pads each expert's tokens to BLOCK_SIZE_M), when that is longer than
     // reading the expert's weights (PR #37814: on A100 the per-call time keeps rising with the
     // experts touched until all are; PR #39904 on H100 tracks experts touched).
-    double moe_expert_floor_s = 3.20e-6;
+    double moe_expert_floor_s = 3.02e-6;
     // Per all-reduce (2 per layer, one for the embedding and a logits gather per step): a latency by
     // what runs it, plus the ring's bytes over one direction of the link. vLLM's custom all-reduce
     // over NVLink, 9-12 us eager and ~5-8 in a graph (sglang PR #2904's table, vLLM PR #24532);
@@ -62,7 +77,7 @@ struct Calibration {
     // lands above the kernel timings (a step waits for the slowest rank too), NCCL at its 80 us
     // bound (set by few rows: TP runs above 8 MiB or without the custom kernel); PCIe is not fitted
     // (no PCIe row in the data), it keeps the measured 55 us.
-    double allreduce_custom_s = 23.3e-6;
+    double allreduce_custom_s = 22.5e-6;
     double allreduce_nccl_s = 80e-6;
     double allreduce_pcie_s = 55e-6;
     // The host: scheduling, input preparation and output processing per step, a fixed part and a
@@ -72,10 +87,10 @@ struct Calibration {
     // async scheduling the CPU works during the previous step's forward pass, so a step takes the
     // longer of the two. The fit drives V1's host terms to their lower bounds (0.1 ms, 1 us): V1's
     // separate engine-core process leaves little host time on the step's critical path.
-    double host_v0_early_step_s = 4.99e-3;
-    double host_v0_early_per_sequence_s = 53.8e-6;
-    double host_v0_step_s = 433e-6;
-    double host_v0_per_sequence_s = 74.4e-6;
+    double host_v0_early_step_s = 4.93e-3;
+    double host_v0_early_per_sequence_s = 34.4e-6;
+    double host_v0_step_s = 817e-6;
+    double host_v0_per_sequence_s = 48.0e-6;
     double host_v1_step_s = 100e-6;
     double host_v1_per_sequence_s = 1e-6;
     int64_t activation_bytes_per_element = 2;  // activations stay 16-bit whatever the weights are

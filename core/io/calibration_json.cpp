@@ -14,6 +14,7 @@ struct Constant {
 const Constant constants[] = {
     {"step_bandwidth_efficiency", &Calibration::step_bandwidth_efficiency},
     {"step_matmul_efficiency", &Calibration::step_matmul_efficiency},
+    {"matmul_roofline_exponent", &Calibration::matmul_roofline_exponent},
     {"nvidia_hbm_fraction", &Calibration::nvidia_hbm_fraction},
     {"amd_hbm_fraction", &Calibration::amd_hbm_fraction},
     {"nvidia_matmul_fraction", &Calibration::nvidia_matmul_fraction},

@@ -112,6 +112,12 @@ std::variant<std::vector<BenchmarkRecord>, InputError> benchmark_records_from_js
         if (auto e = read_head(rec, "runs", r)) return *e;
         if (auto e = read_shape(rec, r)) return *e;
         r.prefix_caching = prefix_caching_flag(rec);
+        const json measured = rec.value("measured", json::object());
+        auto printed = [&](const char* key) {
+            return measured.contains(key) && measured[key].is_number() ? measured[key].get<int64_t>() : 0;
+        };
+        r.generated_tokens = printed("total_generated_tokens");
+        r.completed = printed("completed");
         const json headline = rec.value("headline", json::object());
         r.figure = headline.value("figure", std::string());
         r.measured = headline.contains("value") && headline["value"].is_number() ? headline["value"].get<double>() : 0.0;

@@ -39,6 +39,17 @@ AttentionFlops attention_flops(const StepEngine& r, int64_t tp) {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// A prompt slice "rides free" on a decode step while the step grows by at most this factor.
+constexpr double free_prefill_step_growth = 1.10;
+
+// A kernel near the ridge waits on both its loads and its arithmetic: the p-norm of the two times,
+// which is the plain roofline's max as p grows and their sum at p = 1.
+double blended_roofline_s(double compute_s, double memory_s, double p) {
+    const double longer = std::max(compute_s, memory_s);
+    if (longer <= 0) return 0.0;
+    return longer * std::pow(std::pow(compute_s / longer, p) + std::pow(memory_s / longer, p), 1.0 / p);
+}
+
 // Fraction of the experts a batch of `tokens` touches when each picks experts_per_token at random.
 double experts_touched(const ModelSpec& m, double tokens) {
     if (m.num_experts <= 0) return 1.0;
@@ -95,19 +106,33 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
     const double weight_bytes = r.memory.weight_bytes - expert_weight_bytes(r) * (1.0 - experts_touched(r.model, tokens / passes));
     PhaseTiming phase;
     const AttentionFlops attention = attention_flops(r, tp);
-    phase.flops = tokens * matmul_flops_per_token + attention.decode_pair * load.decode_context_tokens +
-                  attention.prefill_pair * load.prefill_context_pairs + attention.context_token * load.prefill_kv_read_tokens;
-    phase.bytes = passes * weight_bytes + load.decode_kv_bytes +
-                  (load.prefill_tokens + load.prefill_kv_read_tokens) * r.memory.layout.kv_bytes_per_token;
-    phase.compute_s = phase.flops / step_flops_per_s(r.gpu, r.scenario.weight_dtype, c);
-    phase.memory_s =
-        (phase.bytes - load.decode_kv_bytes) / step_bytes_per_s(r.gpu, c) + load.decode_kv_bytes / attention_read_bytes_per_s(r.gpu, c);
+    // The pass runs its kernels one after another: the matmuls (weights in, activations through)
+    // and attention (the cache in) each take the longer of their own FLOPs and bytes, so one kind's
+    // reads do not hide under the other's arithmetic.
+    const double matmul_flops = tokens * matmul_flops_per_token;
+    const double attention_flops_total = attention.decode_pair * load.decode_context_tokens +
+                                         attention.prefill_pair * load.prefill_context_pairs +
+                                         attention.context_token * load.prefill_kv_read_tokens;
+    const double matmul_bytes = passes * weight_bytes;
+    const double prefill_kv_bytes = (load.prefill_tokens + load.prefill_kv_read_tokens) * r.memory.layout.kv_bytes_per_token;
+    phase.flops = matmul_flops + attention_flops_total;
+    phase.bytes = matmul_bytes + load.decode_kv_bytes + prefill_kv_bytes;
+    const double matmul_rate = step_flops_per_s(r.gpu, r.scenario.weight_dtype, c);
+    const double attention_rate = step_flops_per_s(r.gpu, DType::bf16, c);  // attention computes in 16 bits
+    const double matmul_compute_s = matmul_flops / matmul_rate, attention_compute_s = attention_flops_total / attention_rate;
+    const double matmul_memory_s = matmul_bytes / step_bytes_per_s(r.gpu, c);
+    const double attention_memory_s =
+        prefill_kv_bytes / step_bytes_per_s(r.gpu, c) + load.decode_kv_bytes / attention_read_bytes_per_s(r.gpu, c);
+    phase.compute_s = matmul_compute_s + attention_compute_s;
+    phase.memory_s = matmul_memory_s + attention_memory_s;
+    phase.matmul_s = blended_roofline_s(matmul_compute_s, matmul_memory_s, c.matmul_roofline_exponent);
+    phase.attention_s = std::max(attention_compute_s, attention_memory_s);
     const bool graph = runs_in_cuda_graph(r.rules, r.scenario, tokens / passes, load.prefill_tokens == 0);
     phase.kernel_s = passes * layer_floors_s(r, graph, tokens / passes, c);
     const double message_bytes = tokens / passes * static_cast<double>(r.model.hidden_size) * c.activation_bytes_per_element;
     const double allreduces = 2.0 * static_cast<double>(r.model.num_hidden_layers) + 2.0;
     phase.communication_s = passes * allreduces * allreduce_s(message_bytes, tp, r.gpu, r.rules, r.scenario, c);
-    phase.gpu_s = std::max(phase.compute_s, phase.memory_s) + phase.kernel_s + phase.communication_s;
+    phase.gpu_s = phase.matmul_s + phase.attention_s + phase.kernel_s + phase.communication_s;
     phase.host_s = passes * host_step_s(r.rules, r.scenario, load.decode_tokens + load.prefill_sequences / passes, c);
     phase.total_s = r.rules.async_scheduling ? std::max(phase.gpu_s, phase.host_s) : phase.gpu_s + phase.host_s;
     phase.bound = phase.compute_s > phase.memory_s ? Bound::compute : Bound::memory;
@@ -144,14 +169,16 @@ StepTimes time_steps(const StepEngine& r, const Admission& a, bool started, cons
     t.tensor_active = t.decode.flops / (t.decode.total_s * t.peak_flops_per_s);
     t.gpu_utilization = 1.0;  // some kernel is resident for the whole step
 
-    // Chunked prefill: prefill tokens folded into this step cost FLOPs (and their KV writes) but
-    // no extra weight read, so they are free until compute catches up with memory time.
+    // Chunked prefill: prefill tokens folded into this step cost FLOPs (and their KV writes) but no
+    // extra weight read, so a slice rides on a read the step pays anyway: the largest slice that
+    // lengthens the step by at most a tenth (the step grows with the slice, so halve the range).
     t.chunk_budget_tokens = std::max<int64_t>(0, *s.max_num_batched_tokens - a.running);
-    StepLoad one_token;
-    add_prefill(one_token, 1.0, s.prompt_tokens, s.prompt_tokens);
-    const double flops_per_chunk_token = time_step(r, one_token, c).flops;
-    const double spare_flops = std::max(0.0, t.decode.memory_s - t.decode.compute_s) * t.achieved_flops_per_s;
-    t.free_prefill_tokens = std::min<int64_t>(t.chunk_budget_tokens, static_cast<int64_t>(std::floor(spare_flops / flops_per_chunk_token)));
+    int64_t rides = 0, too_many = t.chunk_budget_tokens + 1;
+    while (too_many - rides > 1) {
+        const int64_t mid = rides + (too_many - rides) / 2;
+        (decode_step_with_chunk_s(r, a.running, mid, c) <= free_prefill_step_growth * t.decode.total_s ? rides : too_many) = mid;
+    }
+    t.free_prefill_tokens = rides;
     t.step_with_full_chunk_s = decode_step_with_chunk_s(r, a.running, t.chunk_budget_tokens, c);
     t.serving = serve_steadily(r, a, c);
     return t;

@@ -50,9 +50,11 @@ struct PhaseTiming {
     double bytes = 0;  // per rank, HBM traffic
     double compute_s = 0;
     double memory_s = 0;
+    double matmul_s = 0;         // the matmuls: the longer of their FLOPs and their weight reads
+    double attention_s = 0;      // attention: the longer of its FLOPs and its cache reads and writes
     double kernel_s = 0;         // per-layer kernel floors (and MoE routing)
     double communication_s = 0;  // tensor-parallel all-reduces
-    double gpu_s = 0;            // max(compute, memory) + kernels + communication
+    double gpu_s = 0;            // matmuls + attention + kernels + communication
     double host_s = 0;           // the CPU's work for the step, before any overlap
     double total_s = 0;          // gpu + host, or the longer of the two with async scheduling
     Bound bound = Bound::none;
@@ -120,7 +122,7 @@ struct StepTimes {
 
     // Chunked prefill under max_num_batched_tokens.
     int64_t chunk_budget_tokens = 0;    // max_num_batched_tokens - running
-    int64_t free_prefill_tokens = 0;    // ride along before compute exceeds memory time
+    int64_t free_prefill_tokens = 0;    // ride along for at most a tenth more step time
     double step_with_full_chunk_s = 0;  // decode step with chunk_budget_tokens folded in
 
     // Serving: the single-batch decode above pays nothing for prefill; this does.

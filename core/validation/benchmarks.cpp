@@ -37,11 +37,20 @@ Workload workload_of(const BenchmarkRecord& rec) {
     return w;
 }
 
+// Each request's output: output_len, unless the run printed fewer generated tokens than that for
+// its requests (no --ignore-eos: a request may stop at its end-of-sequence token), when every
+// simulated request gets the printed mean.
+int64_t output_tokens_of(const BenchmarkRecord& rec) {
+    const int64_t requests = rec.completed > 0 ? rec.completed : rec.num_prompts;
+    if (rec.generated_tokens <= 0 || requests <= 0 || rec.generated_tokens >= requests * rec.output_len) return rec.output_len;
+    return std::max<int64_t>(2, (rec.generated_tokens + requests / 2) / requests);
+}
+
 // The figure the run printed, read off the simulated run.
 double figure_of(const BenchmarkRecord& rec, const SimSummary& s) {
     const auto requests = static_cast<double>(s.finished);
     const double duration = std::max(s.duration_s, 1e-12);
-    const auto out = static_cast<double>(rec.output_len), in = static_cast<double>(rec.input_len);
+    const auto out = static_cast<double>(output_tokens_of(rec)), in = static_cast<double>(rec.input_len);
     const std::string& f = rec.figure;
     if (f == "avg_latency_s") return s.duration_s;
     if (f == "requests_per_s") return requests / duration;
@@ -60,7 +69,7 @@ TimingRow predict(const BenchmarkRecord& rec, const Calibration& c) {
     TimingRow row{rec.id, rec.role, "", "", rec.scenario.vllm_version, rec.figure, rec.measured, 0, 0, ""};
     Scenario s = rec.scenario;
     s.prompt_tokens = rec.input_len;
-    s.output_tokens = rec.output_len;
+    s.output_tokens = output_tokens_of(rec);
     Workload w = workload_of(rec);
     s.concurrent_requests = std::clamp<int64_t>(w.max_concurrency > 0 ? w.max_concurrency : w.requests, 1, 4096);
     auto outcome = evaluate(s, c);

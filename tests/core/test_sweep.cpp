@@ -51,7 +51,7 @@ TEST_CASE("tensor-parallel sweep marks sizes that do not divide the heads") {
     CHECK_FALSE(odd[3].valid);
 }
 
-TEST_CASE("chunk sweep: the decode step with prefill folded in, flat while it rides free, then rising") {
+TEST_CASE("chunk sweep: the decode step with prefill folded in, slow to grow while it rides free, then rising") {
     const Result base = evaluate_ok({{"concurrent_requests", 64}, {"max_num_batched_tokens", 8192}});
     const StepTimes& t = base.steps;
     REQUIRE(t.free_prefill_tokens > 0);
@@ -67,12 +67,13 @@ TEST_CASE("chunk sweep: the decode step with prefill folded in, flat while it ri
     CHECK(chunk_step_s(base, 0) == Approx(t.decode.total_s));
     CHECK(chunk_step_s(base, t.chunk_budget_tokens) == Approx(t.step_with_full_chunk_s));
     CHECK(sweep.added_itl_s == Approx(std::max(0.0, t.step_with_full_chunk_s - t.decode.total_s)));
-    // Up to the tokens that ride free the step moves only once, where the step outgrows V1's
-    // largest CUDA graph (512 tokens) and pays the eager kernel floors; past them it grows.
+    // The step grows with every token folded in (a matmul near the ridge pays for its arithmetic as
+    // well as its loads), slowly while the slice rides on the weight read, and jumps where it
+    // outgrows V1's largest CUDA graph (512 tokens) and pays the eager kernel floors.
     const int64_t last_in_graph = 512 - base.admission.running;
-    CHECK(chunk_step_s(base, last_in_graph) == Approx(t.decode.total_s).epsilon(0.01));
-    CHECK(chunk_step_s(base, last_in_graph + 1) > 1.1 * t.decode.total_s);
-    CHECK(chunk_step_s(base, t.free_prefill_tokens) == Approx(chunk_step_s(base, last_in_graph + 1)).epsilon(0.02));
+    CHECK(chunk_step_s(base, t.free_prefill_tokens) <= 1.1 * t.decode.total_s);
+    CHECK(chunk_step_s(base, t.free_prefill_tokens + 1) > 1.1 * t.decode.total_s);
+    CHECK(chunk_step_s(base, last_in_graph + 1) - chunk_step_s(base, last_in_graph) > 0.1 * t.decode.total_s);
     CHECK(sweep.points.back().step_s > t.decode.total_s);
 }
 

@@ -52,7 +52,7 @@ kv::TimingSummary timing_summary() {
 }  // namespace
 
 // Issue 20 asks for a held-out median of 10% and every held-out row within 25%; the model reaches
-// 15.9% (fit rows 8.4%), worst 82.5%. These bounds keep it from getting worse while that gap is
+// 10.6% (fit rows 10.4%), worst 61.6%. These bounds keep it from getting worse while that gap is
 // open; the CLI's --validate-timing exit code holds the issue's own target.
 TEST_CASE("real benchmark runs: at least 40, fit and held-out apart, medians no worse than today") {
     const kv::TimingSummary summary = timing_summary();
@@ -61,9 +61,9 @@ TEST_CASE("real benchmark runs: at least 40, fit and held-out apart, medians no 
     CHECK(summary.holdout_rows >= 40);
     CHECK(summary.fit_rows >= 40);
     CHECK(summary.failures <= 1);
-    CHECK(summary.fit_median_abs_error <= 0.09);
-    CHECK(summary.holdout_median_abs_error <= 0.17);
-    CHECK(summary.holdout_max_abs_error <= 0.90);
+    CHECK(summary.fit_median_abs_error <= 0.11);
+    CHECK(summary.holdout_median_abs_error <= 0.11);
+    CHECK(summary.holdout_max_abs_error <= 0.65);
     // Every GPU generation in the data, dense and MoE, TP 1 to 8, V0 and V1, has a prediction.
     std::set<std::string> gpus;
     for (const auto& row : summary.rows)

@@ -173,8 +173,9 @@ std::string duration_tick(double v) { return kv::format_duration(v); }
 void chunk_figures(const kv::Result& r, const kv::ChunkSweep& sweep) {
     figure_row("chunk", {
                             {"rides free", kv::format_count(r.steps.free_prefill_tokens) + " tokens",
-                             "prefill folded into each step before compute outgrows the memory time", Colour::prefill,
-                             "Prompt tokens a decode step can carry without getting longer: its tensor cores are idle while it reads."},
+                             "prefill folded into each step for at most a tenth more time", Colour::prefill,
+                             "Prompt tokens a decode step can carry while it grows by at most a tenth: they ride on the weight read "
+                             "the step pays anyway, and its tensor cores are mostly idle while it reads."},
                             {"chunk budget", kv::format_count(r.steps.chunk_budget_tokens) + " tokens",
                              "max_num_batched_tokens " + kv::format_count(*r.scenario.max_num_batched_tokens) + " − " +
                                  kv::format_count(r.admission.running) + " decode tokens",
