@@ -78,10 +78,11 @@ void Scheduler::log_stats(double now) {
 
 void Scheduler::summarise() {
     SimSummary& s = sim_.summary;
-    double first = -1, last = 0;
+    double first = -1, last = 0, last_arrival = 0;
     std::vector<double> ttft, e2e, tpot;
     for (const SimRequest& q : sim_.requests) {
         if (first < 0 || q.spec.arrival_s < first) first = q.spec.arrival_s;
+        last_arrival = std::max(last_arrival, q.spec.arrival_s);
         if (q.finish_s < 0) continue;
         last = std::max(last, q.finish_s);
         ttft.push_back(q.ttft_s());
@@ -105,6 +106,22 @@ void Scheduler::summarise() {
     s.itl_s = percentiles_of(itl_samples_);
     s.e2e_s = percentiles_of(e2e);
     s.tpot_s = percentiles_of(tpot);
+    classify_load(std::max(0.0, first), last_arrival);
+}
+
+// The offered rate against what the engine completed while requests waited: a queue that is
+// still there at a quarter of the run and gains on the engine grows for as long as the traffic
+// lasts.
+void Scheduler::classify_load(double first_arrival_s, double last_arrival_s) {
+    SimSummary& s = sim_.summary;
+    const auto arrivals = static_cast<double>(sim_.requests.size());
+    const double span = last_arrival_s - first_arrival_s;
+    s.offered_rate_per_s = stated_rate_per_s_ > 0 ? stated_rate_per_s_ : span > 0 ? (arrivals - 1.0) / span : 0.0;
+    s.sustained_rate_per_s = saturated_s_ > 0 ? static_cast<double>(saturated_finished_) / saturated_s_ : 0.0;
+    if (max_concurrency_ > 0) s.load = Load::capped;
+    else if (s.offered_rate_per_s <= 0) s.load = Load::burst;
+    else if (saturated_s_ > 0.25 * s.duration_s && s.offered_rate_per_s > s.sustained_rate_per_s) s.load = Load::overloaded;
+    else s.load = Load::stable;
 }
 
 }  // namespace kv::sim

@@ -19,6 +19,7 @@ Scheduler::Scheduler(const Result& r, const Workload& w, const SimOptions& o, co
     max_seqs_ = *r.scenario.max_num_seqs;
     max_len_ = *r.scenario.max_model_len;
     max_concurrency_ = w.max_concurrency;
+    stated_rate_per_s_ = w.list.empty() ? w.rate_per_s : 0.0;
     keep_preempted_ = w.prefix_caching && one_group_;
     if (w.prefix_caching && w.shared_prefix_tokens >= block_size_) {
         if (one_group_) prefix_blocks_.assign(static_cast<size_t>(w.shared_prefix_tokens / block_size_), -1);
@@ -62,7 +63,10 @@ void Scheduler::run() {
         for (const Scheduled& s : batch) add_to_load(load, s);
         const double step_s = time_step(step_engine(r_), load, calibration_).total_s;
         now += step_s;
+        const bool saturated = !waiting_.empty();  // someone waits though the step is full
+        const int64_t finished_before = finished_;
         finish_step(batch, now);
+        if (saturated) saturated_s_ += step_s, saturated_finished_ += finished_ - finished_before;
         record(now - step_s, step_s, static_cast<int32_t>(load.prefill_tokens), static_cast<int32_t>(load.decode_tokens));
         while (now >= next_log_s_) log_stats(now);
     }

@@ -81,6 +81,7 @@ private:
     void log_stats(double now);
 
     void summarise();
+    void classify_load(double first_arrival_s, double last_arrival_s);
 
     static constexpr size_t recent_lookups = 1000;
 
@@ -90,6 +91,7 @@ private:
     Simulation& sim_;
     BlockPool pool_;
     int64_t block_size_ = 16, budget_ = 0, max_seqs_ = 0, max_len_ = 0, max_concurrency_ = 0;
+    double stated_rate_per_s_ = 0;  // the workload's rate, 0 when it is all at once or a list
     // Requests the server holds (running or waiting): what the client's concurrency cap counts.
     int64_t in_flight() const { return static_cast<int64_t>(running_.size() + waiting_.size()); }
     double block_set_bytes_ = 0;
@@ -106,6 +108,8 @@ private:
     int64_t preemptions_ = 0, finished_ = 0, rejected_ = 0;
     int64_t interval_prompt_tokens_ = 0, interval_generated_ = 0, total_prompt_tokens_ = 0, total_generated_ = 0;
     double next_log_s_ = 0, last_log_s_ = 0, peak_usage_ = 0, running_time_ = 0;
+    double saturated_s_ = 0;          // time in steps that left requests waiting
+    int64_t saturated_finished_ = 0;  // requests finished in those steps
     double frame_interval_s_ = 0.01, next_frame_s_ = 0;
 };
 

@@ -31,6 +31,21 @@ std::optional<InputError> check_budget(const std::vector<RequestSpec>& requests,
 
 }  // namespace
 
+const char* load_name(Load load) {
+    static const char* const names[] = {"stable", "overloaded", "burst", "capped"};
+    return names[static_cast<int>(load)];
+}
+
+std::string load_note(const SimSummary& s) {
+    if (s.load == Load::overloaded)
+        return "The queue grows for as long as the traffic lasts: " + format_significant(s.offered_rate_per_s, 2) +
+               " requests/s arrive and the engine completes " + format_significant(s.sustained_rate_per_s, 2) +
+               " while requests wait. Its waits and percentiles grow with the run's length, so they describe this run, not the server.";
+    if (s.load == Load::burst)
+        return "Every request arrives at once: the waits and percentiles grow with the number of requests the run sends.";
+    return "";
+}
+
 std::variant<Simulation, InputError> simulate(const Result& result, const Workload& workload, const SimOptions& options,
                                               const Calibration& calibration) {
     if (result.status == Status::engine_refused)

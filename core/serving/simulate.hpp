@@ -91,6 +91,13 @@ struct Histogram {
     double quantile(double q) const;  // what histogram_quantile() would report
 };
 
+// Whether the run's latencies describe the traffic or only how long the run was. An open stream of
+// arrivals faster than the engine completes requests builds a queue that grows for as long as the
+// traffic lasts, so its waits and percentiles grow with the number of requests; so do a burst's
+// (every request at once). A client that caps its requests in flight keeps the queue on its side.
+enum class Load { stable, overloaded, burst, capped };
+const char* load_name(Load load);
+
 struct SimSummary {
     double duration_s = 0;  // first arrival to last finish
     int64_t finished = 0;
@@ -104,7 +111,13 @@ struct SimSummary {
     Percentiles ttft_s, itl_s, e2e_s;
     Percentiles tpot_s;                       // per request, (finish - first token) / (output tokens - 1), as vllm bench serve's TPOT
     Histogram ttft_histogram, itl_histogram;  // vllm:time_to_first_token_seconds, vllm:inter_token_latency_seconds
+    double offered_rate_per_s = 0;            // the workload's arrival rate (0: all at once)
+    double sustained_rate_per_s = 0;          // requests finished per second in the steps that left requests waiting (0: none did)
+    Load load = Load::stable;
+    bool latency_grows_with_run() const { return load == Load::overloaded || load == Load::burst; }
 };
+// What a reader should know before quoting the run's latencies: "" when they describe the engine.
+std::string load_note(const SimSummary& summary);
 
 struct Simulation {
     int64_t pool_blocks = 0;  // num_gpu_blocks - 1 (one null block)

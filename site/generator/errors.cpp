@@ -31,6 +31,7 @@ constexpr const char* code_names[] = {
     "bad_index",
     "not_a_value",
     "failed_scenario_field",
+    "grows_with_run",
     "not_a_number",
     "number_as_text",
     "division_by_zero",

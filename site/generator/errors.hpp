@@ -33,6 +33,7 @@ enum class ErrorCode {
     bad_index,              // a list index out of range, or not a number
     not_a_value,            // a path that ends at an object or a list
     failed_scenario_field,  // a field that is 0 only because the scenario's engine refuses to start
+    grows_with_run,         // a latency of a simulated run whose queue grows without bound
     not_a_number,           // arithmetic over a text field
     number_as_text,         // the text format over a number
     division_by_zero,       // the figure divides by 0

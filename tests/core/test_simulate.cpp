@@ -286,6 +286,44 @@ TEST_CASE("the serving chapter's qualitative claims hold for its scenarios") {
     CHECK(without.summary.preemptions > 0);
     CHECK(with_cache.summary.peak_kv_cache_usage < 0.5 * without.summary.peak_kv_cache_usage);
     CHECK(with_cache.summary.ttft_s.p50 < without.summary.ttft_s.p50);
+    // Without the cache fewer requests are completed than arrive, and the text says that a run
+    // twice as long reports waits about twice as long; with it the queue is stable. The exercise's
+    // faster chat rate stays below what the engine completes.
+    CHECK(without.summary.load == Load::overloaded);
+    CHECK(without.summary.sustained_rate_per_s < off.rate_per_s);
+    CHECK(with_cache.summary.load == Load::stable);
+    Workload longer = off;
+    longer.requests = 2 * off.requests;
+    const double growth = run(off_result, longer).summary.ttft_s.p50 / without.summary.ttft_s.p50;
+    CHECK(growth > 1.5);
+    CHECK(growth < 2.5);
+    const auto [faster_result, faster] = run_named("chat_12");
+    CHECK(run(faster_result, faster).summary.load == Load::stable);
+    CHECK(faster.rate_per_s == 1.5 * run_named("chat_steady").second.rate_per_s);
+}
+
+TEST_CASE("a queue that gains on the engine is called overloaded, and its waits grow with the run; a stable one's do not") {
+    const Result r = evaluate_ok({{"model", "Qwen3-8B"}, {"gpu", "H100"}});
+    const auto ttft_p50 = [&](double rate, int64_t requests, Load expected) {
+        Workload w;
+        w.rate_per_s = rate;
+        w.requests = requests;
+        const Simulation sim = run(r, w, SimOptions{.record = false});
+        CHECK(sim.summary.load == expected);
+        CHECK(sim.summary.offered_rate_per_s == rate);
+        CHECK(sim.summary.latency_grows_with_run() == (expected == Load::overloaded));
+        CHECK((load_note(sim.summary).empty()) == (expected == Load::stable));
+        return sim.summary.ttft_s.p50;
+    };
+    CHECK(ttft_p50(4, 2000, Load::stable) < 1.2 * ttft_p50(4, 1000, Load::stable));
+    CHECK(ttft_p50(64, 2000, Load::overloaded) > 1.5 * ttft_p50(64, 1000, Load::overloaded));
+    Workload burst;
+    burst.rate_per_s = 0;
+    burst.requests = 300;
+    CHECK(run(r, burst).summary.load == Load::burst);
+    Workload capped = burst;
+    capped.max_concurrency = 16;
+    CHECK(run(r, capped).summary.load == Load::capped);
 }
 
 TEST_CASE("a run beyond the work budget is refused by name before anything runs") {

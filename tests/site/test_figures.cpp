@@ -28,6 +28,14 @@ LessonData lesson() {
                            {"big",
                             {{"about", "Qwen3-32B at 0.72"},
                              {"set", {{"model", "Qwen3-32B"}, {"prompt_tokens", 32768}, {"gpu_memory_utilization", 0.72}}}}},
+                           {"calm",
+                            {{"about", "chat at 4 a second"},
+                             {"set", json::object()},
+                             {"workload", {{"workload", "chat"}, {"rate_per_s", 4}, {"requests", 300}}}}},
+                           {"flood",
+                            {{"about", "chat at 64 a second"},
+                             {"set", json::object()},
+                             {"workload", {{"workload", "chat"}, {"rate_per_s", 64}, {"requests", 600}}}}},
                        }}};
     json facts = {{"schema_version", 1},
                   {"facts",
@@ -114,13 +122,26 @@ TEST_CASE("every failure has its code, and names what is unknown and what would 
     CHECK(code_of(data, "start.log.99 | text") == ErrorCode::bad_index);
     CHECK(code_of(data, "start.ttft_s / start.waiting | x2") == ErrorCode::division_by_zero);
     // The alternatives a message lists are the lesson's own: its scenarios, the result's fields, the formats.
-    CHECK_THAT(error_of(data, "nowhere.ttft_s | ms0").message, Catch::Contains("big, long, start"));
+    CHECK_THAT(error_of(data, "nowhere.ttft_s | ms0").message, Catch::Contains("big, calm, flood, long, start"));
     CHECK_THAT(error_of(data, "start.ttft | ms0").message, Catch::Contains("ttft_s"));
     CHECK_THAT(error_of(data, "start.ttft_s | ms5").message, Catch::Contains("duration"));
     // A field that is 0 only because the scenario failed is refused; the status itself is fine.
     CHECK(code_of(data, "big.decode_step_s | duration") == ErrorCode::failed_scenario_field);
     CHECK(value_of(data, "big.status | text") == "engine_refused");
     CHECK(value_of(data, "big.weight_bytes | gib0") == "61 GiB");
+}
+
+TEST_CASE("a latency of a run whose queue grows without bound is refused; its rates and counts are not") {
+    const LessonData data = lesson();
+    CHECK(value_of(data, "calm.simulation.load | text") == "stable");
+    CHECK(value_of(data, "flood.simulation.load | text") == "overloaded");
+    for (const char* growing : {"flood.simulation.ttft_s.p50 | duration", "flood.simulation.itl_s.p99 | duration",
+                                "flood.simulation.e2e_s.mean | duration", "flood.simulation.mean_running | sig2"})
+        CHECK(code_of(data, growing) == ErrorCode::grows_with_run);
+    CHECK_THAT(error_of(data, "flood.simulation.ttft_s.p50 | duration").message, Catch::Contains("requests/s offered"));
+    CHECK(value_of(data, "flood.simulation.sustained_rate_per_s | sig2") != "");
+    CHECK(value_of(data, "flood.simulation.preemptions | count") != "");
+    CHECK(value_of(data, "calm.simulation.ttft_s.p50 | duration") != "");
 }
 
 TEST_CASE("a scenario the model rejects fails the load, naming it") {

@@ -145,6 +145,7 @@ nlohmann::json key_results(const kvapp::Panel& panel) {
                         key("median ITL", "simulation.itl_s.p50", "duration", s.itl_s.p50),
                         key("throughput", "simulation.generation_tokens_per_s", "tokens_per_s", s.generation_tokens_per_s),
                         key("preemptions", "simulation.preemptions", "count", static_cast<double>(s.preemptions))};
+                if (const std::string note = kv::load_note(s); !note.empty()) keys.push_back({"queue", "", "", 0, note});
                 break;
             }
         }

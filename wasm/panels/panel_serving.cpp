@@ -245,6 +245,7 @@ void timeline(kvapp::Panel& panel, const Moment& now) {
 void latency(const kvapp::Panel& panel) {
     const kv::SimSummary& s = panel.simulation.summary;
     heading("Latency and throughput over the whole run");
+    if (const std::string note = kv::load_note(s); !note.empty()) text_wrapped(note, Colour::failure);
     const ImGuiTableFlags flags =
         ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_NoPadOuterX;
     if (ImGui::BeginTable("latency", 5, flags)) {

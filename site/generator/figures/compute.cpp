@@ -1,6 +1,7 @@
 // Resolving a reference (a path into a scenario's result JSON, or a fact) and computing a figure:
 // its arithmetic over the references, then core/base/format.hpp's named format.
 #include <cmath>
+#include <optional>
 
 #include "figures/lesson_data.hpp"
 #include "base/format.hpp"
@@ -84,6 +85,24 @@ std::variant<double, Error> evaluate_expr(const Expr& e, const LessonData& data,
     return Error{ErrorCode::bad_expression, "unreachable"};
 }
 
+// A waiting time, a latency percentile or the mean batch of a run whose queue grows for as long as
+// the traffic lasts (an overloaded or all-at-once run) measures the run's length, not the engine:
+// the text may quote the rates and counts of such a run, not those.
+std::optional<std::string> grows_with_run(const EvaluatedScenario& scenario, const Ref& ref) {
+    if (!scenario.result.contains("simulation") || ref.path.rfind("simulation.", 0) != 0) return std::nullopt;
+    const json& sim = scenario.result["simulation"];
+    if (!sim.value("latency_grows_with_run", false)) return std::nullopt;
+    static const char* const growing[] = {"simulation.ttft_s", "simulation.e2e_s",        "simulation.tpot_s",
+                                          "simulation.itl_s",  "simulation.mean_running", "simulation.duration_s"};
+    for (const char* prefix : growing)
+        if (ref.path.rfind(prefix, 0) == 0)
+            return ref.str() + " comes from a run whose queue grows for as long as the traffic lasts (" + sim.value("load", std::string()) +
+                   ": " + kv::format_significant(sim.value("offered_rate_per_s", 0.0), 2) + " requests/s offered, " +
+                   kv::format_significant(sim.value("sustained_rate_per_s", 0.0), 2) +
+                   " completed while requests waited), so it grows with the run's length; quote the rates instead";
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::string format_names() {
@@ -115,6 +134,7 @@ std::variant<json, Error> LessonData::resolve(const Ref& ref) const {
     auto found = walk(scenario->result, ref);
     if (auto* error = std::get_if<Error>(&found)) return *error;
     const json* node = std::get<const json*>(found);
+    if (const auto why = grows_with_run(*scenario, ref)) return Error{ErrorCode::grows_with_run, *why};
     if (node->is_number() && scenario->result.value("status", "ok") != "ok" && node->get<double>() == 0 &&
         ref.path.rfind("scenario.", 0) != 0)
         return Error{ErrorCode::failed_scenario_field, ref.str() + " is 0 because the scenario's status is " +
