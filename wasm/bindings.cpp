@@ -196,6 +196,21 @@ std::string panel_highlight(int id, const std::string& concept_name) {
     return json{{"ok", true}}.dump();
 }
 
+// Where the focused part of the panel ended in the last frame, in canvas CSS pixels (its whole
+// height without a focus): what a reader sees of the section's knobs and results without opening
+// "All controls and results".
+double panel_focus_bottom(int id) {
+    const kvapp::Panel* panel = kvapp::find_panel(id);
+    return panel ? panel->focus_bottom_px : -1.0;
+}
+
+std::string panel_focus(int id, const std::string& focus_json) {
+    kvapp::Panel* panel = kvapp::find_panel(id);
+    if (!panel) return unknown_panel(id);
+    if (auto error = kvapp::set_focus(*panel, focus_json)) return kv::error_to_json(*error).dump();
+    return json{{"ok", true}}.dump();
+}
+
 std::string panel_concepts(int id) {
     const kvapp::Panel* panel = kvapp::find_panel(id);
     if (!panel) return unknown_panel(id);
@@ -297,6 +312,8 @@ EMSCRIPTEN_BINDINGS(kvcache) {
     emscripten::function("panelLayout", &panel_layout);
     emscripten::function("panelHighlight", &panel_highlight);  // linked reading
     emscripten::function("panelConcepts", &panel_concepts);
+    emscripten::function("panelFocus", &panel_focus);  // compact reading
+    emscripten::function("panelFocusBottom", &panel_focus_bottom);
     emscripten::function("panelSetVisible", &panel_set_visible);
     emscripten::function("panelResize", &panel_resize);
     emscripten::function("panelPlayback", &panel_playback);

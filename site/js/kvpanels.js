@@ -37,6 +37,10 @@
 //   handle.concepts()                     -> {highlight, hovered, rects: {concept: [[x, y, w, h], ...]}}
 //   handle.onHover(cb)                    -> unsubscribe; cb(concept | null) when the pointer enters or
 //                                            leaves a concept's part of the canvas
+//   handle.focus({knobs, reads} | null)   -> {ok: true} | {error}: the knobs (fields) and result paths the
+//                                            text beside the panel uses, drawn first; the rest under
+//                                            "All controls and results" (null: the whole panel)
+//   handle.focusBottom()                  -> where that first part ends, canvas CSS px (tests)
 //   handle.playback()                     -> {playing, frame, frames, time_s, reduced_motion} (serving panel)
 //   handle.play(on, frame)                -> plays or pauses the serving panel's run (from `frame` if given)
 //   handle.unmount()
@@ -288,6 +292,12 @@ var KvPanels = (function () {
       highlight: function (concept) { return parse(kv.panelHighlight(id, concept ? String(concept) : '')); },
       concepts: function () { return parse(kv.panelConcepts(id)); },
       onHover: function (cb) { return subscribe(panel.hoverListeners, cb); },
+      focus: function (focus) {
+        var text;
+        try { text = JSON.stringify(focus || null); } catch (e) { text = 'not json'; }
+        return parse(kv.panelFocus(id, text));
+      },
+      focusBottom: function () { return kv.panelFocusBottom(id); },
       // The serving panel's playback: {playing, frame, frames, time_s, reduced_motion}.
       playback: function () { return parse(kv.panelPlayback(id)); },
       play: function (on, frame) { kv.panelPlay(id, on !== false, typeof frame === 'number' ? Math.max(0, Math.floor(frame)) : -1); },

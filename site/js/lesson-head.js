@@ -101,8 +101,8 @@ var KvPanelHead = (function () {
         var expr = a.getAttribute('data-expr'), format = a.getAttribute('data-format');
         if (expr.indexOf(prefix) !== 0 || !/^[A-Za-z0-9_.]+$/.test(expr.slice(prefix.length))) return;
         var path = expr.slice(prefix.length);
-        // Inputs are in the header line already; log lines are long and shown in the panel.
-        if (/^(log|scenario|workload)\./.test(path) || seen[path + '|' + format]) return;
+        // Inputs and shapes are in the header line already; log lines are long and shown in the panel.
+        if (/^(log|scenario|workload|gpu|model)\./.test(path) || seen[path + '|' + format]) return;
         seen[path + '|' + format] = true;
         var value = valueAt(result, path);
         if (value === undefined) return;

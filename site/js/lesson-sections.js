@@ -7,6 +7,8 @@
 // previous section's panel, so the panel changes as the sentence that needs it is read.
 //   KvSections.scan(main, list) -> {sectionOf(node), watch(onCross)}; pushes each section onto `list`
 //                                  (KvLesson.sections); onCross(section) as its part crosses the line
+//   KvSections.focusOf(section, knobs, scenarios) -> {knobs, reads}: what its panel draws first
+//   KvSections.focusPanel(panel, scenarios)       the panel's section made its focus (wide layouts)
 var KvSections = (function () {
   'use strict';
 
@@ -60,5 +62,39 @@ var KvSections = (function () {
     return { sectionOf: sectionOf, watch: watch };
   }
 
-  return { scan: scan };
+  // The knobs and result paths a section uses, for its panel's focus (the handle's focus()): the
+  // fields its figures read, the knobs its sentences carry or name in quotes ("prompt tokens"), and
+  // the fields its set-up buttons change. `knobs`: the panel's own ({field, label}).
+  function focusOf(section, knobs, scenarios) {
+    var reads = [], fields = [], labels = {};
+    var add = function (list, value) { if (list.indexOf(value) < 0) list.push(value); };
+    knobs.forEach(function (k) { labels[k.label.toLowerCase()] = k.field; });
+    var from = scenarios[section.scenario] || {};
+    section.elements.forEach(function (el) {
+      Array.prototype.forEach.call(el.querySelectorAll('.kv-fig[data-refs]'), function (f) {
+        if (f.closest('.kv-exercise')) return;   // an exercise's answer waits until it is asked for
+        JSON.parse(f.getAttribute('data-refs')).forEach(function (ref) { add(reads, ref.slice(ref.indexOf('.') + 1)); });
+      });
+      Array.prototype.forEach.call(el.querySelectorAll('[data-knob]'), function (k) { add(fields, k.getAttribute('data-knob')); });
+      (el.textContent.match(/[\u201c"][^\u201d"\n]{1,60}[\u201d"]/g) || []).forEach(function (quote) {
+        var field = labels[quote.slice(1, -1).trim().toLowerCase()];
+        if (field) add(fields, field);
+      });
+      Array.prototype.forEach.call(el.querySelectorAll('.kv-setup[data-setup]'), function (b) {
+        var to = scenarios[b.getAttribute('data-setup')] || {};
+        Object.keys(to).forEach(function (k) { if (JSON.stringify(to[k]) !== JSON.stringify(from[k])) add(fields, k); });
+      });
+    });
+    return { knobs: fields.slice(0, 64), reads: reads.slice(0, 64) };
+  }
+
+  // Beside the text (lesson.css's wide layout, where a panel sticks in its own column) the panel
+  // draws its section's part first; in one column it stays whole, so its height moves no text.
+  var wide = window.matchMedia ? window.matchMedia('(min-width: 70rem)') : { matches: false };
+  function focusPanel(panel, scenarios) {
+    if (!panel.handle) return;
+    panel.handle.focus(wide.matches && panel.section ? focusOf(panel.section, panel.handle.knobs(), scenarios) : null);
+  }
+
+  return { scan: scan, focusOf: focusOf, focusPanel: focusPanel };
 })();

@@ -5,7 +5,8 @@
 // number dragged in the text: lesson-knobs.js) is never overwritten by scrolling, the section's
 // scenario is offered instead; the reader's own model, GPU or log rides along with every scenario;
 // the header names the scenario and the figures quoted (lesson-head.js); a figure's click loads its
-// scenario; panels the reader changed live in the URL hash (lesson-hash.js); snippets follow state.
+// scenario; panels the reader changed live in the URL hash (lesson-hash.js); snippets follow state;
+// each panel draws first the knobs and results its section uses (lesson-sections.js' focusOf).
 // window.KvLesson: the panels' handles, load, useOwn(partial) (a config, GPU or log's scenario for
 // every panel, once the core accepts it: kvcustom.js), backToLesson, copyOnClick, scenarioWithOwn,
 // knobMoved and the load-to-first-panel time. Page data comes from attributes (CSP, file://).
@@ -39,19 +40,15 @@
       status: figure.querySelector('.kv-panel__status'),
       link: figure.querySelector('[data-embed-link]'),
       head: head,
-      scenarioLine: head && head.querySelector('.kv-panel__scenario'),
-      note: head && head.querySelector('.kv-panel__note'),
-      quoted: head && head.querySelector('.kv-panel__quoted'),
-      back: head && head.querySelector('.kv-panel__back'),
+      scenarioLine: head && head.querySelector('.kv-panel__scenario'), note: head && head.querySelector('.kv-panel__note'),
+      quoted: head && head.querySelector('.kv-panel__quoted'), back: head && head.querySelector('.kv-panel__back'),
       initial: JSON.parse(figure.getAttribute('data-state')),
       text: figure.getAttribute('data-scenario-name'),   // the scenario the text beside it describes
       section: null,     // the reading section it last followed
       pinned: null,      // the reader's own state is shown: the section it was set in, or 'pending'
       expected: [],      // states this script set, whose change notices are not the reader's
       knobState: null,   // a knob of its chapter moved before it mounted: shown, as the reader's, when it does
-      tall: false,
-      promise: null,
-      handle: null,
+      tall: false, promise: null, handle: null,
     };
     if (head) head.hidden = false;
   });
@@ -81,6 +78,7 @@
         if (JSON.stringify(own) !== ownAtMount) handle.setState(Object.assign({ model_config: null, gpu_config: null }, own));
         panel.figure.classList.remove('is-loading');
         panel.figure.classList.add('is-mounted');
+        KvSections.focusPanel(panel, scenarios);   // what its section uses first
         if (lesson.firstPanelMs === null) {
           lesson.firstPanelMs = performance.now();
           if (performance.mark) performance.mark('kv:first-panel');
@@ -251,6 +249,7 @@
   function offer(panel, section) {
     panel.section = section;
     panel.text = section.scenario;
+    KvSections.focusPanel(panel, scenarios);
     updateHead(panel);
     if (!panel.handle || !panel.note) return;
     var text = textState(panel);
@@ -262,6 +261,7 @@
   function follow(panel, section) {
     panel.section = section;
     panel.text = section.scenario;
+    KvSections.focusPanel(panel, scenarios);
     if (!panel.handle) { updateHead(panel); return; }
     var before = panel.handle.getState();
     setQuietly(panel, textState(panel));

@@ -981,21 +981,29 @@ test('a knob the reader moves stops the following, in every section after; the b
   assert.equal(next.panel, big.panel);
   await readSection(page, big.index);
   await onSectionScenario(page, big);
-  await page.waitForTimeout(300);
-  // The attention box, clicked where the panel draws it.
+  // The section's part drawn first has settled: the knob stands where it stood a moment ago.
+  await page.waitForFunction(() => {
+    const rect = JSON.stringify(window.KvLesson.panels.admission.layout().kv_cache_dtype || null);
+    const settled = rect !== 'null' && rect === window.__kvRect;
+    window.__kvRect = rect;
+    return settled;
+  }, null, { polling: 250 });
+  // The cache precision this section names, clicked where the panel draws it first: its first
+  // choice, 16 bits.
   const box = await page.evaluate(() => {
     const h = window.KvLesson.panels.admission;
     const r = h.canvas.getBoundingClientRect();
-    const [x, y, w, hh] = h.layout().force_mha;
+    const [x, y, w, hh] = h.layout().kv_cache_dtype;
     return { x: r.left + x + Math.min(10, w / 2), y: r.top + y + hh / 2, inView: r.top + y > 0 && r.top + y + hh < window.innerHeight };
   });
   assert.ok(box.inView, 'the knobs are in view after the section moved the panel');
   await page.mouse.click(box.x, box.y);
-  await page.waitForFunction(() => window.KvLesson.panels.admission.getState().force_mha === true);
+  await page.waitForFunction(() => window.KvLesson.panels.admission.getState().kv_cache_dtype === 'bf16');
   const own = await page.evaluate(() => window.KvLesson.panels.admission.getState());
-  await page.waitForFunction(() => location.hash.includes('force_mha=true'));
+  // The address keeps the reader's panel; 16 bits is the default, so it names no precision.
+  await page.waitForFunction(() => location.hash.includes('panel=admission') && !location.hash.includes('kv_cache_dtype'));
   assert.equal(await page.isVisible('#panel-admission .kv-panel__back'), true);
-  assert.match(await page.textContent('#panel-admission .kv-panel__scenario'), /^Your scenario Qwen3-8B on H100 .*multi-head attention forced/);
+  assert.match(await page.textContent('#panel-admission .kv-panel__scenario'), /^Your scenario Qwen3-8B on H100/);
   // Reading on inside the same section keeps the reader's state.
   await page.evaluate(() => window.scrollBy(0, 60));
   await page.waitForTimeout(300);
@@ -1004,7 +1012,7 @@ test('a knob the reader moves stops the following, in every section after; the b
   // The back control: the text's scenario again, the address forgets the reader's group.
   await page.click('#panel-admission .kv-panel__back');
   await onSectionScenario(page, big);
-  assert.equal(await page.evaluate(() => window.KvLesson.panels.admission.getState().force_mha), false);
+  assert.equal(await page.evaluate(() => window.KvLesson.panels.admission.getState().kv_cache_dtype), 'fp8');
   assert.equal(await page.isVisible('#panel-admission .kv-panel__back'), false);
   assert.match(await page.textContent('#panel-admission .kv-panel__note'), /^Back to the text: /);
   assert.ok(!(await page.evaluate(() => location.hash)).includes('panel=admission'));

@@ -131,7 +131,11 @@ test('highlights draw only on change, refuse unknown concepts, and leave the pan
 test('the admission panel draws the simulated DCGM readout the real-system section reads', async () => {
   const { page } = await lesson();
   try {
-    // Only the DCGM readout draws compute (PIPE_TENSOR_ACTIVE) in the admission panel.
+    // Only the DCGM readout draws compute (PIPE_TENSOR_ACTIVE) in the admission panel. Beside the
+    // first chapter the panel draws first what its section reads; whole, it draws the readout too
+    // (placement.test.mjs checks it comes first beside the real-system section).
+    await page.evaluate(() => window.KvLesson.panels.admission.focus(null));
+    await page.waitForTimeout(200);
     const { rects } = await concepts(page, 'admission');
     assert.ok(rects.compute && rects.compute.length === 1, JSON.stringify(rects.compute));
     assert.ok(rects.memory.length >= 2, 'DRAM_ACTIVE beside the bytes moved per step');
@@ -201,6 +205,9 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
         const reserved = await page.$eval(canvas, (c) => c.getBoundingClientRect().height);
         await page.$eval(canvas, (c) => c.scrollIntoView({ block: 'start' }));
         await mounted(page, id);
+        // What is reserved is the whole panel; beside the text, where it sticks in a column of its
+        // own, it then draws its section's part first and shortens without moving any text.
+        await page.evaluate((i) => window.KvLesson.panels[i].focus(null), id);
         await page.waitForTimeout(300);
         const drawn = await page.$eval(canvas, (c) => c.getBoundingClientRect().height);
         assert.ok(Math.abs(drawn - reserved) <= drawn * 0.03, `${id}: reserved ${reserved} px, drawn ${drawn} px`);

@@ -41,6 +41,7 @@ float frame(int id) {
                                    ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBringToFrontOnFocus;
     ImGui::Begin("##panel", nullptr, flags);
     if (panel) {
+        panel->knob_rects.clear();  // a knob under a closed header has no place this frame
         kvui::begin_concepts(panel->highlight, panel->concept_rects);
         switch (panel->kind) {
             case PanelKind::admission:

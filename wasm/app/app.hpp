@@ -60,6 +60,14 @@ struct Panel {
     std::string highlight;
     std::map<std::string, std::vector<std::array<float, 4>>> concept_rects;
     std::string hovered_concept;
+    // Compact reading: the knobs (scenario and workload fields) and the result paths the section
+    // beside the panel uses. With a focus the panel draws those first and the rest under "All
+    // controls and results", closed; with none (embeds, tools) it draws everything in its order.
+    struct Focus {
+        std::vector<std::string> knobs, reads;
+        bool empty() const { return knobs.empty() && reads.empty(); }
+    } focus;
+    float focus_bottom_px = 0;  // where the focused part ended last frame (CSS px from the canvas top)
 };
 
 // Messages out: (panel id, "change" | "height" | "hover", JSON payload); "hover" carries the concept
@@ -109,6 +117,9 @@ void set_visible(Panel& panel, bool visible);
 // Emphasises a concept's parts of the panel (a palette concept name, "" for none); redraws only on
 // a change. An unknown name is refused and changes nothing.
 std::optional<kv::InputError> set_highlight(Panel& panel, const std::string& concept_name);
+// The section's focus, {"knobs": [field, ...], "reads": [result path, ...]} or null for none;
+// redraws only on a change. Anything else is refused and changes nothing.
+std::optional<kv::InputError> set_focus(Panel& panel, const std::string& focus_json);
 
 // [Playback] of the serving panel's recorded run.
 void play(Panel& panel, bool on);

@@ -169,7 +169,6 @@ void control(kvapp::Panel& panel, const KnobField& knob) {
 
 void knobs(kvapp::Panel& panel, const std::vector<std::string_view>& fields) {
     std::vector<const KnobField*> shown;
-    panel.knobs_drawn.clear();
     for (const KnobField& knob : knob_fields())
         if (std::find(fields.begin(), fields.end(), std::string_view(knob.spec().name)) != fields.end()) {
             shown.push_back(&knob);

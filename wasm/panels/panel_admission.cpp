@@ -21,6 +21,7 @@
 
 #include "base/format.hpp"
 #include "panels/panels.hpp"
+#include "ui/parts.hpp"
 #include "ui/style.hpp"
 #include "ui/widgets.hpp"
 
@@ -244,28 +245,50 @@ void log_section(const kv::Result& r) {
 //-----------------------------------------------------------------------------
 
 void panel_admission(kvapp::Panel& panel) {
-    title(panel.result);
-    knobs(panel, {"model", "gpu", "prompt_tokens", "output_tokens", "concurrent_requests", "gpu_memory_utilization", "kv_cache_dtype",
-                  "weight_dtype", "max_num_seqs", "max_num_batched_tokens", "max_model_len", "tensor_parallel_size", "vllm_version",
-                  "enforce_eager", "force_mha"});
-    rejected_input_banner(panel);
+    if (panel.focus.empty()) title(panel.result);  // beside the text, the header above names the scenario
     const kv::Result& r = panel.result;
-    // A refusal comes first, in red, before the bar that shows where the memory went.
-    if (r.status == kv::Status::engine_refused) {
-        heading("Start-up");
-        failure_banner(r);
-    }
-    budget_bar(r);
-    cache_sizes(r);
-    if (r.status == kv::Status::ok) {
-        admission(r);
-        decode_step(r);
-        dcgm_readout(r);  // beside the real-system section, which reads it
-    } else if (r.status == kv::Status::request_too_long) {
-        heading("Admission");
-        failure_banner(r);
-    }
-    log_section(r);
+    const bool ok = r.status == kv::Status::ok;
+    std::vector<Part> parts = {
+        {{}, [&] { rejected_input_banner(panel); }, true},
+        // A refusal comes first, in red, before the bar that shows where the memory went.
+        {{},
+         [&] {
+             if (r.status != kv::Status::engine_refused) return;
+             heading("Start-up");
+             failure_banner(r);
+         },
+         true},
+        {{"weight_bytes", "activation_bytes", "non_torch_bytes", "cuda_graph_bytes", "cuda_graph_in_budget", "available_kv_cache_bytes",
+          "kv_pool_bytes", "kv_pool_used_bytes", "budget_bytes", "visible_memory_bytes", "outside_budget_bytes",
+          "min_utilization_that_fits", "gpu.memory_bytes"},
+         [&] { budget_bar(r); }},
+        {{"kv_bytes_per_token", "kv_bytes_per_token_per_layer", "kv_heads_per_rank", "kv_heads_replicated", "request_kv_bytes",
+          "bytes_per_sequence", "params", "kv_cache_tokens", "num_gpu_blocks", "max_concurrency", "weight_bytes", "kv_pool_bytes"},
+         [&] { cache_sizes(r); }},
+        {{"running", "waiting", "max_resident_sequences", "binding_limit", "kv_cache_usage"},
+         [&] {
+             if (ok) admission(r);
+             if (r.status != kv::Status::request_too_long) return;
+             heading("Admission");
+             failure_banner(r);
+         },
+         r.status == kv::Status::request_too_long},
+        {{"decode", "decode_step_s", "decode_bytes_per_step", "decode_tokens_per_s", "itl_s", "weight_share", "generation_tokens_per_s",
+          "decode_bound"},
+         [&] {
+             if (ok) decode_step(r);
+         }},
+        {{"dram_active", "tensor_active", "gpu_utilization"},
+         [&] {
+             if (ok) dcgm_readout(r);  // beside the real-system section, which reads it
+         }},
+        {{"log"}, [&] { log_section(r); }},
+    };
+    draw_parts(panel,
+               {"model", "gpu", "prompt_tokens", "output_tokens", "concurrent_requests", "gpu_memory_utilization", "kv_cache_dtype",
+                "weight_dtype", "max_num_seqs", "max_num_batched_tokens", "max_model_len", "tensor_parallel_size", "vllm_version",
+                "enforce_eager", "force_mha"},
+               parts);
     keyboard_hint();
 }
 

@@ -17,6 +17,7 @@
 
 #include "base/format.hpp"
 #include "panels/panels.hpp"
+#include "ui/parts.hpp"
 #include "ui/plot.hpp"
 #include "ui/style.hpp"
 #include "ui/widgets.hpp"
@@ -273,12 +274,24 @@ void tensor_parallel(const kvapp::Panel& panel) {
 //-----------------------------------------------------------------------------
 
 void panel_batching(kvapp::Panel& panel) {
-    title(panel.result);
-    knobs(panel, {"model", "gpu", "prompt_tokens", "output_tokens", "concurrent_requests", "gpu_memory_utilization", "kv_cache_dtype",
-                  "weight_dtype", "max_num_seqs", "max_model_len", "force_mha"});
-    rejected_input_banner(panel);
-    if (!failure_banner(panel.result)) batch_curve(panel);
-    tensor_parallel(panel);  // also when failing: more ranks is one way out
+    if (panel.focus.empty()) title(panel.result);  // beside the text, the header above names the scenario
+    const bool failed = panel.result.status != kv::Status::ok;
+    const std::vector<Part> parts = {
+        {{}, [&] { rejected_input_banner(panel); }, true},
+        {{}, [&] { failure_banner(panel.result); }, failed},
+        {{"running", "max_resident_sequences", "decode", "decode_step_s", "decode_tokens_per_s", "itl_s", "weight_share", "decode_bound"},
+         [&] {
+             if (!failed) batch_curve(panel);
+         }},
+        // Also when failing: more ranks is one way out.
+        {{"decode_communication_s", "tensor_parallel_that_starts", "scenario.tensor_parallel_size"},
+         [&] { tensor_parallel(panel); },
+         failed},
+    };
+    draw_parts(panel,
+               {"model", "gpu", "prompt_tokens", "output_tokens", "concurrent_requests", "gpu_memory_utilization", "kv_cache_dtype",
+                "weight_dtype", "max_num_seqs", "max_model_len", "force_mha"},
+               parts);
     keyboard_hint();
 }
 

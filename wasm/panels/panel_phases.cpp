@@ -20,6 +20,7 @@
 
 #include "base/format.hpp"
 #include "panels/panels.hpp"
+#include "ui/parts.hpp"
 #include "ui/plot.hpp"
 #include "ui/style.hpp"
 #include "ui/widgets.hpp"
@@ -257,19 +258,30 @@ void dcgm_readout(const kv::Result& r) {
 //-----------------------------------------------------------------------------
 
 void panel_phases(kvapp::Panel& panel) {
-    title(panel.result);
-    knobs(panel, {"model", "gpu", "prompt_tokens", "output_tokens", "concurrent_requests", "gpu_memory_utilization", "weight_dtype",
-                  "kv_cache_dtype", "max_num_batched_tokens", "max_model_len"});
-    rejected_input_banner(panel);
+    if (panel.focus.empty()) title(panel.result);  // beside the text, the header above names the scenario
     const kv::Result& r = panel.result;
-    if (failure_banner(r)) {
-        keyboard_hint();
-        return;
-    }
-    phases(r);
-    roofline(r);
-    dcgm_readout(r);
-    chunked_prefill(r, panel.chunk_sweep);
+    const bool failed = r.status != kv::Status::ok;
+    const auto unless_failed = [&](auto draw) {
+        return [&, draw] {
+            if (!failed) draw();
+        };
+    };
+    const std::vector<Part> parts = {
+        {{}, [&] { rejected_input_banner(panel); }, true},
+        {{}, [&] { failure_banner(r); }, failed},
+        {{"ttft_s", "itl_s", "prefill", "decode", "decode_step_s", "prefill_bound", "decode_bound", "decode_memory_s", "decode_compute_s"},
+         unless_failed([&] { phases(r); })},
+        {{"ridge_flops_per_byte", "achieved_bytes_per_s", "achieved_flops_per_s", "peak_flops_per_s", "prefill.arithmetic_intensity",
+          "decode.arithmetic_intensity"},
+         unless_failed([&] { roofline(r); })},
+        {{"dram_active", "tensor_active", "gpu_utilization"}, unless_failed([&] { dcgm_readout(r); })},
+        {{"free_prefill_tokens", "chunk_budget_tokens", "step_with_full_chunk_s"},
+         unless_failed([&] { chunked_prefill(r, panel.chunk_sweep); })},
+    };
+    draw_parts(panel,
+               {"model", "gpu", "prompt_tokens", "output_tokens", "concurrent_requests", "gpu_memory_utilization", "weight_dtype",
+                "kv_cache_dtype", "max_num_batched_tokens", "max_model_len"},
+               parts);
     keyboard_hint();
 }
 

@@ -25,6 +25,7 @@
 #include "base/format.hpp"
 #include "panels/panel_serving.hpp"
 #include "panels/panels.hpp"
+#include "ui/parts.hpp"
 #include "ui/plot.hpp"
 #include "ui/style.hpp"
 #include "ui/widgets.hpp"
@@ -327,29 +328,41 @@ void stats_lines(const kvapp::Panel& panel, const Moment& now) {
 //-----------------------------------------------------------------------------
 
 void panel_serving(kvapp::Panel& panel) {
-    title(panel);
-    rejected_input_banner(panel);
+    if (panel.focus.empty()) title(panel);  // beside the text, the header above names the scenario
     const Moment now = moment(panel);
     const bool refused = panel.result.status == kv::Status::engine_refused;
     const bool ran = !refused && !panel.simulation_error && now.frame;
-    if (ran) {
-        transport(panel, now);
-        serving::block_pool(panel, now);
-        timeline(panel, now);
-        latency(panel);
-    }
-    if (!panel.simulation.note.empty()) text_wrapped(panel.simulation.note, Colour::text_muted);
-    heading("Engine and workload");
+    const auto if_ran = [&](auto draw) {
+        return [&, draw] {
+            if (ran) draw();
+        };
+    };
+    // Play first, then the knobs, the failing states under the knobs that fix them, then the run.
+    if (ran) transport(panel, now);
     std::vector<std::string_view> which = {
         "model",      "gpu",      "gpu_memory_utilization", "kv_cache_dtype", "max_num_seqs", "max_num_batched_tokens", "workload",
         "rate_per_s", "requests", "shared_prefix_tokens",   "prefix_caching", "seed"};
     if (panel.workload.name == "fixed") which.insert(which.begin() + 2, {"prompt_tokens", "output_tokens"});
-    knobs(panel, which);
-    // The failing states under the knobs that fix them.
-    if (refused) failure_banner(panel.result);
-    else if (panel.simulation_error) text_wrapped("The run did not start: " + panel.simulation_error->message, Colour::failure);
-    else if (!now.frame) text_muted("The run recorded no steps.");
-    if (ran) stats_lines(panel, now);
+    const std::vector<Part> parts = {
+        {{},
+         [&] {
+             rejected_input_banner(panel);
+             if (refused) failure_banner(panel.result);
+             else if (panel.simulation_error) text_wrapped("The run did not start: " + panel.simulation_error->message, Colour::failure);
+             else if (!now.frame) text_muted("The run recorded no steps.");
+             if (!panel.simulation.note.empty()) text_wrapped(panel.simulation.note, Colour::text_muted);
+         },
+         true},
+        {{"simulation.peak_kv_cache_usage", "simulation.prefix_hit_rate", "simulation.pool_blocks", "workload.shared_prefix_tokens"},
+         if_ran([&] { serving::block_pool(panel, now); })},
+        {{"simulation.mean_running", "simulation.peak_kv_cache_usage", "simulation.duration_s"}, if_ran([&] { timeline(panel, now); })},
+        {{"simulation.ttft_s", "simulation.itl_s", "simulation.e2e_s", "simulation.tpot_s", "simulation.generation_tokens_per_s",
+          "simulation.prompt_tokens_per_s", "simulation.preemptions", "simulation.prefix_hit_rate", "simulation.finished",
+          "simulation.rejected", "simulation.sustained_rate_per_s", "simulation.offered_rate_per_s", "simulation.load"},
+         if_ran([&] { latency(panel); })},
+        {{"simulation.stats_lines", "simulation.metrics"}, if_ran([&] { stats_lines(panel, now); })},
+    };
+    draw_parts(panel, which, parts, "Engine and workload");
     keyboard_hint();
     if (ran) text_wrapped("Play is the panel's first control: Space plays and pauses, Step moves one frame.", Colour::text_muted);
 }
