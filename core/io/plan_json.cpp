@@ -25,7 +25,25 @@ std::variant<PlanTarget, InputError> plan_target_from_text(const std::string& te
 namespace {
 
 json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-json headroom(double h) { return h > 0 ? json(h) : json(nullptr); }
+
+json percentiles(const Percentiles& p) { return {{"p50", p.p50}, {"p90", p.p90}, {"p99", p.p99}, {"mean", p.mean}}; }
+
+// The target load as simulated on the busiest replica; costs only with a GPU-hour price.
+json served_to_json(const std::optional<ServedLoad>& s, const PlanTarget& t) {
+    if (!s) return nullptr;
+    json out = {{"ttft_s", percentiles(s->ttft_s)},
+                {"tpot_s", percentiles(s->tpot_s)},
+                {"load", load_name(s->load)},
+                {"offered_rate_per_s", s->offered_rate_per_s},
+                {"sustained_rate_per_s", s->sustained_rate_per_s},
+                {"requests", s->requests},
+                {"output_tokens_per_s", s->output_tokens_per_s},
+                {"input_tokens_per_s", s->input_tokens_per_s}};
+    if (t.gpu_hour_price)
+        out["cost"] = {{"per_million_output_tokens", s->cost_per_million_output_tokens},
+                       {"per_million_input_tokens", s->cost_per_million_input_tokens}};
+    return out;
+}
 
 json candidate_to_json(const PlanCandidate& c, const PlanTarget& t) {
     return {
@@ -38,17 +56,15 @@ json candidate_to_json(const PlanCandidate& c, const PlanTarget& t) {
         {"startup_error", startup_error_to_json(c.startup_error)},
         {"meets", c.meets},
         {"misses", c.misses},
+        {"caveats", c.caveats},
+        {"served", served_to_json(c.served, t)},
         {"margins",
          {{"running", c.running},
           {"users_per_replica", c.users_per_replica},
           {"max_resident_sequences", c.max_resident_sequences},
           {"users_headroom", c.users_headroom},
-          {"itl_s", c.itl_s},
-          {"itl_objective_s", optional_number(t.itl_s)},
-          {"itl_headroom", headroom(c.itl_headroom)},
-          {"ttft_s", c.ttft_s},
-          {"ttft_objective_s", optional_number(t.ttft_s)},
-          {"ttft_headroom", headroom(c.ttft_headroom)},
+          {"idle_decode_step_s", c.itl_s},
+          {"idle_ttft_s", c.ttft_s},
           {"available_kv_cache_bytes", c.available_kv_cache_bytes}}},
         {"decode_tokens_per_s", c.decode_tokens_per_s},
         {"scenario", scenario_to_json(c.scenario)},
@@ -66,14 +82,24 @@ json plan_to_json(const PlanResult& r) {
                    {"users", t.users},
                    {"prompt_tokens", t.prompt_tokens},
                    {"output_tokens", t.output_tokens},
+                   {"rate_per_s", optional_number(t.rate_per_s)},
                    {"ttft_s", optional_number(t.ttft_s)},
+                   {"ttft_p90_s", optional_number(t.ttft_p90_s)},
+                   {"ttft_p99_s", optional_number(t.ttft_p99_s)},
                    {"itl_s", optional_number(t.itl_s)},
+                   {"tpot_p90_s", optional_number(t.tpot_p90_s)},
+                   {"tpot_p99_s", optional_number(t.tpot_p99_s)},
+                   {"gpu_hour_price", optional_number(t.gpu_hour_price)},
                    {"max_candidates", t.max_candidates}};
     json out = {{"met", r.met},
                 {"summary", r.summary},
                 {"target", target},
                 {"evaluations", r.evaluations},
+                {"simulations", r.simulations},
                 {"configurations_met", r.configurations_met}};
+    json pareto = json::array();
+    for (const PlanCandidate& c : r.pareto) pareto.push_back(candidate_to_json(c, t));
+    out["pareto"] = pareto;
     if (r.met) {
         json candidates = json::array();
         for (const PlanCandidate& c : r.candidates) candidates.push_back(candidate_to_json(c, t));

@@ -80,11 +80,14 @@ void Scheduler::summarise() {
     SimSummary& s = sim_.summary;
     double first = -1, last = 0, last_arrival = 0;
     std::vector<double> ttft, e2e, tpot;
+    int64_t index = 0;
     for (const SimRequest& q : sim_.requests) {
+        const bool warming_up = index++ < options_.warmup_requests;  // in arrival order (workload_requests sorts them)
         if (first < 0 || q.spec.arrival_s < first) first = q.spec.arrival_s;
         last_arrival = std::max(last_arrival, q.spec.arrival_s);
         if (q.finish_s < 0) continue;
         last = std::max(last, q.finish_s);
+        if (warming_up) continue;
         ttft.push_back(q.ttft_s());
         e2e.push_back(q.e2e_s());
         if (q.spec.output_tokens > 1) tpot.push_back((q.finish_s - q.first_token_s) / static_cast<double>(q.spec.output_tokens - 1));
@@ -106,6 +109,8 @@ void Scheduler::summarise() {
     s.itl_s = percentiles_of(itl_samples_);
     s.e2e_s = percentiles_of(e2e);
     s.tpot_s = percentiles_of(tpot);
+    s.decode_time_s = decode_time_s_;
+    s.prefill_time_s = prefill_time_s_;
     classify_load(std::max(0.0, first), last_arrival);
 }
 

@@ -62,6 +62,7 @@ void Scheduler::run() {
         StepLoad load;
         for (const Scheduled& s : batch) add_to_load(load, s);
         const double step_s = time_step(step_engine(r_), load, calibration_).total_s;
+        if (options_.split_time) split(batch, load, step_s);
         now += step_s;
         const bool saturated = !waiting_.empty();  // someone waits though the step is full
         const int64_t finished_before = finished_;
@@ -227,6 +228,20 @@ void Scheduler::preempt(Live* l) {
 
 // One token for a request past its prompt that has already produced one; anything else is a
 // prompt chunk or the recomputation of a preempted request.
+void Scheduler::split(const std::vector<Scheduled>& batch, const StepLoad& load, double step_s) {
+    double decode_s = 0;
+    if (load.prefill_tokens == 0) {
+        decode_s = step_s;
+    } else if (load.decode_tokens > 0) {
+        StepLoad decodes;
+        for (const Scheduled& s : batch)
+            if (is_decode(s)) add_to_load(decodes, s);
+        decode_s = std::min(step_s, time_step(step_engine(r_), decodes, calibration_).total_s);
+    }
+    decode_time_s_ += decode_s;
+    prefill_time_s_ += step_s - decode_s;
+}
+
 bool Scheduler::is_decode(const Scheduled& s) {
     const Live& l = *s.request;
     return s.tokens == 1 && l.generated > 0 && l.computed >= l.prompt;

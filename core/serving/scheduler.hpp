@@ -67,6 +67,8 @@ private:
     static bool is_decode(const Scheduled& s);
 
     void add_to_load(StepLoad& load, const Scheduled& s) const;
+    // The step's time to its decodes (costed alone) and to its prompt tokens (what they added).
+    void split(const std::vector<Scheduled>& batch, const StepLoad& load, double step_s);
 
     void finish_step(const std::vector<Scheduled>& batch, double now);
 
@@ -108,8 +110,9 @@ private:
     int64_t preemptions_ = 0, finished_ = 0, rejected_ = 0;
     int64_t interval_prompt_tokens_ = 0, interval_generated_ = 0, total_prompt_tokens_ = 0, total_generated_ = 0;
     double next_log_s_ = 0, last_log_s_ = 0, peak_usage_ = 0, running_time_ = 0;
-    double saturated_s_ = 0;          // time in steps that left requests waiting
-    int64_t saturated_finished_ = 0;  // requests finished in those steps
+    double saturated_s_ = 0;                         // time in steps that left requests waiting
+    double decode_time_s_ = 0, prefill_time_s_ = 0;  // SimOptions::split_time
+    int64_t saturated_finished_ = 0;                 // requests finished in those steps
     double frame_interval_s_ = 0.01, next_frame_s_ = 0;
 };
 

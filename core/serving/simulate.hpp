@@ -111,8 +111,11 @@ struct SimSummary {
     Percentiles ttft_s, itl_s, e2e_s;
     Percentiles tpot_s;                       // per request, (finish - first token) / (output tokens - 1), as vllm bench serve's TPOT
     Histogram ttft_histogram, itl_histogram;  // vllm:time_to_first_token_seconds, vllm:inter_token_latency_seconds
-    double offered_rate_per_s = 0;            // the workload's arrival rate (0: all at once)
-    double sustained_rate_per_s = 0;          // requests finished per second in the steps that left requests waiting (0: none did)
+    // With SimOptions::split_time: the steps' decodes costed alone, and what their prompt tokens
+    // added (the marginal cost of prefill; a prompt chunk riding on a decode step costs little).
+    double decode_time_s = 0, prefill_time_s = 0;
+    double offered_rate_per_s = 0;    // the workload's arrival rate (0: all at once)
+    double sustained_rate_per_s = 0;  // requests finished per second in the steps that left requests waiting (0: none did)
     Load load = Load::stable;
     bool latency_grows_with_run() const { return load == Load::overloaded || load == Load::burst; }
 };
@@ -142,6 +145,12 @@ struct SimOptions {
     // under a second or two; the benchmark validation raises it for runs with no recording.
     int64_t max_generated_tokens = 16'000'000;
     int64_t max_prompt_tokens = 200'000'000;  // prefill costs steps too, though no memory per token
+    // Each step's time apportioned (SimSummary::decode_time_s, prefill_time_s): a second costing of
+    // every step that carries a prompt, so only runs that need it (a plan's cost) ask for it.
+    bool split_time = false;
+    // The first requests to arrive left out of the latency percentiles: a closed loop's first wave
+    // all arrive at once, a burst the steady state never sees again.
+    int64_t warmup_requests = 0;
 };
 
 // The requests a workload produces (sorted by arrival), or an error naming the field.

@@ -1,7 +1,9 @@
 // The "Your own model or GPU" form's planner (kvcustom.js has the rest): a load (catalog model and
-// GPU, GPU count, users, prompt and output tokens, optional ITL and TTFT objectives in ms, sent in
-// seconds) goes to the core's planner (KvPanels.plan, core/plan/plan.hpp): the summary, then each
-// candidate's command line and margins, or the closest one marked as falling short; "Show in the
+// GPU, GPU count, users, prompt and output tokens, optional median and p99 latency objectives in
+// ms, sent in seconds, and a GPU-hour price) goes to the core's planner (KvPanels.plan,
+// core/plan/plan.hpp): the summary, then each candidate's command line, its simulated latencies,
+// cost and accuracy caveats, or the closest one marked as falling short, and what each GPU buys
+// (the Pareto front); "Show in the
 // panels" sends that candidate's scenario (one GPU of one replica) to every panel through
 // KvLesson.useOwn. Numbers print through KvPanels.format. Extends KvCustom with markShown.
 (function () {
@@ -41,6 +43,8 @@
       var ms = numberOrText(text);
       target[field] = typeof ms === 'number' ? ms / 1000 : text;
     });
+    var price = planForm.elements.gpu_hour_price.value.trim();
+    if (price) target.gpu_hour_price = numberOrText(price);
     return { target: target };
   }
 
@@ -61,11 +65,30 @@
     return button;
   }
 
-  // An objective's line: the candidate's time, against the objective when there is one.
-  function objectiveLine(seconds, objective, headroom) {
-    var text = format(seconds, 'duration');
-    if (objective === null || objective === undefined) return text + ', no objective';
-    return text + ' against ' + format(objective, 'duration') + ' (' + format(headroom, 'x2') + ' headroom)';
+  // The load as simulated: a latency's median and 99th percentile.
+  function percentiles(p) { return format(p.p50, 'duration') + ' median, ' + format(p.p99, 'duration') + ' p99'; }
+  function money(v) { return format(v, 'sig2'); }
+
+  // A candidate's margins per replica: its users, the load as simulated, what it costs, and what
+  // its quantisation may cost in accuracy.
+  function marginRows(margins, c) {
+    var m = c.margins;
+    var row = function (term, text) {
+      margins.appendChild(element('dt', null, term));
+      margins.appendChild(element('dd', null, text));
+    };
+    row('Users', format(m.running, 'count') + ' of ' + format(m.users_per_replica, 'count') + ' running; the KV cache holds ' +
+      plural(m.max_resident_sequences, 'sequence', 'sequences') + ' (' + format(m.users_headroom, 'x2') + ' headroom)');
+    if (c.served) {
+      row('TPOT', percentiles(c.served.tpot_s));
+      row('TTFT', percentiles(c.served.ttft_s));
+      row('Output', format(c.served.output_tokens_per_s, 'tokens_per_s') + (c.replicas > 1 ? ' across the replicas' : ''));
+      if (c.served.cost) row('Cost', money(c.served.cost.per_million_output_tokens) + ' per million output tokens, ' +
+        money(c.served.cost.per_million_input_tokens) + ' per million prompt tokens');
+    }
+    if (c.meets || m.running > 0) row('Idle', 'one decode step ' + format(m.idle_decode_step_s, 'duration') +
+      ', one prompt alone ' + format(m.idle_ttft_s, 'duration'));
+    if (c.caveats.length) row('Accuracy', c.caveats.join('. ') + '.');
   }
 
   // One candidate: its GPUs, its command line, its margins per replica, and the button that shows
@@ -98,19 +121,7 @@
     });
     command.appendChild(element('pre')).appendChild(code);
     command.appendChild(copyButton(code));
-    var m = c.margins;
-    var margins = item.appendChild(element('dl', 'kv-custom__margins'));
-    var row = function (term, text) {
-      margins.appendChild(element('dt', null, term));
-      margins.appendChild(element('dd', null, text));
-    };
-    row('Users', format(m.running, 'count') + ' of ' + format(m.users_per_replica, 'count') + ' running; the KV cache holds ' +
-      plural(m.max_resident_sequences, 'sequence', 'sequences') + ' (' + format(m.users_headroom, 'x2') + ' headroom)');
-    if (c.meets || m.running > 0) {
-      row('ITL', objectiveLine(m.itl_s, m.itl_objective_s, m.itl_headroom));
-      row('TTFT', objectiveLine(m.ttft_s, m.ttft_objective_s, m.ttft_headroom));
-      row('Decode', format(c.decode_tokens_per_s, 'tokens_per_s') + (c.replicas > 1 ? ' across the replicas' : ''));
-    }
+    marginRows(item.appendChild(element('dl', 'kv-custom__margins')), c);
     var show = item.appendChild(element('button', 'kv-custom__show', 'Show in the panels'));
     show.type = 'button';
     show.setAttribute('aria-describedby', head.id);
@@ -159,6 +170,12 @@
       });
     } else if (plan.closest) {
       list.appendChild(candidateItem(plan.closest, 'the closest candidate'));
+    }
+    if (plan.pareto.length > 1) {
+      planResult.appendChild(element('p', 'kv-custom__help', 'What each GPU buys (fewest GPUs against the p99 time per output ' +
+        'token, among the configurations simulated): ' + plan.pareto.map(function (c) {
+          return plural(c.gpus_used, 'GPU', 'GPUs') + ' ' + format(c.served.tpot_s.p99, 'duration');
+        }).join(', ') + '.'));
     }
     planResult.hidden = false;
   }

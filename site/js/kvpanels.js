@@ -13,7 +13,8 @@
 //   KvPanels.plan(target)                 -> {met, summary, candidates, closest, target, ...} (or {error})
 //                                            once loaded: the flags that serve a load (core/plan/plan.hpp,
 //                                            `kvcache --plan`); target: {model, gpu, gpu_count, users,
-//                                            prompt_tokens, output_tokens, itl_s, ttft_s}
+//                                            prompt_tokens, output_tokens, itl_s, ttft_s, tpot_p99_s,
+//                                            ttft_p99_s, rate_per_s, gpu_hour_price, ...}
 //   KvPanels.simulate(scenario, workload)  -> the run's summary (or {error}) once loaded: a serving
 //                                            simulation (core/serving/simulate.hpp, `kvcache --simulate`);
 //                                            workload: {workload, rate_per_s, requests, seed,

@@ -781,8 +781,13 @@ test('a load planned in the form lists the core\'s vllm serve lines; one goes to
   assert.ok(items[0].command.startsWith('vllm serve Qwen/Qwen3-32B'), items[0].command);
   assert.deepEqual(items.map((i) => i.command), expected.candidates.map((c) => c.command_line));
   assert.ok(items.every((i) => !i.miss));
-  assert.match(items[0].margins.find((m) => m.startsWith('ITL')), /against 50\.0 ms/);
-  assert.match(items[0].margins.find((m) => m.startsWith('TTFT')), /no objective/);
+  // The load as simulated, the median under the objective; one decode step alone for comparison.
+  const tpot = expected.candidates[0].served.tpot_s;
+  assert.ok(tpot.p50 <= 0.05, `median TPOT ${tpot.p50}`);
+  const [p50, p99] = await page.evaluate((t) => [KvPanels.format(t.p50, 'duration'), KvPanels.format(t.p99, 'duration')], tpot);
+  assert.equal(items[0].margins.find((m) => m.startsWith('TPOT: ')), `TPOT: ${p50} median, ${p99} p99`);
+  assert.match(items[0].margins.find((m) => m.startsWith('Idle: ')), /^Idle: one decode step .*, one prompt alone /);
+  assert.match(await page.textContent('#kv-own-plan-result'), /What each GPU buys/);
   assert.match(await page.textContent('#kv-own-plan-result'), /one GPU of one replica/);
   await page.locator('#kv-own-plan-message').evaluate((el) => el.scrollIntoView({ block: 'start' }));
   fs.writeFileSync(saveArtifact('lesson-own-plan.png', ''), await page.screenshot());

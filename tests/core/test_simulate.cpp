@@ -342,3 +342,28 @@ TEST_CASE("a run beyond the work budget is refused by name before anything runs"
     w.requests = 200;
     CHECK(std::holds_alternative<Simulation>(simulate(r, w)));
 }
+
+TEST_CASE("a run can leave its first wave out of the percentiles and apportion its time to decodes and prompts") {
+    const Result r = evaluate_ok({{"model", "Qwen3-8B"}, {"gpu", "H100"}});
+    Workload w;
+    w.name = "fixed";
+    w.rate_per_s = 0;
+    w.max_concurrency = 32;  // a closed loop of 32 clients
+    w.requests = 128;
+    SimOptions options;
+    options.record = false;
+    const Simulation whole = run(r, w, options);
+    options.warmup_requests = 32;
+    options.split_time = true;
+    const Simulation steady = run(r, w, options);
+    CHECK(whole.summary.ttft_s.count == 128);
+    CHECK(steady.summary.ttft_s.count == 96);
+    // The first wave's prompts all arrive at once and queue behind each other.
+    CHECK(steady.summary.ttft_s.p99 < whole.summary.ttft_s.p99);
+    // Every step's time goes to its decodes or to its prompts, and both did work.
+    CHECK(steady.summary.decode_time_s > 0);
+    CHECK(steady.summary.prefill_time_s > 0);
+    CHECK(steady.summary.decode_time_s + steady.summary.prefill_time_s <= steady.summary.duration_s * (1 + 1e-9));
+    CHECK(whole.summary.decode_time_s == 0);                               // not asked for
+    CHECK(steady.summary.duration_s == Approx(whole.summary.duration_s));  // the run itself is the same
+}
