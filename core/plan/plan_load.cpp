@@ -98,12 +98,10 @@ void serve_load(PlanCandidate& c, const Result& replica, const PlanTarget& t, co
     const double output = finished * static_cast<double>(t.output_tokens), input = finished * static_cast<double>(t.prompt_tokens);
     served.output_tokens_per_s = output / duration * replicas;
     served.input_tokens_per_s = input / duration * replicas;
-    if (t.gpu_hour_price && output > 0 && input > 0) {
-        const double spent = *t.gpu_hour_price * static_cast<double>(c.scenario.tensor_parallel_size) * duration / 3600.0;
-        const double timed = s.decode_time_s + s.prefill_time_s;
-        const double to_output = timed > 0 ? s.decode_time_s / timed : 1.0;
-        served.cost_per_million_output_tokens = spent * to_output / output * 1e6;
-        served.cost_per_million_input_tokens = spent * (1.0 - to_output) / input * 1e6;
+    if (t.gpu_hour_price) {
+        const RunCost cost = run_cost(s, *t.gpu_hour_price, c.scenario.tensor_parallel_size);
+        served.cost_per_million_output_tokens = cost.per_million_output_tokens;
+        served.cost_per_million_input_tokens = cost.per_million_prompt_tokens;
     }
     const Objective objectives[] = {{t.ttft_s, s.ttft_s.p50, "median TTFT"},  {t.ttft_p90_s, s.ttft_s.p90, "p90 TTFT"},
                                     {t.ttft_p99_s, s.ttft_s.p99, "p99 TTFT"}, {t.itl_s, s.tpot_s.p50, "median TPOT"},

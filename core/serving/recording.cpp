@@ -110,6 +110,7 @@ void Scheduler::summarise() {
     s.e2e_s = percentiles_of(e2e);
     s.tpot_s = percentiles_of(tpot);
     s.decode_time_s = decode_time_s_;
+    s.prefix_hit_tokens = total_hits_;
     s.prefill_time_s = prefill_time_s_;
     classify_load(std::max(0.0, first), last_arrival);
 }

@@ -46,6 +46,17 @@ std::string load_note(const SimSummary& s) {
     return "";
 }
 
+RunCost run_cost(const SimSummary& s, double gpu_hour_price, int64_t gpus) {
+    RunCost cost;
+    const double output = s.generation_tokens_per_s * s.duration_s, computed = s.prompt_tokens_per_s * s.duration_s;
+    const double timed = s.decode_time_s + s.prefill_time_s;
+    if (gpu_hour_price <= 0 || timed <= 0) return cost;
+    const double spent = gpu_hour_price * static_cast<double>(gpus) * s.duration_s / 3600.0;
+    if (output > 0) cost.per_million_output_tokens = spent * (s.decode_time_s / timed) / output * 1e6;
+    if (computed > 0) cost.per_million_prompt_tokens = spent * (s.prefill_time_s / timed) / computed * 1e6;
+    return cost;
+}
+
 std::variant<Simulation, InputError> simulate(const Result& result, const Workload& workload, const SimOptions& options,
                                               const Calibration& calibration) {
     if (result.status == Status::engine_refused)
@@ -57,7 +68,12 @@ std::variant<Simulation, InputError> simulate(const Result& result, const Worklo
     if (auto error = check_budget(std::get<std::vector<RequestSpec>>(requests), options)) return *error;
     Simulation sim;
     for (const RequestSpec& q : std::get<std::vector<RequestSpec>>(requests)) sim.requests.push_back({q});
-    sim::Scheduler(result, workload, options, calibration, sim).run();
+    SimOptions run_options = options;
+    run_options.split_time = options.split_time || workload.gpu_hour_price > 0;  // a price needs the time split
+    sim::Scheduler(result, workload, run_options, calibration, sim).run();
+    if (workload.gpu_hour_price > 0)
+        sim.summary.cost =
+            run_cost(sim.summary, workload.gpu_hour_price, result.scenario.tensor_parallel_size * result.scenario.pipeline_parallel_size);
     return sim;
 }
 

@@ -41,6 +41,7 @@ struct Workload {
     int64_t shared_prefix_tokens = 0;  // a system prompt every request starts with
     bool prefix_caching = true;        // vLLM V1's default
     int64_t max_concurrency = 0;  // the client keeps at most this many requests in flight (vllm bench serve's --max-concurrency); 0: no cap
+    double gpu_hour_price = 0;    // what a GPU-hour costs (any currency): the run's cost per million tokens; 0: none
     std::vector<RequestSpec> list;  // explicit requests; when set, name/rate/requests are unused
 };
 
@@ -91,6 +92,16 @@ struct Histogram {
     double quantile(double q) const;  // what histogram_quantile() would report
 };
 
+// What a run's tokens cost at a GPU-hour price: the GPUs of one replica for the run's duration,
+// apportioned as the run's steps split their time (SimSummary::decode_time_s to output tokens,
+// prefill_time_s to the prompt tokens computed). A prompt token found in the prefix cache is not
+// computed and takes no GPU time of its own: what a provider charges for it pays for the blocks
+// that hold it.
+struct RunCost {
+    double per_million_output_tokens = 0, per_million_prompt_tokens = 0;
+    double per_million_cached_prompt_tokens = 0;  // 0 by this accounting; kept so the line says so
+};
+
 // Whether the run's latencies describe the traffic or only how long the run was. An open stream of
 // arrivals faster than the engine completes requests builds a queue that grows for as long as the
 // traffic lasts, so its waits and percentiles grow with the number of requests; so do a burst's
@@ -114,6 +125,8 @@ struct SimSummary {
     // With SimOptions::split_time: the steps' decodes costed alone, and what their prompt tokens
     // added (the marginal cost of prefill; a prompt chunk riding on a decode step costs little).
     double decode_time_s = 0, prefill_time_s = 0;
+    int64_t prefix_hit_tokens = 0;    // prompt tokens found in the prefix cache, not computed
+    RunCost cost;                     // with Workload::gpu_hour_price (else zero)
     double offered_rate_per_s = 0;    // the workload's arrival rate (0: all at once)
     double sustained_rate_per_s = 0;  // requests finished per second in the steps that left requests waiting (0: none did)
     Load load = Load::stable;
@@ -121,6 +134,9 @@ struct SimSummary {
 };
 // What a reader should know before quoting the run's latencies: "" when they describe the engine.
 std::string load_note(const SimSummary& summary);
+// The run's cost per million tokens at `gpu_hour_price` for `gpus` GPUs (its decode and prefill
+// time must have been split: SimOptions::split_time).
+RunCost run_cost(const SimSummary& summary, double gpu_hour_price, int64_t gpus);
 
 struct Simulation {
     int64_t pool_blocks = 0;  // num_gpu_blocks - 1 (one null block)

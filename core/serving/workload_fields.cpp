@@ -4,9 +4,10 @@ namespace kv {
 namespace {
 
 constexpr Choice workloads[] = {{"chat", "chat"}, {"summarise", "summarise"}, {"reasoning", "reasoning"}, {"fixed", "fixed"}};
-constexpr double rate_stops[] = {0, 0.25, 0.5, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1000};
+constexpr double rate_stops[] = {0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1000};
 constexpr double request_stops[] = {10, 20, 50, 100, 200, 500, 1000, 2000, 5000};
 constexpr double prefix_stops[] = {0, 100, 250, 500, 1000, 2000, 4000, 8000, 16000, 32000};
+constexpr double price_stops[] = {0, 0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10, 15, 20};
 
 // The knobs' stops are round numbers, so the lesson's figures (2,000 requests, a 2,000-token
 // system prompt, 8 requests/s) are exact stops. The requests knob stops at 5,000 (a run of 20,000,
@@ -64,6 +65,19 @@ constexpr FieldSpec rows[] = {
      .unit = "requests",
      .help = "The client keeps at most this many requests in flight and sends the next when one finishes, as vllm bench "
              "serve's --max-concurrency does (0: no cap). A held request's time to first token counts from when it is sent."},
+    {.name = "gpu_hour_price",
+     .type = FieldType::number,
+     .lo = 0,
+     .hi = 1000,
+     .decimals = 2,
+     .stops = price_stops,
+     .stop_suffix = " per GPU-hour",
+     .zero_text = "none",
+     .unit = "per GPU-hour",
+     .label = "GPU-hour price",
+     .help = "What one GPU costs an hour, in any currency (0: none): the run's cost per million output tokens and per million "
+             "prompt tokens, its GPU time split as its steps spend it. Prompt tokens found in the prefix cache take no GPU time "
+             "of their own."},
     {.name = "seed",
      .type = FieldType::integer,
      .lo = 0,
@@ -87,7 +101,8 @@ const std::vector<Field<Workload>>& workload_fields() {
         {&rows[0], &Workload::name},           {&rows[1], &Workload::rate_per_s},
         {&rows[2], &Workload::requests},       {&rows[3], &Workload::shared_prefix_tokens},
         {&rows[4], &Workload::prefix_caching}, {&rows[5], &Workload::max_concurrency},
-        {&rows[6], &Workload::seed},           {&rows[7], std::monostate{}},
+        {&rows[6], &Workload::gpu_hour_price}, {&rows[7], &Workload::seed},
+        {&rows[8], std::monostate{}},
     };
     return fields;
 }

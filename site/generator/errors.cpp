@@ -45,6 +45,7 @@ constexpr const char* code_names[] = {
     "workload_rejected",
     "simulation_failed",
     "bad_facts_file",
+    "bad_prices_file",
     "bad_fact",
     "unknown_picture",
     "picture_not_drawable",

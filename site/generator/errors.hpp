@@ -48,6 +48,7 @@ enum class ErrorCode {
     workload_rejected,   // the core refuses the scenario's workload
     simulation_failed,   // the core cannot run the workload over time
     bad_facts_file,      // facts.json's shape
+    bad_prices_file,     // content/data/gpu_prices.json: an entry without its GPU, price, date or source
     bad_fact,            // a fact without a numeric value or a source, or in an unknown unit
     // pictures/
     unknown_picture,       // {{picture pie start}}

@@ -172,12 +172,62 @@
       list.appendChild(candidateItem(plan.closest, 'the closest candidate'));
     }
     if (plan.pareto.length > 1) {
-      planResult.appendChild(element('p', 'kv-custom__help', 'What each GPU buys (fewest GPUs against the p99 time per output ' +
-        'token, among the configurations simulated): ' + plan.pareto.map(function (c) {
+      var words = 'What each GPU buys (fewest GPUs against the p99 time per output token, among the configurations ' +
+        'simulated): ' + plan.pareto.map(function (c) {
           return plural(c.gpus_used, 'GPU', 'GPUs') + ' ' + format(c.served.tpot_s.p99, 'duration');
-        }).join(', ') + '.'));
+        }).join(', ') + '.';
+      planResult.appendChild(element('p', 'kv-custom__help', words));
+      planResult.appendChild(paretoPicture(plan, words));
     }
     planResult.hidden = false;
+  }
+
+  // The Pareto front as a picture: GPUs across, p99 time per output token up, a point per
+  // configuration on the front, and the p99 objective as a dashed line when there is one.
+  var SVG = 'http://www.w3.org/2000/svg';
+  function svg(name, attrs, parent) {
+    var el = document.createElementNS(SVG, name);
+    Object.keys(attrs).forEach(function (k) { el.setAttribute(k, attrs[k]); });
+    if (parent) parent.appendChild(el);
+    return el;
+  }
+  function paretoPicture(plan, words) {
+    var w = 320, h = 150, left = 48, bottom = 28, top = 10, right = 12;
+    var front = plan.pareto, objective = plan.target.tpot_p99_s;
+    var most = Math.max(objective || 0, front[0].served.tpot_s.p99) * 1.1;
+    var gpus = front[front.length - 1].gpus_used;
+    var x = function (g) { return left + (w - left - right) * (gpus > 1 ? (g - 1) / (gpus - 1) : 0.5); };
+    var y = function (s) { return top + (h - top - bottom) * (1 - s / most); };
+    var pic = svg('svg', { viewBox: '0 0 ' + w + ' ' + h, class: 'kv-pareto', role: 'img', 'aria-label': words });
+    svg('line', { x1: left, y1: h - bottom, x2: w - right, y2: h - bottom, class: 'kv-pareto__axis' }, pic);
+    svg('line', { x1: left, y1: top, x2: left, y2: h - bottom, class: 'kv-pareto__axis' }, pic);
+    if (objective) svg('line', { x1: left, y1: y(objective), x2: w - right, y2: y(objective), class: 'kv-pareto__objective' }, pic);
+    svg('polyline', { points: front.map(function (c) { return x(c.gpus_used) + ',' + y(c.served.tpot_s.p99); }).join(' '),
+      class: 'kv-pareto__front' }, pic);
+    front.forEach(function (c) {
+      svg('circle', { cx: x(c.gpus_used), cy: y(c.served.tpot_s.p99), r: 3.5, class: 'kv-pareto__point' + (c.meets ? ' is-met' : '') }, pic);
+      svg('text', { x: x(c.gpus_used), y: h - bottom + 14, class: 'kv-pareto__tick' }, pic).textContent = format(c.gpus_used, 'count');
+    });
+    svg('text', { x: left - 6, y: top + 4, class: 'kv-pareto__label kv-pareto__label--end' }, pic).textContent = format(most, 'duration');
+    svg('text', { x: w - right, y: h - 2, class: 'kv-pareto__label kv-pareto__label--end' }, pic).textContent = 'GPUs';
+    svg('text', { x: left + 4, y: top + 4, class: 'kv-pareto__label' }, pic).textContent = 'p99 time per output token';
+    return pic;
+  }
+
+  // Published prices for the GPU typed (content/data/gpu_prices.json, each with its provider and
+  // date): examples for the price box, never filled in for the reader.
+  var prices = JSON.parse(planForm.getAttribute('data-prices') || '[]');
+  var priceNote = planForm.querySelector('#kv-own-plan-prices');
+  function showPrices() {
+    var gpu = planForm.elements.gpu.value.trim();
+    var listed = prices.filter(function (p) { return p.gpu === gpu; });
+    priceNote.textContent = listed.length ? 'Published prices for the ' + gpu + ', in US dollars per GPU-hour: ' + listed.map(function (p) {
+      return format(p.usd_per_gpu_hour, 'sig3') + ' (' + p.provider + ', ' + p.terms + ', ' + p.date + ')';
+    }).join('; ') + '. They move week to week.' : '';
+  }
+  if (priceNote) {
+    planForm.elements.gpu.addEventListener('input', showPrices);
+    planForm.elements.gpu.addEventListener('change', showPrices);
   }
 
   function hidePlan() {

@@ -44,6 +44,7 @@ var KvPanelHead = (function () {
     case 'requests': return fmt(v, 'count') + ' requests in all';
     case 'shared_prefix_tokens': return fmt(v, 'count') + '-token shared prompt';
     case 'prefix_caching': return v ? 'prefix caching on' : 'prefix caching off';
+    case 'gpu_hour_price': return v ? 'priced at ' + fmt(v, 'sig3') + ' a GPU-hour' : 'no price';
     default: return key + ' ' + (typeof v === 'object' && v !== null ? JSON.stringify(v) : fmt(v, 'count'));
     }
   }
@@ -60,7 +61,8 @@ var KvPanelHead = (function () {
   }
   // A workload's own defaults (no shared prompt, prefix caching on, as vLLM) go unsaid.
   function unsaid(key, v) {
-    return key === 'seed' || (key === 'shared_prefix_tokens' && !v) || (key === 'prefix_caching' && v === true);
+    return key === 'seed' || (key === 'shared_prefix_tokens' && !v) || (key === 'prefix_caching' && v === true) ||
+      (key === 'gpu_hour_price' && !v);
   }
 
   function differences(before, after) {

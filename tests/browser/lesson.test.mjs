@@ -788,6 +788,13 @@ test('a load planned in the form lists the core\'s vllm serve lines; one goes to
   assert.equal(items[0].margins.find((m) => m.startsWith('TPOT: ')), `TPOT: ${p50} median, ${p99} p99`);
   assert.match(items[0].margins.find((m) => m.startsWith('Idle: ')), /^Idle: one decode step .*, one prompt alone /);
   assert.match(await page.textContent('#kv-own-plan-result'), /What each GPU buys/);
+  // The Pareto front drawn: a point per configuration on it.
+  assert.equal(await page.locator('#kv-own-plan-result svg.kv-pareto circle').count(), expected.pareto.length);
+  // The H100's published prices beside the price box, each with its provider and date.
+  const prices = JSON.parse(await page.getAttribute('#kv-own-plan', 'data-prices')).filter((p) => p.gpu === 'H100');
+  assert.ok(prices.length >= 2);
+  const note = await page.textContent('#kv-own-plan-prices');
+  for (const p of prices) assert.ok(note.includes(`${p.provider}, ${p.terms}, ${p.date}`), note);
   assert.match(await page.textContent('#kv-own-plan-result'), /one GPU of one replica/);
   await page.locator('#kv-own-plan-message').evaluate((el) => el.scrollIntoView({ block: 'start' }));
   fs.writeFileSync(saveArtifact('lesson-own-plan.png', ''), await page.screenshot());

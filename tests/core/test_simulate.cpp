@@ -367,3 +367,29 @@ TEST_CASE("a run can leave its first wave out of the percentiles and apportion i
     CHECK(whole.summary.decode_time_s == 0);                               // not asked for
     CHECK(steady.summary.duration_s == Approx(whole.summary.duration_s));  // the run itself is the same
 }
+
+TEST_CASE("at a GPU-hour price a run states its cost per million output and prompt tokens; cached prompt tokens take no GPU time") {
+    const Result r = evaluate_ok({{"model", "Qwen3-8B"}, {"gpu", "H100"}});
+    Workload w;
+    w.requests = 400;
+    w.shared_prefix_tokens = 2000;
+    const Simulation free_run = run(r, w);
+    CHECK(free_run.summary.cost.per_million_output_tokens == 0);
+    w.gpu_hour_price = 2.5;
+    const Simulation priced = run(r, w);
+    const SimSummary& s = priced.summary;
+    CHECK(s.prefix_hit_tokens > 0);
+    CHECK(s.decode_time_s > 0);
+    CHECK(s.prefill_time_s > 0);
+    // The GPU-hours of the run (idle gaps included), split between the tokens of each kind, add back up.
+    const double spent = 2.5 * s.duration_s / 3600.0;
+    const double output = s.generation_tokens_per_s * s.duration_s, computed = s.prompt_tokens_per_s * s.duration_s;
+    CHECK(s.cost.per_million_output_tokens * output / 1e6 + s.cost.per_million_prompt_tokens * computed / 1e6 == Approx(spent));
+    CHECK(s.cost.per_million_output_tokens > s.cost.per_million_prompt_tokens);  // a decode step makes one token per sequence
+    CHECK(s.cost.per_million_cached_prompt_tokens == 0);
+    // The price changes the bill, not the run.
+    CHECK(s.ttft_s.p50 == free_run.summary.ttft_s.p50);
+    CHECK(s.duration_s == free_run.summary.duration_s);
+    const nlohmann::json out = simulation_to_json(priced, false);
+    CHECK(out["cost"]["per_million_output_tokens"].get<double>() == Approx(s.cost.per_million_output_tokens));
+}

@@ -11,6 +11,9 @@
 
 #include "page/files.hpp"
 #include "page/site.hpp"
+#include "page/templates.hpp"
+
+#include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
 
@@ -40,6 +43,25 @@ TEST_CASE("the real lesson builds, with every figure in the manifest") {
     CHECK(fs::exists(out / "css/lesson.css"));
     CHECK_THAT(log.str(), Catch::Contains("bound figures, 6 panels"));
     fs::remove_all(out);
+}
+
+TEST_CASE("the planner's price examples each name a catalog GPU, a price, a provider, a date and a source") {
+    std::ifstream file(fs::path(KV_SOURCE_DIR) / "content/data/gpu_prices.json");
+    const auto prices = nlohmann::json::parse(file);
+    CHECK(!site::check_prices(prices));
+    CHECK(prices["prices"].size() >= 10);
+    auto broken = prices;
+    broken["prices"][1]["gpu"] = "V100";
+    CHECK(site::check_prices(broken) == std::optional<std::string>("prices[1]: gpu must name a catalog GPU"));
+    broken = prices;
+    broken["prices"][2]["usd_per_gpu_hour"] = 0;
+    CHECK(site::check_prices(broken) == std::optional<std::string>("prices[2]: usd_per_gpu_hour must be a price above 0"));
+    broken = prices;
+    broken["prices"][0]["date"] = "Sept 2026";
+    CHECK(site::check_prices(broken) == std::optional<std::string>("prices[0]: date must be YYYY-MM-DD"));
+    broken = prices;
+    broken["prices"][0].erase("source");
+    CHECK(site::check_prices(broken) == std::optional<std::string>("prices[0]: source is missing"));
 }
 
 TEST_CASE("a binding that cannot be computed fails the build with file:line and writes nothing") {

@@ -243,6 +243,19 @@ void timeline(kvapp::Panel& panel, const Moment& now) {
 // The whole run, as a Prometheus scrape at its end would report it.
 //-----------------------------------------------------------------------------
 
+// The run's cost at the reader's GPU-hour price, or how to get one.
+Figure cost_figure(const kvapp::Panel& panel) {
+    const kv::RunCost& c = panel.simulation.summary.cost;
+    const char* help =
+        "The engine's GPUs for the run's duration at the GPU-hour price, split as its steps spend their time: decodes "
+        "costed alone to the output tokens, what prompt chunks add to the prompt tokens computed. A prompt token found in "
+        "the prefix cache takes no GPU time of its own (cached: 0 here); a provider's lower price for it pays for the "
+        "blocks that hold it.";
+    if (panel.workload.gpu_hour_price <= 0) return {"cost", "none", "set a GPU-hour price", Colour::text, help};
+    return {"cost per million output", kv::format_significant(c.per_million_output_tokens, 2),
+            "prompt tokens: " + kv::format_significant(c.per_million_prompt_tokens, 2) + " per million computed", Colour::decode, help};
+}
+
 void latency(const kvapp::Panel& panel) {
     const kv::SimSummary& s = panel.simulation.summary;
     heading("Latency and throughput over the whole run");
@@ -291,6 +304,7 @@ void latency(const kvapp::Panel& panel) {
             {"prefix hit rate", kv::format_percent(s.prefix_hit_rate, 1), "of the prompt tokens looked up", Colour::prefill,
              "Tokens found in the prefix cache over prompt tokens queried, as the stats line's \"Prefix cache hit rate\"."},
             {"peak KV usage", kv::format_percent(s.peak_kv_cache_usage, 1), "of the pool, held at once", Colour::kv_used, nullptr},
+            cost_figure(panel),
             {"finished", kv::format_count(s.finished),
              s.rejected > 0 ? kv::format_count(s.rejected) + " rejected (longer than max_model_len)"
                             : "in " + kv::format_duration(s.duration_s),
@@ -339,9 +353,19 @@ void panel_serving(kvapp::Panel& panel) {
     };
     // Play first, then the knobs, the failing states under the knobs that fix them, then the run.
     if (ran) transport(panel, now);
-    std::vector<std::string_view> which = {
-        "model",      "gpu",      "gpu_memory_utilization", "kv_cache_dtype", "max_num_seqs", "max_num_batched_tokens", "workload",
-        "rate_per_s", "requests", "shared_prefix_tokens",   "prefix_caching", "seed"};
+    std::vector<std::string_view> which = {"model",
+                                           "gpu",
+                                           "gpu_memory_utilization",
+                                           "kv_cache_dtype",
+                                           "max_num_seqs",
+                                           "max_num_batched_tokens",
+                                           "workload",
+                                           "rate_per_s",
+                                           "requests",
+                                           "shared_prefix_tokens",
+                                           "prefix_caching",
+                                           "gpu_hour_price",
+                                           "seed"};
     if (panel.workload.name == "fixed") which.insert(which.begin() + 2, {"prompt_tokens", "output_tokens"});
     const std::vector<Part> parts = {
         {{},
@@ -358,7 +382,7 @@ void panel_serving(kvapp::Panel& panel) {
         {{"simulation.mean_running", "simulation.peak_kv_cache_usage", "simulation.duration_s"}, if_ran([&] { timeline(panel, now); })},
         {{"simulation.ttft_s", "simulation.itl_s", "simulation.e2e_s", "simulation.tpot_s", "simulation.generation_tokens_per_s",
           "simulation.prompt_tokens_per_s", "simulation.preemptions", "simulation.prefix_hit_rate", "simulation.finished",
-          "simulation.rejected", "simulation.sustained_rate_per_s", "simulation.offered_rate_per_s", "simulation.load"},
+          "simulation.rejected", "simulation.sustained_rate_per_s", "simulation.offered_rate_per_s", "simulation.load", "simulation.cost"},
          if_ran([&] { latency(panel); })},
         {{"simulation.stats_lines", "simulation.metrics"}, if_ran([&] { stats_lines(panel, now); })},
     };

@@ -106,9 +106,19 @@ std::optional<Copied> write_site(const SitePaths& paths, const std::string& inde
 int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) {
     auto scenarios_file = read_json(paths.content / "scenarios.json", errors);
     auto facts_file = read_json(paths.content / "facts.json", errors);
+    // The planner's price examples sit beside the catalog (content/data); a lesson folder without
+    // them builds a page without examples.
+    const fs::path prices_path = paths.content / ".." / "data" / "gpu_prices.json";
+    std::error_code missing;
+    auto prices_file =
+        fs::exists(prices_path, missing) ? read_json(prices_path, errors) : std::optional<json>(json{{"prices", json::array()}});
     const auto templates = read_templates(paths.site, errors);
     if (!templates) return 1;
-    if (!scenarios_file || !facts_file) return 1;
+    if (!scenarios_file || !facts_file || !prices_file) return 1;
+    if (auto problem = check_prices(*prices_file)) {
+        report(errors, file_error(prices_path.string(), ErrorCode::bad_prices_file, *problem));
+        return 1;
+    }
     auto loaded = LessonData::load(*scenarios_file, *facts_file);
     if (auto* error = std::get_if<BuildError>(&loaded)) {
         error->where.file = (paths.content / error->where.file).string();
@@ -132,7 +142,7 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
     }
     insert_host_snippet(article.body_html, templates->host_snippet);
     const json catalog = kv::catalog_to_json();
-    const std::string index = index_page(*templates, article, data, (*scenarios_file)["base"], catalog);
+    const std::string index = index_page(*templates, article, data, (*scenarios_file)["base"], catalog, *prices_file);
     const std::string embed = embed_page(*templates, article, data, catalog);
 
     if (!module_and_fonts_present(paths, errors)) return 1;

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include "page/templates.hpp"
 
+#include "model/catalog.hpp"
+
 #include "base/format.hpp"
 #include "io/json_io.hpp"
 #include "page/files.hpp"
@@ -79,8 +81,27 @@ std::string scenarios_attribute(const LessonData& data) {
 
 }  // namespace
 
+std::optional<std::string> check_prices(const json& file) {
+    if (!file.is_object() || !file.contains("prices") || !file["prices"].is_array()) return "wants {\"prices\": [...]}";
+    const auto text = [](const json& e, const char* key) {
+        return e.contains(key) && e[key].is_string() && !e[key].get<std::string>().empty();
+    };
+    for (size_t i = 0; i < file["prices"].size(); ++i) {
+        const json& e = file["prices"][i];
+        const std::string at = "prices[" + std::to_string(i) + "]";
+        if (!e.is_object() || !text(e, "gpu") || !kv::find_gpu(e["gpu"].get<std::string>())) return at + ": gpu must name a catalog GPU";
+        if (!e.contains("usd_per_gpu_hour") || !e["usd_per_gpu_hour"].is_number() || !(e["usd_per_gpu_hour"].get<double>() > 0))
+            return at + ": usd_per_gpu_hour must be a price above 0";
+        for (const char* key : {"provider", "terms", "source", "quote"})
+            if (!text(e, key)) return at + ": " + key + " is missing";
+        const std::string date = text(e, "date") ? e["date"].get<std::string>() : "";
+        if (date.size() != 10 || date[4] != '-' || date[7] != '-') return at + ": date must be YYYY-MM-DD";
+    }
+    return std::nullopt;
+}
+
 std::string index_page(const Templates& templates, const RenderedArticle& article, const LessonData& data, const json& base,
-                       const json& catalog) {
+                       const json& catalog, const json& prices) {
     json full_base = base;
     if (auto parsed = kv::scenario_from_json(base); std::holds_alternative<kv::Scenario>(parsed))
         full_base = kv::scenario_to_json(std::get<kv::Scenario>(parsed));
@@ -94,6 +115,7 @@ std::string index_page(const Templates& templates, const RenderedArticle& articl
                                            {"SCENARIOS", scenarios_attribute(data)},
                                            {"FIGURE_COUNT", std::to_string(article.figures.size())},
                                            {"INPUT_LIMITS", escape_html(catalog["input_limits"].dump())},
+                                           {"PRICES", escape_html(prices["prices"].dump())},
                                            {"ACCURACY", escape_html(data.accuracy().dump())}});
 }
 

@@ -33,9 +33,14 @@ std::string fill_template(std::string text, const std::vector<std::pair<std::str
 void insert_host_snippet(std::string& body_html, const std::string& host_snippet);
 
 // index.html: the article, every scenario, the core's defaults and the lesson's starting point
-// (`base`, every field: each panel's header names what differs from it). `catalog` is kv::catalog_to_json().
+// (`base`, every field: each panel's header names what differs from it). `catalog` is kv::catalog_to_json();
+// `prices`, content/data/gpu_prices.json's entries (checked by check_prices), the planner's price examples.
 std::string index_page(const Templates& templates, const RenderedArticle& article, const LessonData& data, const nlohmann::json& base,
-                       const nlohmann::json& catalog);
+                       const nlohmann::json& catalog, const nlohmann::json& prices);
+
+// content/data/gpu_prices.json: every entry names a catalog GPU, a price above 0, a provider, a
+// date (YYYY-MM-DD) and a source; the message names the first that does not.
+std::optional<std::string> check_prices(const nlohmann::json& file);
 
 // embed.html: the lesson's exercises (hidden until ?exercises= asks), the defaults, each field's
 // allowed values and the formats a host page may name.
