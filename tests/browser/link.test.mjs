@@ -38,6 +38,10 @@ test('hovering a concept word highlights that concept in the panel beside it, an
   const { page, errors } = await lesson();
   try {
     assert.equal((await concepts(page, 'admission')).highlight, null);
+    // Bring the word into view first and let the section it scrolls to settle: the panel beside
+    // the text then draws that section's part, which moves its caption (and the word) up.
+    await page.$eval(WORD, (w) => w.scrollIntoView({ block: 'center' }));
+    await page.waitForTimeout(600);
     await page.evaluate(() => window.KvPanels.resetDrawStats());
     await page.hover(WORD);
     await page.waitForFunction(() => window.KvLesson.panels.admission.concepts().highlight === 'weights');

@@ -243,7 +243,7 @@ void timeline(kvapp::Panel& panel, const Moment& now) {
 // The whole run, as a Prometheus scrape at its end would report it.
 //-----------------------------------------------------------------------------
 
-// The run's cost at the reader's GPU-hour price, or how to get one.
+// The run's cost at the reader's GPU-hour price (drawn only when one is set: the knob says "none").
 Figure cost_figure(const kvapp::Panel& panel) {
     const kv::RunCost& c = panel.simulation.summary.cost;
     const char* help =
@@ -251,7 +251,6 @@ Figure cost_figure(const kvapp::Panel& panel) {
         "costed alone to the output tokens, what prompt chunks add to the prompt tokens computed. A prompt token found in "
         "the prefix cache takes no GPU time of its own (cached: 0 here); a provider's lower price for it pays for the "
         "blocks that hold it.";
-    if (panel.workload.gpu_hour_price <= 0) return {"cost", "none", "set a GPU-hour price", Colour::text, help};
     return {"cost per million output", kv::format_significant(c.per_million_output_tokens, 2),
             "prompt tokens: " + kv::format_significant(c.per_million_prompt_tokens, 2) + " per million computed", Colour::decode, help};
 }
@@ -291,25 +290,24 @@ void latency(const kvapp::Panel& panel) {
         row("end to end", "Arrival to last token.", s.e2e_s, Colour::text);
         ImGui::EndTable();
     }
-    figure_row(
-        "run_figures",
-        {
-            {"generation", kv::format_tokens_per_s(s.generation_tokens_per_s), "output tokens over the run", Colour::decode, nullptr},
-            {"prompt", kv::format_tokens_per_s(s.prompt_tokens_per_s), "prefill, recomputation included", Colour::prefill,
-             "Prompt tokens computed per second: a prefix cache hit is not computed, a preempted request's prompt is "
-             "computed again."},
-            {"preemptions", kv::format_count(s.preemptions), "requests recomputed", s.preemptions > 0 ? Colour::failure : Colour::text,
-             "vllm:num_preemptions_total at the end of the run: each time a running request gave its blocks back "
-             "and went back to the queue, to be computed again from its first token."},
-            {"prefix hit rate", kv::format_percent(s.prefix_hit_rate, 1), "of the prompt tokens looked up", Colour::prefill,
-             "Tokens found in the prefix cache over prompt tokens queried, as the stats line's \"Prefix cache hit rate\"."},
-            {"peak KV usage", kv::format_percent(s.peak_kv_cache_usage, 1), "of the pool, held at once", Colour::kv_used, nullptr},
-            cost_figure(panel),
-            {"finished", kv::format_count(s.finished),
-             s.rejected > 0 ? kv::format_count(s.rejected) + " rejected (longer than max_model_len)"
-                            : "in " + kv::format_duration(s.duration_s),
-             s.rejected > 0 ? Colour::failure : Colour::text, nullptr},
-        });
+    std::vector<Figure> figures = {
+        {"generation", kv::format_tokens_per_s(s.generation_tokens_per_s), "output tokens over the run", Colour::decode, nullptr},
+        {"prompt", kv::format_tokens_per_s(s.prompt_tokens_per_s), "prefill, recomputation included", Colour::prefill,
+         "Prompt tokens computed per second: a prefix cache hit is not computed, a preempted request's prompt is "
+         "computed again."},
+        {"preemptions", kv::format_count(s.preemptions), "requests recomputed", s.preemptions > 0 ? Colour::failure : Colour::text,
+         "vllm:num_preemptions_total at the end of the run: each time a running request gave its blocks back "
+         "and went back to the queue, to be computed again from its first token."},
+        {"prefix hit rate", kv::format_percent(s.prefix_hit_rate, 1), "of the prompt tokens looked up", Colour::prefill,
+         "Tokens found in the prefix cache over prompt tokens queried, as the stats line's \"Prefix cache hit rate\"."},
+        {"peak KV usage", kv::format_percent(s.peak_kv_cache_usage, 1), "of the pool, held at once", Colour::kv_used, nullptr},
+        {"finished", kv::format_count(s.finished),
+         s.rejected > 0 ? kv::format_count(s.rejected) + " rejected (longer than max_model_len)"
+                        : "in " + kv::format_duration(s.duration_s),
+         s.rejected > 0 ? Colour::failure : Colour::text, nullptr},
+    };
+    if (panel.workload.gpu_hour_price > 0) figures.push_back(cost_figure(panel));
+    figure_row("run_figures", figures);
 }
 
 //-----------------------------------------------------------------------------
@@ -377,7 +375,8 @@ void panel_serving(kvapp::Panel& panel) {
              if (!panel.simulation.note.empty()) text_wrapped(panel.simulation.note, Colour::text_muted);
          },
          true},
-        {{"simulation.peak_kv_cache_usage", "simulation.prefix_hit_rate", "simulation.pool_blocks", "workload.shared_prefix_tokens"},
+        // The pool is drawn first for what it measures; a shared prefix's length is its knob's to show.
+        {{"simulation.peak_kv_cache_usage", "simulation.prefix_hit_rate", "simulation.pool_blocks"},
          if_ran([&] { serving::block_pool(panel, now); })},
         {{"simulation.mean_running", "simulation.peak_kv_cache_usage", "simulation.duration_s"}, if_ran([&] { timeline(panel, now); })},
         {{"simulation.ttft_s", "simulation.itl_s", "simulation.e2e_s", "simulation.tpot_s", "simulation.generation_tokens_per_s",
