@@ -112,6 +112,7 @@ std::variant<std::vector<BenchmarkRecord>, InputError> benchmark_records_from_js
         if (auto e = read_head(rec, "runs", r)) return *e;
         if (auto e = read_shape(rec, r)) return *e;
         r.prefix_caching = prefix_caching_flag(rec);
+        r.script_version = rec.value("benchmark_script_version", r.scenario.vllm_version);
         const json measured = rec.value("measured", json::object());
         auto printed = [&](const char* key) {
             return measured.contains(key) && measured[key].is_number() ? measured[key].get<int64_t>() : 0;

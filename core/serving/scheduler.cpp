@@ -33,6 +33,7 @@ Scheduler::Scheduler(const Result& r, const Workload& w, const SimOptions& o, co
 void Scheduler::run() {
     const std::vector<SimRequest>& requests = sim_.requests;
     live_.resize(requests.size());
+    if (options_.prompts_cached && keep_preempted_) warm_cache();
     size_t next_arrival = 0;
     double now = requests.empty() ? 0.0 : requests.front().spec.arrival_s;
     next_log_s_ = now + log_interval_s;
@@ -87,6 +88,23 @@ int32_t Scheduler::cell_size(int32_t blocks, int64_t max_cells) {
 int64_t Scheduler::blocks_for(int64_t tokens) const {
     if (one_group_) return (tokens + block_size_ - 1) / block_size_;
     return static_cast<int64_t>(std::ceil(request_kv_bytes(r_.memory.layout, r_.model, tokens, 1) / block_set_bytes_));
+}
+
+// The blocks an earlier pass over the same prompts left cached: each request's full prompt blocks,
+// freed in request order (the last requests' blocks the most recently used), each findable by its
+// request until an allocation evicts it, as a preempted request's are.
+void Scheduler::warm_cache() {
+    for (size_t i = 0; i < live_.size(); ++i) {
+        Live& l = live_[i];
+        l.index = static_cast<int32_t>(i);
+        const int64_t full = (sim_.requests[i].spec.prompt_tokens - 1) / block_size_;
+        for (int64_t b = 0; b < full; ++b) {
+            const int32_t block = pool_.allocate(l.index, prefix_blocks_);
+            pool_.keep_for(block, l.index);
+            l.kept.push_back(block);
+        }
+        for (auto it = l.kept.rbegin(); it != l.kept.rend(); ++it) pool_.release(*it);  // tail first, as free_blocks
+    }
 }
 
 void Scheduler::arrive(size_t i) {
@@ -187,7 +205,7 @@ const std::vector<Scheduled>& Scheduler::schedule() {
 }
 
 void Scheduler::count_lookup(const Live& l, int64_t hit_tokens) {
-    if (prefix_blocks_.empty()) return;
+    if (prefix_blocks_.empty() && !options_.prompts_cached) return;
     SimRequest& q = sim_.requests[static_cast<size_t>(l.index)];
     if (q.preemptions == 0) q.prefix_hit_tokens = hit_tokens;
     lookups_.push_back({l.tokens(), hit_tokens});

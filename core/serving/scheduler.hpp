@@ -47,6 +47,7 @@ private:
     int64_t blocks_for(int64_t tokens) const;
 
     void arrive(size_t i);
+    void warm_cache();
     void reject(size_t i);
 
     // Cached blocks of the shared prefix this request could reuse, leaving at least one prompt

@@ -167,6 +167,9 @@ struct SimOptions {
     // The first requests to arrive left out of the latency percentiles: a closed loop's first wave
     // all arrive at once, a burst the steady state never sees again.
     int64_t warmup_requests = 0;
+    // Every prompt's full blocks already in the prefix cache when the run starts, as a benchmark
+    // leaves them that sent the same prompts in its warm-up iterations (with prefix caching on).
+    bool prompts_cached = false;
 };
 
 // The requests a workload produces (sorted by arrival), or an error naming the field.

@@ -37,6 +37,16 @@ Workload workload_of(const BenchmarkRecord& rec) {
     return w;
 }
 
+// benchmark_latency times the same prompts it sent in its warm-up iterations, so with prefix caching
+// on their blocks are found in the cache and the timed batches prefill almost nothing; its scripts
+// turned prefix caching off by default from PR #18639 / #18771 (2025-05-27, "V1 enables prefix
+// caching by default which skews the latency numbers"), placed at 0.9.0.
+bool latency_prompts_cached(const BenchmarkRecord& rec, bool prefix_caching) {
+    if (rec.kind != BenchmarkKind::latency || !prefix_caching) return false;
+    const auto script = parse_engine_version(rec.script_version);
+    return script && *script < EngineVersion{0, 9, 0};
+}
+
 // Each request's output: output_len, unless the run printed fewer generated tokens than that for
 // its requests (no --ignore-eos: a request may stop at its end-of-sequence token), when every
 // simulated request gets the printed mean.
@@ -100,6 +110,7 @@ TimingRow predict(const BenchmarkRecord& rec, const Calibration& c) {
     options.record = false;
     options.max_generated_tokens = 50'000'000;
     w.prefix_caching = rec.prefix_caching.value_or(r.rules.v1_engine);
+    options.prompts_cached = latency_prompts_cached(rec, w.prefix_caching);
     auto sim = simulate(r, w, options, c);
     if (auto* e = std::get_if<InputError>(&sim)) {
         row.failure = e->message;

@@ -36,6 +36,7 @@ struct BenchmarkRecord {
     double request_rate = 0;             // serving: requests per second; 0: all at once (inf)
     int64_t max_concurrency = 0;         // serving: 0 when not capped
     std::optional<bool> prefix_caching;  // as the flags set it; unset: the engine's default (V1 on, V0 off)
+    std::string script_version;          // the benchmark script's release: the source's when it names one, else the engine's
     int64_t generated_tokens = 0;        // the printed "Total generated tokens" (0: not printed)
     int64_t completed = 0;               // the printed "Successful requests" (0: not printed)
     std::string figure;                  // the headline: avg_latency_s, requests_per_s, median_tpot_ms, ...

@@ -9,6 +9,8 @@
 #include <set>
 
 #include "io/validation_json.hpp"
+#include "serving/simulate.hpp"
+#include "support.hpp"
 
 TEST_CASE("real start-ups: median |error| at most 3%, every row within 10%, the same refusals") {
     std::ifstream in(KV_STARTUP_LOGS);
@@ -52,7 +54,7 @@ kv::TimingSummary timing_summary() {
 }  // namespace
 
 // Issue 20 asks for a held-out median of 10% and every held-out row within 25%; the model reaches
-// 10.6% (fit rows 10.4%), worst 61.6%. These bounds keep it from getting worse while that gap is
+// 10.7% (fit rows 10.4%), worst 61.6%. These bounds keep it from getting worse while that gap is
 // open; the CLI's --validate-timing exit code holds the issue's own target.
 TEST_CASE("real benchmark runs: at least 40, fit and held-out apart, medians no worse than today") {
     const kv::TimingSummary summary = timing_summary();
@@ -73,8 +75,8 @@ TEST_CASE("real benchmark runs: at least 40, fit and held-out apart, medians no 
 
 // content/lesson/09-trust.md says most of the largest held-out time errors (here the ten largest) are
 // runs the model steps faster than the engine did (a shorter time, or a higher throughput, than
-// printed), and that more of those are on MI300X than on any other GPU.
-TEST_CASE("the trust chapter's claim: the largest held-out time errors are mostly runs the model makes too fast, MI300X first") {
+// printed), nearly all of those (here at least three in four) on MI300X or H100.
+TEST_CASE("the trust chapter's claim: the largest held-out time errors are mostly runs the model makes too fast, on MI300X or H100") {
     std::vector<kv::TimingRow> held;
     for (const auto& row : timing_summary().rows)
         if (row.role == "holdout" && row.failure.empty()) held.push_back(row);
@@ -89,6 +91,27 @@ TEST_CASE("the trust chapter's claim: the largest held-out time errors are mostl
         ++all_too_fast;
     }
     CHECK(all_too_fast > 5);
-    for (const auto& [gpu, count] : too_fast)
-        if (gpu != "MI300X") CHECK(count < too_fast["MI300X"]);
+    CHECK(4 * (too_fast["MI300X"] + too_fast["H100"]) >= 3 * all_too_fast);
+}
+
+// benchmark_latency before PR #18639 timed the prompts its warm-up had sent, so with prefix caching
+// on a timed batch finds every full block of its prompts cached and computes only the rest.
+TEST_CASE("a latency batch whose prompts a warm-up already sent prefills only their last partial block") {
+    const kv::Result r = kvtest::evaluate_ok({{"prompt_tokens", 2048}, {"output_tokens", 64}, {"concurrent_requests", 16}});
+    kv::Workload w;
+    w.name = "fixed";
+    w.rate_per_s = 0;
+    w.requests = 16;
+    kv::SimOptions cold;
+    cold.record = false;
+    kv::SimOptions warm = cold;
+    warm.prompts_cached = true;
+    const auto run = [&](const kv::SimOptions& o) { return std::get<kv::Simulation>(kv::simulate(r, w, o)); };
+    const kv::Simulation first = run(cold), again = run(warm);
+    CHECK(first.summary.prefix_hit_tokens == 0);
+    CHECK(again.summary.prefix_hit_tokens == 16 * (2047 / 16) * 16);  // at least one token left to compute
+    CHECK(again.summary.duration_s < first.summary.duration_s);
+    CHECK(again.summary.ttft_s.p50 < 0.5 * first.summary.ttft_s.p50);
+    w.prefix_caching = false;  // nothing was kept
+    CHECK(run(warm).summary.prefix_hit_tokens == 0);
 }
