@@ -28,7 +28,7 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.version = v;
     r.v1_engine = !(v < EngineVersion{0, 8, 0});
     r.device_batch_defaults = !(v < EngineVersion{0, 9, 0});
-    r.cuda_graphs_in_budget = !(v < EngineVersion{0, 21, 0});
+    r.cuda_graphs_in_budget = !(v < EngineVersion{0, 20, 0});
     r.hybrid_kv_allocator = !(v < EngineVersion{0, 10, 0});
     r.startup_free_memory_check = r.v1_engine;
     r.newer_profile = !(v < EngineVersion{0, 14, 0});

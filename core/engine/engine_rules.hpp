@@ -8,7 +8,7 @@
 //     the OpenAI server turned chunked prefill on for contexts above 32K (then 512 tokens a step).
 //   - Batch defaults: from 0.9.0 GPUs with at least 70 GiB that are not A100s get max_num_seqs 1024
 //     and 8,192 (serve) or 16,384 (offline) tokens; others 256 and 2,048 or 8,192.
-//   - CUDA graphs: their memory comes out of the KV budget from 0.21.0 (the estimate became the
+//   - CUDA graphs: their memory comes out of the KV budget from 0.20.0 (the estimate became the
 //     default); before, it had to fit in the 1 - util headroom. None with enforce_eager.
 //   - The profile run's sampler sorted the logits for top-k/top-p until a release between 0.11.2
 //     and 0.19.0 (placed at 0.14.0), which more than doubles its peak.
@@ -38,8 +38,11 @@ std::optional<EngineVersion> parse_engine_version(const std::string& text);
 struct EngineRules {
     EngineVersion version;
     bool v1_engine = true;
-    bool device_batch_defaults = true;      // the >= 70 GiB, non-A100 split (0.9.0+)
-    bool cuda_graphs_in_budget = true;      // 0.21.0+
+    bool device_batch_defaults = true;  // the >= 70 GiB, non-A100 split (0.9.0+)
+    // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaulted to 1 from PR #38284 (2026-04-21, in
+    // 0.20.0, although the line it prints says "default since v0.21.0"): the estimate comes out
+    // of the budget.
+    bool cuda_graphs_in_budget = true;
     bool hybrid_kv_allocator = true;        // sliding-window layers in their own groups (0.10.0+)
     bool startup_free_memory_check = true;  // V1
     bool loading_log_says_memory = true;    // "Model loading took X GiB memory and Y seconds" (0.11+)
@@ -47,8 +50,8 @@ struct EngineRules {
     // symmetric-memory buffers under tensor parallelism. The logs place the change after 0.11.2
     // and before 0.19.0; the model puts it at 0.14.0 (calibration.hpp says which rows show it).
     bool newer_profile = true;
-    // The default gpu_memory_utilization rose from 0.90 to 0.92 when the CUDA-graph estimate came
-    // out of the budget: 0.19.0 logs 0.90, 0.22.1 logs 0.92 (placed at 0.21.0).
+    // The default gpu_memory_utilization rose from 0.90 to 0.92 in the same PR #38284 (0.20.0):
+    // 0.19.0 logs 0.90, 0.22.1 logs 0.92.
     bool larger_default_utilization = true;
     // Where the CPU's time per step goes (the step-time model's host term, calibration.hpp):
     //   - V0 before 0.6.0 processed every sequence in Python between steps; 0.6.0's overhaul (object

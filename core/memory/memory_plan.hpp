@@ -5,7 +5,7 @@
 //   3. the profile run's activation peak: one forward pass over max_num_batched_tokens tokens (V0
 //      without chunked prefill: max(max_model_len, 2048)) and a sampler pass over the rows;
 //   4. the non-torch increase (CUDA context growth, NCCL and custom all-reduce buffers);
-//   5. from 0.21.0 the CUDA-graph estimate (none with enforce_eager);
+//   5. from 0.20.0 the CUDA-graph estimate (none with enforce_eager);
 //   6. available KV = 1 - 2 - 3 - 4 - 5, cut into blocks of block_size tokens for every attention
 //      layer of the rank (sliding-window layers in their own groups), clamped to the smallest rank;
 //   7. what the start-up checks need: one max_model_len request's KV bytes and the longest

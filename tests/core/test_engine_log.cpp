@@ -33,7 +33,7 @@ TEST_CASE("V1 start-up lines, in the engine's format") {
     CHECK(has_line(r, "INFO Available KV cache memory: " + format_fixed(m.available_kv_bytes / GiB, 2) + " GiB"));
     CHECK(has_line(r, "INFO Model loading took " + format_fixed(m.weight_bytes / GiB, 2) + " GiB memory"));
     CHECK(has_line(r, "INFO Estimated CUDA graph memory: " + format_fixed(m.cuda_graph_bytes / GiB, 2) + " GiB total"));
-    // Before 0.11 the loading line had four decimals and no "memory"; before 0.21 no graph estimate.
+    // Before 0.11 the loading line had four decimals and no "memory"; before 0.20 no graph estimate.
     const Result v010 = evaluate_ok({{"vllm_version", "0.10.1"}});
     CHECK(has_line(v010, "INFO Model loading took " + format_fixed(v010.memory.weight_bytes / GiB, 4) + " GiB"));
     CHECK(lines_of(v010, LogKind::info)[2].rfind("INFO Available KV cache memory", 0) == 0);

@@ -29,14 +29,16 @@ TEST_CASE("available KV = visible x util - weights - activation peak - non-torch
     CHECK(m.cuda_graph_in_budget);      // 0.21.0, the default version
     CHECK(m.available_kv_bytes ==
           Approx(m.requested_bytes - m.weight_bytes - m.activation_peak_bytes - m.non_torch_bytes - m.cuda_graph_bytes));
-    const Result older = evaluate_ok({{"vllm_version", "0.20.0"}, {"gpu_memory_utilization", 0.9}});
+    const Result older = evaluate_ok({{"vllm_version", "0.19.0"}, {"gpu_memory_utilization", 0.9}});
     CHECK_FALSE(older.memory.cuda_graph_in_budget);
     CHECK(older.memory.available_kv_bytes - m.available_kv_bytes == Approx(m.cuda_graph_bytes));
+    // PR #38284 made the estimate and the 0.92 default the engine's in 0.20.0 (its line says v0.21.0).
+    CHECK(evaluate_ok({{"vllm_version", "0.20.0"}}).memory.cuda_graph_in_budget);
     const Result eager = evaluate_ok({{"enforce_eager", true}, {"gpu_memory_utilization", 0.9}});
-    // The engine's default rose to 0.92 with the graph estimate (0.19.0 logs 0.90, 0.22.1 0.92).
     CHECK(*evaluate_ok({}).scenario.gpu_memory_utilization == 0.92);
     CHECK(*older.scenario.gpu_memory_utilization == 0.9);
-    CHECK(*evaluate_ok({{"vllm_version", "0.20.0"}}).scenario.gpu_memory_utilization == 0.90);
+    CHECK(*evaluate_ok({{"vllm_version", "0.19.0"}}).scenario.gpu_memory_utilization == 0.90);
+    CHECK(*evaluate_ok({{"vllm_version", "0.20.0"}}).scenario.gpu_memory_utilization == 0.92);
     CHECK(eager.memory.cuda_graph_bytes == 0);
     CHECK(eager.memory.available_kv_bytes > m.available_kv_bytes);
 }
