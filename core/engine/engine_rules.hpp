@@ -53,6 +53,11 @@ struct EngineRules {
     // The default gpu_memory_utilization rose from 0.90 to 0.92 in the same PR #38284 (0.20.0):
     // 0.19.0 logs 0.90, 0.22.1 logs 0.92.
     bool larger_default_utilization = true;
+    // "GPU KV cache size" is int(max_concurrency x max_model_len) from PR #41069 (0.21.0), no
+    // longer blocks / groups x block_size: a sliding-window group needs only its window's blocks
+    // per request, so hybrid models print more tokens; so does a max_model_len that is not a
+    // multiple of the block.
+    bool kv_tokens_from_concurrency = true;
     // Where the CPU's time per step goes (the step-time model's host term, calibration.hpp):
     //   - V0 before 0.6.0 processed every sequence in Python between steps; 0.6.0's overhaul (object
     //     caches, async output processing, a separate API server: the v0.6.0 performance post)

@@ -212,6 +212,8 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
     const double blocks_per_request = std::ceil(plan.request_kv_bytes / block_set_bytes);
     plan.max_concurrency =
         rules.device_batch_defaults ? to_d(plan.num_gpu_blocks) / blocks_per_request : to_d(plan.kv_cache_tokens) / to_d(lim.max_model_len);
+    // Python's int() of the same double product.
+    if (rules.kv_tokens_from_concurrency) plan.kv_cache_tokens = static_cast<int64_t>(plan.max_concurrency * to_d(lim.max_model_len));
     if (!rules.v1_engine) plan.cpu_swap_blocks = static_cast<int64_t>(4.0 * GiB / block_set_bytes);
 
     // The longest max_model_len whose request fits (the engine's binary search; none needed when

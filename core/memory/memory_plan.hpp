@@ -79,7 +79,7 @@ struct MemoryPlan {
     int64_t profile_tokens = 0;     // tokens in the profile forward pass
     int64_t profile_rows = 0;       // sampler rows in the profile run
     int64_t num_gpu_blocks = 0;
-    int64_t kv_cache_tokens = 0;                // the engine's "GPU KV cache size"
+    int64_t kv_cache_tokens = 0;                // the engine's "GPU KV cache size" (engine_rules.hpp: its formula)
     double max_concurrency = 0;                 // the engine's "Maximum concurrency" for max_model_len
     double request_kv_bytes = 0;                // KV one max_model_len request needs on this rank
     int64_t estimated_max_model_len = 0;        // longest max_model_len the pool would take

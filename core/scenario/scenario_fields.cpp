@@ -15,7 +15,7 @@ constexpr Choice versions[] = {
     {"0.10.1", "0.10.1", "V1, sliding-window layers keep only their window"},
     {"0.13.0", "0.13.0", "V1, CUDA graphs still outside the budget"},
     {"0.20.0", "0.20.0", "CUDA graphs inside the budget, utilisation 0.92 by default"},
-    {"0.21.0", "0.21.0", "V1, CUDA graphs inside the budget"},
+    {"0.21.0", "0.21.0", "the KV cache size line counts the pool's requests x max_model_len"},
 };
 constexpr LogStops prompt_stops = log_stops(128, 131072), output_stops = log_stops(1, 32768), sequence_stops = log_stops(1, 4096),
                    batched_token_stops = log_stops(256, 131072), model_len_stops = log_stops(256, 1 << 24);

@@ -218,7 +218,12 @@ TEST_CASE("sliding-window layers: their own KV-cache groups (gpt-oss and Gemma 3
     CHECK(r.memory.layout.group_size == 12);
     CHECK(r.memory.layout.num_groups == 2);
     CHECK(r.memory.num_gpu_blocks == static_cast<int64_t>(std::floor(r.memory.available_kv_bytes / r.memory.layout.page_bytes / 12)));
-    CHECK(r.memory.kv_cache_tokens == r.memory.num_gpu_blocks / 2 * 16);
+    // Since 0.21.0 the printed size is int(concurrency x max_model_len): a request takes 2,048 blocks
+    // in the full-attention group and ceil((127 + 8,192) / 16) + 1 = 521 in the sliding one.
+    CHECK(r.memory.max_concurrency == Approx(static_cast<double>(r.memory.num_gpu_blocks) / (2048 + 521)));
+    CHECK(r.memory.kv_cache_tokens == static_cast<int64_t>(static_cast<double>(r.memory.num_gpu_blocks) / 2569.0 * 32768.0));
+    const Result v020 = evaluate_ok({{"model_config", alternating}, {"max_model_len", 32768}, {"vllm_version", "0.20.0"}});
+    CHECK(v020.memory.kv_cache_tokens == v020.memory.num_gpu_blocks / 2 * 16);  // blocks / groups x block size
     // A sequence holds full blocks in the full-attention group and only its window in the other.
     const Result full = evaluate_ok({{"model_config", small_config()}, {"max_model_len", 32768}});
     CHECK(r.admission.max_resident_sequences > full.admission.max_resident_sequences);
