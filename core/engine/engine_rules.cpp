@@ -35,6 +35,7 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.larger_default_utilization = r.cuda_graphs_in_budget;
     r.loading_log_says_memory = !(v < EngineVersion{0, 11, 0});
     r.kv_tokens_from_concurrency = !(v < EngineVersion{0, 21, 0});
+    r.refusals_name_cpu_backend = !(v < EngineVersion{0, 22, 0});
     r.v0_overhauled = !(v < EngineVersion{0, 6, 0});
     r.async_scheduling = !(v < EngineVersion{0, 12, 0});
     r.custom_allreduce = !(v < EngineVersion{0, 3, 0});

@@ -58,6 +58,9 @@ struct EngineRules {
     // per request, so hybrid models print more tokens; so does a max_model_len that is not a
     // multiple of the block.
     bool kv_tokens_from_concurrency = true;
+    // PR #42479 (0.22.0): the refusals say the flag also sizes CPU memory on the CPU backend, and
+    // "the models's max seq len" became "the model's".
+    bool refusals_name_cpu_backend = true;
     // Where the CPU's time per step goes (the step-time model's host term, calibration.hpp):
     //   - V0 before 0.6.0 processed every sequence in Python between steps; 0.6.0's overhaul (object
     //     caches, async output processing, a separate API server: the v0.6.0 performance post)

@@ -93,6 +93,15 @@ TEST_CASE("Qwen3-32B on one H100 at 0.90: the engine refuses its 40,960-token de
     CHECK(r.status == Status::engine_refused);
     CHECK(r.memory.startup_error->kind == kv::RefusalKind::max_model_len_does_not_fit);
     CHECK_THAT(r.memory.startup_error->message, Catch::StartsWith("To serve at least one request with the models's max seq len (40960)"));
+    CHECK_THAT(r.memory.startup_error->message, Catch::EndsWith("or decreasing `max_model_len` when initializing the engine."));
+    // From 0.22.0 (PR #42479) without the typo, and saying the flag also sizes CPU memory.
+    const Result v022 = evaluate_ok({{"model", "Qwen3-32B"}, {"vllm_version", "0.22.0"}});
+    REQUIRE(v022.memory.startup_error);
+    CHECK_THAT(v022.memory.startup_error->message, Catch::StartsWith("To serve at least one request with the model's max seq len"));
+    CHECK_THAT(v022.memory.startup_error->message,
+               Catch::EndsWith("Try increasing `gpu_memory_utilization` (which also controls CPU memory on the CPU backend) or "
+                               "decreasing `max_model_len` when initializing the engine. See "
+                               "https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for more details."));
     const int64_t fits = r.memory.estimated_max_model_len;
     CHECK(fits > 4352);
     CHECK(fits < 40960);
