@@ -36,6 +36,14 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.loading_log_says_memory = !(v < EngineVersion{0, 11, 0});
     r.kv_tokens_from_concurrency = !(v < EngineVersion{0, 21, 0});
     r.refusals_name_cpu_backend = !(v < EngineVersion{0, 22, 0});
+    r.model_runner_v2 = v < EngineVersion{0, 22, 0}   ? ModelRunnerV2Scope::none
+                        : v < EngineVersion{0, 23, 0} ? ModelRunnerV2Scope::qwen3_dense
+                        : v < EngineVersion{0, 24, 0} ? ModelRunnerV2Scope::qwen3_llama_dense
+                        : v < EngineVersion{0, 25, 0} ? ModelRunnerV2Scope::listed
+                                                      : ModelRunnerV2Scope::dense_and_listed_moe;
+    // Present in 0.30 logs (a V2 run printing the equivalent-utilisation line); 0.29 is unverified.
+    r.model_runner_v2_estimates_cuda_graphs = !(v < EngineVersion{0, 30, 0});
+    r.model_runner_v2_loading_log_says_memory = !(v < EngineVersion{0, 29, 0});
     r.v0_overhauled = !(v < EngineVersion{0, 6, 0});
     r.async_scheduling = !(v < EngineVersion{0, 12, 0});
     r.custom_allreduce = !(v < EngineVersion{0, 3, 0});

@@ -9,7 +9,8 @@
 //   - Batch defaults: from 0.9.0 GPUs with at least 70 GiB that are not A100s get max_num_seqs 1024
 //     and 8,192 (serve) or 16,384 (offline) tokens; others 256 and 2,048 or 8,192.
 //   - CUDA graphs: their memory comes out of the KV budget from 0.20.0 (the estimate became the
-//     default); before, it had to fit in the 1 - util headroom. None with enforce_eager.
+//     default); before, it had to fit in the 1 - util headroom. None with enforce_eager. From 0.22
+//     to 0.29 the models that vLLM's model runner V2 ran had an estimate of zero (model_runner.hpp).
 //   - The profile run's sampler sorted the logits for top-k/top-p until a release between 0.11.2
 //     and 0.19.0 (placed at 0.14.0), which more than doubles its peak.
 //   - Hybrid KV-cache allocator (0.10.0+): sliding-window layers get their own groups and hold only
@@ -34,6 +35,17 @@ struct EngineVersion {
 
 // "0.6.3", "v0.10.1.post1", "0.19.2rc1.dev8+g4b7f5ea1a": the first three numbers count.
 std::optional<EngineVersion> parse_engine_version(const std::string& text);
+
+// The models vLLM's model runner V2 (MRv2) runs by default, release by release (vllm/config/vllm.py,
+// _is_default_v2_model_runner_model). Until it estimated its CUDA graphs (engine/model_runner.hpp)
+// it reported an estimate of zero for them.
+enum class ModelRunnerV2Scope {
+    none,                  // before 0.22.0
+    qwen3_dense,           // PR #39337 (0.22.0): Qwen3ForCausalLM, not MoE, no quantised checkpoint
+    qwen3_llama_dense,     // PR #43458 (0.23.0): and Llama, Mistral
+    listed,                // PRs #42667, #44446 (0.24.0): and DeepseekV2, Qwen2Moe; quantised checkpoints too
+    dense_and_listed_moe,  // PR #44443 (0.25.0): every model that is neither MoE nor hybrid, and the listed MoE ones
+};
 
 struct EngineRules {
     EngineVersion version;
@@ -61,6 +73,14 @@ struct EngineRules {
     // PR #42479 (0.22.0): the refusals say the flag also sizes CPU memory on the CPU backend, and
     // "the models's max seq len" became "the model's".
     bool refusals_name_cpu_backend = true;
+    // Which models vLLM's model runner V2 runs by default, and whether it estimates its CUDA graphs
+    // (engine/model_runner.hpp says which model each scope covers).
+    ModelRunnerV2Scope model_runner_v2 = ModelRunnerV2Scope::dense_and_listed_moe;
+    bool model_runner_v2_estimates_cuda_graphs = true;
+    // The V2 runner's loading line lacked "memory" ("Model loading took 0.93 GiB and 2.17 seconds",
+    // a 0.26.0 log) until PR #52374 (2026-08-14); placed at 0.29.0, the first release cut
+    // certainly after it (0.28.0's branch point is 2026-08-12 or later; 0.30 logs have the word).
+    bool model_runner_v2_loading_log_says_memory = true;
     // Where the CPU's time per step goes (the step-time model's host term, calibration.hpp):
     //   - V0 before 0.6.0 processed every sequence in Python between steps; 0.6.0's overhaul (object
     //     caches, async output processing, a separate API server: the v0.6.0 performance post)

@@ -49,9 +49,10 @@ void log_startup(const Result& r, std::vector<LogLine>& out) {
         add(out, LogKind::info, "Maximum concurrency for " + max_len + " tokens per request: " + concurrency(m.max_concurrency));
         return;
     }
+    // The V2 runner's line said "GiB and" for a while (engine_rules.hpp).
+    const bool says_memory = rules.loading_log_says_memory && (!m.model_runner_v2 || rules.model_runner_v2_loading_log_says_memory);
     add(out, LogKind::info,
-        "Model loading took " + gib(m.weight_bytes, rules.loading_log_says_memory ? 2 : 4) +
-            (rules.loading_log_says_memory ? " GiB memory" : " GiB"));
+        "Model loading took " + gib(m.weight_bytes, rules.loading_log_says_memory ? 2 : 4) + (says_memory ? " GiB memory" : " GiB"));
     if (m.cuda_graph_in_budget) add(out, LogKind::info, "Estimated CUDA graph memory: " + gib(m.cuda_graph_bytes, 2) + " GiB total");
     add(out, LogKind::info, "Available KV cache memory: " + gib(m.available_kv_bytes, 2) + " GiB");
     if (m.startup_error) return;

@@ -6,6 +6,7 @@
 
 #include "base/format.hpp"
 #include "base/units.hpp"
+#include "engine/model_runner.hpp"
 
 namespace kv {
 
@@ -180,7 +181,8 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
     if (s.tensor_parallel_size > 1)
         plan.non_torch_bytes +=
             rules.newer_profile ? c.non_torch_tensor_parallel_bytes : c.non_torch_tensor_parallel_bytes_before_newer_profile;
-    plan.cuda_graph_in_budget = rules.cuda_graphs_in_budget && !s.enforce_eager;
+    plan.cuda_graph_in_budget = cuda_graph_estimate_in_budget(rules, m, s.enforce_eager);
+    plan.model_runner_v2 = runs_model_runner_v2(rules, m);
 
     // Every pipeline stage is its own rank; the engine clamps all of them to the fewest blocks.
     const std::vector<int64_t> layers = stage_layers(m.num_hidden_layers, s.pipeline_parallel_size);

@@ -37,6 +37,10 @@ TEST_CASE("V1 start-up lines, in the engine's format") {
     const Result v010 = evaluate_ok({{"vllm_version", "0.10.1"}});
     CHECK(has_line(v010, "INFO Model loading took " + format_fixed(v010.memory.weight_bytes / GiB, 4) + " GiB"));
     CHECK(lines_of(v010, LogKind::info)[2].rfind("INFO Available KV cache memory", 0) == 0);
+    // Model runner V2 (Qwen3 dense from 0.22.0) printed no estimate and "GiB and" until 0.29.0.
+    const Result v2 = evaluate_ok({{"vllm_version", "0.26.0"}});
+    CHECK(has_line(v2, "INFO Model loading took " + format_fixed(v2.memory.weight_bytes / GiB, 2) + " GiB"));
+    CHECK(lines_of(v2, LogKind::info)[2].rfind("INFO Available KV cache memory", 0) == 0);
 }
 
 TEST_CASE("V0 start-up lines: blocks, not tokens") {

@@ -87,6 +87,37 @@ TEST_CASE("batch defaults by version, GPU and entry point") {
     CHECK(h100.memory.activation_peak_bytes > v085.memory.activation_peak_bytes);
 }
 
+TEST_CASE("model runner V2 kept no CUDA-graph estimate for the models it ran, from 0.22.0 until 0.30.0") {
+    auto in_budget = [](const char* model, const char* version) {
+        return evaluate_ok({{"model", model}, {"vllm_version", version}}).memory.cuda_graph_in_budget;
+    };
+    // 0.22.0: Qwen3 dense only; 0.23.0: Llama and Mistral too; quantised checkpoints stay on V1.
+    CHECK_FALSE(in_budget("Qwen3-8B", "0.22.0"));
+    CHECK(in_budget("Llama-3.1-8B", "0.22.0"));
+    CHECK_FALSE(in_budget("Llama-3.1-8B", "0.23.0"));
+    CHECK_FALSE(in_budget("Mistral-7B-Instruct-v0.3", "0.23.0"));
+    CHECK(in_budget("Qwen3-32B-FP8", "0.23.0"));
+    CHECK(in_budget("Qwen2.5-7B-Instruct", "0.23.0"));
+    // 0.24.0: quantised checkpoints of those architectures, and DeepseekV2's MoE.
+    CHECK_FALSE(in_budget("Qwen3-32B-FP8", "0.24.0"));
+    CHECK_FALSE(in_budget("DeepSeek-V2-Lite-Chat", "0.24.0"));
+    CHECK(in_budget("Qwen2.5-7B-Instruct", "0.24.0"));
+    // 0.25.0: every dense model; other MoE models and hybrids stay on V1, with the estimate.
+    CHECK_FALSE(in_budget("Qwen2.5-7B-Instruct", "0.25.0"));
+    CHECK_FALSE(in_budget("gemma-2-9b-it", "0.29.0"));
+    CHECK(in_budget("Qwen3-30B-A3B", "0.29.0"));
+    CHECK(in_budget("gpt-oss-20b", "0.25.0"));
+    CHECK(in_budget("Qwen3-Next-80B-A3B", "0.25.0"));
+    // 0.30.0: V2 measures its graphs.
+    CHECK(in_budget("Qwen2.5-7B-Instruct", "0.30.0"));
+    // Without the estimate the pool is larger by it, and the graphs must fit outside the budget.
+    const Result v2 = evaluate_ok({{"model", "Qwen3-8B"}, {"vllm_version", "0.26.0"}});
+    const Result v1 = evaluate_ok({{"model", "Qwen3-8B"}, {"vllm_version", "0.21.0"}});
+    CHECK(v2.memory.model_runner_v2);
+    CHECK_FALSE(v1.memory.model_runner_v2);
+    CHECK(v2.memory.available_kv_bytes - v1.memory.available_kv_bytes == Approx(v1.memory.cuda_graph_bytes));
+}
+
 TEST_CASE("Qwen3-32B on one H100 at 0.90: the engine refuses its 40,960-token default and says what fits") {
     const Result r = evaluate_ok({{"model", "Qwen3-32B"}});
     REQUIRE(r.memory.startup_error);
