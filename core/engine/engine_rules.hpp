@@ -81,6 +81,11 @@ struct EngineRules {
     // a 0.26.0 log) until PR #52374 (2026-08-14); placed at 0.29.0, the first release cut
     // certainly after it (0.28.0's branch point is 2026-08-12 or later; 0.30 logs have the word).
     bool model_runner_v2_loading_log_says_memory = true;
+    // A sliding-window layer frees the blocks behind its window only once a step is processed, so
+    // from PR #47728 (2026-07-08, 0.26.0) a request's need counts max_num_batched_tokens for every
+    // batch in flight (VllmConfig.max_in_flight_tokens: two with async scheduling on model runner
+    // V1, the pipeline stages + 1 on V2, the stages without async scheduling), not for one.
+    bool sliding_window_counts_batches_in_flight = true;
     // Where the CPU's time per step goes (the step-time model's host term, calibration.hpp):
     //   - V0 before 0.6.0 processed every sequence in Python between steps; 0.6.0's overhaul (object
     //     caches, async output processing, a separate API server: the v0.6.0 performance post)

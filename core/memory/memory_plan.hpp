@@ -93,7 +93,7 @@ MemoryPlan plan_memory(const Scenario& scenario, const ModelSpec& model, const G
                        const Calibration& calibration);
 
 // KV bytes one request of `tokens` tokens holds on a rank (sliding-window layers keep only their
-// window plus a step's tokens), as the engine's max_memory_usage_bytes computes it.
-double request_kv_bytes(const KvLayout& layout, const ModelSpec& model, int64_t tokens, int64_t max_num_batched_tokens);
+// window plus the tokens of the steps in flight), as the engine's max_memory_usage_bytes computes it.
+double request_kv_bytes(const KvLayout& layout, const ModelSpec& model, int64_t tokens, int64_t tokens_in_flight);
 
 }  // namespace kv

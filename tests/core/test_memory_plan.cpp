@@ -262,6 +262,10 @@ TEST_CASE("sliding-window layers: their own KV-cache groups (gpt-oss and Gemma 3
     // in the full-attention group and ceil((127 + 8,192) / 16) + 1 = 521 in the sliding one.
     CHECK(r.memory.max_concurrency == Approx(static_cast<double>(r.memory.num_gpu_blocks) / (2048 + 521)));
     CHECK(r.memory.kv_cache_tokens == static_cast<int64_t>(static_cast<double>(r.memory.num_gpu_blocks) / 2569.0 * 32768.0));
+    // From 0.26.0 the sliding group also holds the second batch in flight under async scheduling:
+    // ceil((127 + 2 x 8,192) / 16) + 1 = 1,033 blocks (PR #47728).
+    const Result v026 = evaluate_ok({{"model_config", alternating}, {"max_model_len", 32768}, {"vllm_version", "0.26.0"}});
+    CHECK(v026.memory.max_concurrency == Approx(static_cast<double>(v026.memory.num_gpu_blocks) / (2048 + 1033)));
     const Result v020 = evaluate_ok({{"model_config", alternating}, {"max_model_len", 32768}, {"vllm_version", "0.20.0"}});
     CHECK(v020.memory.kv_cache_tokens == v020.memory.num_gpu_blocks / 2 * 16);  // blocks / groups x block size
     // A sequence holds full blocks in the full-attention group and only its window in the other.
