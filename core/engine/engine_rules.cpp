@@ -45,6 +45,7 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.model_runner_v2_estimates_cuda_graphs = !(v < EngineVersion{0, 30, 0});
     r.model_runner_v2_loading_log_says_memory = !(v < EngineVersion{0, 29, 0});
     r.sliding_window_counts_batches_in_flight = !(v < EngineVersion{0, 26, 0});
+    r.largest_device_batch_defaults = !(v < EngineVersion{0, 28, 0});
     r.v0_overhauled = !(v < EngineVersion{0, 6, 0});
     r.async_scheduling = !(v < EngineVersion{0, 12, 0});
     r.custom_allreduce = !(v < EngineVersion{0, 3, 0});

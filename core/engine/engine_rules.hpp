@@ -7,7 +7,8 @@
 //     tokens unless max_num_batched_tokens is set, so the activation peak grows with the context;
 //     the OpenAI server turned chunked prefill on for contexts above 32K (then 512 tokens a step).
 //   - Batch defaults: from 0.9.0 GPUs with at least 70 GiB that are not A100s get max_num_seqs 1024
-//     and 8,192 (serve) or 16,384 (offline) tokens; others 256 and 2,048 or 8,192.
+//     and 8,192 (serve) or 16,384 (offline) tokens; others 256 and 2,048 or 8,192. From 0.28.0 those
+//     with at least 160 GiB serve 16,384 too.
 //   - CUDA graphs: their memory comes out of the KV budget from 0.20.0 (the estimate became the
 //     default); before, it had to fit in the 1 - util headroom. None with enforce_eager. From 0.22
 //     to 0.29 the models that vLLM's model runner V2 ran had an estimate of zero (model_runner.hpp).
@@ -86,6 +87,9 @@ struct EngineRules {
     // batch in flight (VllmConfig.max_in_flight_tokens: two with async scheduling on model runner
     // V1, the pipeline stages + 1 on V2, the stages without async scheduling), not for one.
     bool sliding_window_counts_batches_in_flight = true;
+    // PR #51726 (0.28.0): GPUs with at least 160 GiB (B200, B300, MI300X...) serve 16,384 batched
+    // tokens by default, as offline runs already did.
+    bool largest_device_batch_defaults = true;
     // Where the CPU's time per step goes (the step-time model's host term, calibration.hpp):
     //   - V0 before 0.6.0 processed every sequence in Python between steps; 0.6.0's overhaul (object
     //     caches, async output processing, a separate API server: the v0.6.0 performance post)

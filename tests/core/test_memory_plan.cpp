@@ -85,6 +85,16 @@ TEST_CASE("batch defaults by version, GPU and entry point") {
     CHECK(*v085.scenario.max_num_batched_tokens == 2048);
     // More sampler rows and a longer profile pass mean a larger peak and a smaller pool.
     CHECK(h100.memory.activation_peak_bytes > v085.memory.activation_peak_bytes);
+    // From 0.28.0 a GPU of 160 GiB or more serves 16,384 tokens a step (PR #51726); an H200 does not.
+    auto batch_defaults = [](const char* gpu, const char* version) {
+        return evaluate_ok({{"gpu", gpu}, {"vllm_version", version}, {"max_num_seqs", nullptr}, {"max_num_batched_tokens", nullptr}});
+    };
+    const Result b200 = batch_defaults("B200", "0.28.0");
+    CHECK(*b200.scenario.max_num_seqs == 1024);
+    CHECK(*b200.scenario.max_num_batched_tokens == 16384);
+    CHECK(*batch_defaults("MI300X", "0.28.0").scenario.max_num_batched_tokens == 16384);
+    CHECK(*batch_defaults("B200", "0.27.1").scenario.max_num_batched_tokens == 8192);
+    CHECK(*batch_defaults("H200", "0.28.0").scenario.max_num_batched_tokens == 8192);
 }
 
 TEST_CASE("model runner V2 kept no CUDA-graph estimate for the models it ran, from 0.22.0 until 0.30.0") {
