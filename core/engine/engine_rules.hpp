@@ -18,6 +18,12 @@
 //     their window; before, every layer was cached as full attention.
 //   - Start-up free-memory check (V1): the engine refuses when free memory at start is below
 //     total x util.
+//   - Two changes from 0.27.0 leave every number the model computes as it was: non-KV memory
+//     measured as consumed + transient headroom (PR #49208) is still weights + non-torch + the
+//     profile peak, the terms the model adds (what moved, non-torch memory the graph profiling
+//     kept, is no term of the model's); the maximum concurrency summed per KV-cache group (PR
+//     #48317) equals the older cdiv over all groups when every group has the same page size and
+//     a block-aligned need, as the full-attention and sliding-window groups here do.
 #pragma once
 #include <cstdint>
 #include <optional>
