@@ -46,6 +46,7 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.model_runner_v2_loading_log_says_memory = !(v < EngineVersion{0, 29, 0});
     r.sliding_window_counts_batches_in_flight = !(v < EngineVersion{0, 26, 0});
     r.largest_device_batch_defaults = !(v < EngineVersion{0, 28, 0});
+    r.combined_kv_capacity_line = !(v < EngineVersion{0, 28, 0});
     r.v0_overhauled = !(v < EngineVersion{0, 6, 0});
     r.async_scheduling = !(v < EngineVersion{0, 12, 0});
     r.custom_allreduce = !(v < EngineVersion{0, 3, 0});

@@ -96,6 +96,9 @@ struct EngineRules {
     // PR #51726 (0.28.0): GPUs with at least 160 GiB (B200, B300, MI300X...) serve 16,384 batched
     // tokens by default, as offline runs already did.
     bool largest_device_batch_defaults = true;
+    // PR #50462 (0.28.0): "GPU KV cache size: N tokens, Maximum concurrency for L tokens per
+    // request: X.XXx" is one line, printed by the engine core once the block size is resolved.
+    bool combined_kv_capacity_line = true;
     // Where the CPU's time per step goes (the step-time model's host term, calibration.hpp):
     //   - V0 before 0.6.0 processed every sequence in Python between steps; 0.6.0's overhaul (object
     //     caches, async output processing, a separate API server: the v0.6.0 performance post)
@@ -125,6 +128,6 @@ EngineRules engine_rules_of(const std::string& vllm_version);
 // The oldest version whose accounting the model follows, and the release a scenario that names none
 // follows (the newest modelled).
 inline constexpr EngineVersion oldest_modelled_version{0, 2, 5};
-inline constexpr const char* default_vllm_version = "0.21.0";
+inline constexpr const char* default_vllm_version = "0.31.0";
 
 }  // namespace kv

@@ -1,4 +1,4 @@
-// Reads a vLLM start-up log of any version (0.2 to 0.22 formats) and keeps the numbers it states:
+// Reads a vLLM start-up log of any version (0.2 to 0.31 formats) and keeps the numbers it states:
 // the version banner and engine config line, the non-default args, "Model loading took",
 // "Memory profiling results" and its later forms, "Available KV cache memory", "GPU KV cache
 // size", "# GPU blocks", "Maximum concurrency", the CUDA-graph lines, the refusals and the last

@@ -17,6 +17,8 @@ constexpr Choice versions[] = {
     {"0.20.0", "0.20.0", "CUDA graphs inside the budget, utilisation 0.92 by default"},
     {"0.21.0", "0.21.0", "the KV cache size line counts the pool's requests x max_model_len"},
     {"0.26.0", "0.26.0", "model runner V2 runs dense models without a CUDA-graph estimate"},
+    {"0.28.0", "0.28.0", "GPUs of 160 GiB or more batch 16,384 tokens; one KV cache line"},
+    {"0.31.0", "0.31.0", "the newest: model runner V2 estimates its CUDA graphs (from 0.30)"},
 };
 constexpr LogStops prompt_stops = log_stops(128, 131072), output_stops = log_stops(1, 32768), sequence_stops = log_stops(1, 4096),
                    batched_token_stops = log_stops(256, 131072), model_len_stops = log_stops(256, 1 << 24);
@@ -157,7 +159,7 @@ constexpr FieldSpec rows[] = {
      .type = FieldType::text,
      .rule = TextRule::vllm_version,
      .choices = versions,
-     .choice_words = "a version string such as \"0.6.3\" or \"0.21.0\" (0.2.5 or newer: the first to count memory outside torch)",
+     .choice_words = "a version string such as \"0.6.3\" or \"0.31.0\" (0.2.5 or newer: the first to count memory outside torch)",
      .label = "vLLM version",
      .help = "The vLLM release whose start-up accounting the engine follows. Before 0.8 (V0) the profile run pushes "
              "max(max_model_len, 2048) tokens through without chunked prefill; V1 profiles max_num_batched_tokens. From "

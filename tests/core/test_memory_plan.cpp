@@ -26,7 +26,7 @@ TEST_CASE("available KV = visible x util - weights - activation peak - non-torch
     const MemoryPlan& m = r.memory;
     CHECK(m.requested_bytes == Approx(0.9 * m.visible_bytes));
     CHECK(m.visible_bytes < 80 * GiB);  // CUDA reports less than the marketed size
-    CHECK(m.cuda_graph_in_budget);      // 0.21.0, the default version
+    CHECK(m.cuda_graph_in_budget);      // 0.31.0, the default version
     CHECK(m.available_kv_bytes ==
           Approx(m.requested_bytes - m.weight_bytes - m.activation_peak_bytes - m.non_torch_bytes - m.cuda_graph_bytes));
     const Result older = evaluate_ok({{"vllm_version", "0.19.0"}, {"gpu_memory_utilization", 0.9}});
@@ -133,16 +133,16 @@ TEST_CASE("Qwen3-32B on one H100 at 0.90: the engine refuses its 40,960-token de
     REQUIRE(r.memory.startup_error);
     CHECK(r.status == Status::engine_refused);
     CHECK(r.memory.startup_error->kind == kv::RefusalKind::max_model_len_does_not_fit);
-    CHECK_THAT(r.memory.startup_error->message, Catch::StartsWith("To serve at least one request with the models's max seq len (40960)"));
-    CHECK_THAT(r.memory.startup_error->message, Catch::EndsWith("or decreasing `max_model_len` when initializing the engine."));
-    // From 0.22.0 (PR #42479) without the typo, and saying the flag also sizes CPU memory.
-    const Result v022 = evaluate_ok({{"model", "Qwen3-32B"}, {"vllm_version", "0.22.0"}});
-    REQUIRE(v022.memory.startup_error);
-    CHECK_THAT(v022.memory.startup_error->message, Catch::StartsWith("To serve at least one request with the model's max seq len"));
-    CHECK_THAT(v022.memory.startup_error->message,
+    CHECK_THAT(r.memory.startup_error->message, Catch::StartsWith("To serve at least one request with the model's max seq len (40960)"));
+    CHECK_THAT(r.memory.startup_error->message,
                Catch::EndsWith("Try increasing `gpu_memory_utilization` (which also controls CPU memory on the CPU backend) or "
                                "decreasing `max_model_len` when initializing the engine. See "
                                "https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for more details."));
+    // 0.21.0 still had the typo and no word on the CPU backend (PR #42479 is in 0.22.0).
+    const Result v021 = evaluate_ok({{"model", "Qwen3-32B"}, {"gpu_memory_utilization", 0.9}, {"vllm_version", "0.21.0"}});
+    REQUIRE(v021.memory.startup_error);
+    CHECK_THAT(v021.memory.startup_error->message, Catch::StartsWith("To serve at least one request with the models's max seq len"));
+    CHECK_THAT(v021.memory.startup_error->message, Catch::EndsWith("or decreasing `max_model_len` when initializing the engine."));
     const int64_t fits = r.memory.estimated_max_model_len;
     CHECK(fits > 4352);
     CHECK(fits < 40960);
@@ -268,14 +268,13 @@ TEST_CASE("sliding-window layers: their own KV-cache groups (gpt-oss and Gemma 3
     CHECK(r.memory.layout.group_size == 12);
     CHECK(r.memory.layout.num_groups == 2);
     CHECK(r.memory.num_gpu_blocks == static_cast<int64_t>(std::floor(r.memory.available_kv_bytes / r.memory.layout.page_bytes / 12)));
-    // Since 0.21.0 the printed size is int(concurrency x max_model_len): a request takes 2,048 blocks
-    // in the full-attention group and ceil((127 + 8,192) / 16) + 1 = 521 in the sliding one.
-    CHECK(r.memory.max_concurrency == Approx(static_cast<double>(r.memory.num_gpu_blocks) / (2048 + 521)));
-    CHECK(r.memory.kv_cache_tokens == static_cast<int64_t>(static_cast<double>(r.memory.num_gpu_blocks) / 2569.0 * 32768.0));
-    // From 0.26.0 the sliding group also holds the second batch in flight under async scheduling:
-    // ceil((127 + 2 x 8,192) / 16) + 1 = 1,033 blocks (PR #47728).
-    const Result v026 = evaluate_ok({{"model_config", alternating}, {"max_model_len", 32768}, {"vllm_version", "0.26.0"}});
-    CHECK(v026.memory.max_concurrency == Approx(static_cast<double>(v026.memory.num_gpu_blocks) / (2048 + 1033)));
+    // Since 0.21.0 the printed size is int(concurrency x max_model_len). A request takes 2,048 blocks
+    // in the full-attention group; in the sliding one its window and, from 0.26.0, both batches in
+    // flight under async scheduling: ceil((127 + 2 x 8,192) / 16) + 1 = 1,033 (0.25: 521, one batch).
+    CHECK(r.memory.max_concurrency == Approx(static_cast<double>(r.memory.num_gpu_blocks) / (2048 + 1033)));
+    CHECK(r.memory.kv_cache_tokens == static_cast<int64_t>(static_cast<double>(r.memory.num_gpu_blocks) / 3081.0 * 32768.0));
+    const Result v025 = evaluate_ok({{"model_config", alternating}, {"max_model_len", 32768}, {"vllm_version", "0.25.0"}});
+    CHECK(v025.memory.max_concurrency == Approx(static_cast<double>(v025.memory.num_gpu_blocks) / (2048 + 521)));
     const Result v020 = evaluate_ok({{"model_config", alternating}, {"max_model_len", 32768}, {"vllm_version", "0.20.0"}});
     CHECK(v020.memory.kv_cache_tokens == v020.memory.num_gpu_blocks / 2 * 16);  // blocks / groups x block size
     // A sequence holds full blocks in the full-attention group and only its window in the other.
