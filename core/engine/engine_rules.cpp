@@ -28,12 +28,25 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.version = v;
     r.v1_engine = !(v < EngineVersion{0, 8, 0});
     r.device_batch_defaults = !(v < EngineVersion{0, 9, 0});
-    r.cuda_graphs_in_budget = !(v < EngineVersion{0, 21, 0});
+    r.cuda_graphs_in_budget = !(v < EngineVersion{0, 20, 0});
     r.hybrid_kv_allocator = !(v < EngineVersion{0, 10, 0});
     r.startup_free_memory_check = r.v1_engine;
     r.newer_profile = !(v < EngineVersion{0, 14, 0});
     r.larger_default_utilization = r.cuda_graphs_in_budget;
     r.loading_log_says_memory = !(v < EngineVersion{0, 11, 0});
+    r.kv_tokens_from_concurrency = !(v < EngineVersion{0, 21, 0});
+    r.refusals_name_cpu_backend = !(v < EngineVersion{0, 22, 0});
+    r.model_runner_v2 = v < EngineVersion{0, 22, 0}   ? ModelRunnerV2Scope::none
+                        : v < EngineVersion{0, 23, 0} ? ModelRunnerV2Scope::qwen3_dense
+                        : v < EngineVersion{0, 24, 0} ? ModelRunnerV2Scope::qwen3_llama_dense
+                        : v < EngineVersion{0, 25, 0} ? ModelRunnerV2Scope::listed
+                                                      : ModelRunnerV2Scope::dense_and_listed_moe;
+    // Present in 0.30 logs (a V2 run printing the equivalent-utilisation line); 0.29 is unverified.
+    r.model_runner_v2_estimates_cuda_graphs = !(v < EngineVersion{0, 30, 0});
+    r.model_runner_v2_loading_log_says_memory = !(v < EngineVersion{0, 29, 0});
+    r.sliding_window_counts_batches_in_flight = !(v < EngineVersion{0, 26, 0});
+    r.largest_device_batch_defaults = !(v < EngineVersion{0, 28, 0});
+    r.combined_kv_capacity_line = !(v < EngineVersion{0, 28, 0});
     r.v0_overhauled = !(v < EngineVersion{0, 6, 0});
     r.async_scheduling = !(v < EngineVersion{0, 12, 0});
     r.custom_allreduce = !(v < EngineVersion{0, 3, 0});

@@ -7,15 +7,23 @@
 //     tokens unless max_num_batched_tokens is set, so the activation peak grows with the context;
 //     the OpenAI server turned chunked prefill on for contexts above 32K (then 512 tokens a step).
 //   - Batch defaults: from 0.9.0 GPUs with at least 70 GiB that are not A100s get max_num_seqs 1024
-//     and 8,192 (serve) or 16,384 (offline) tokens; others 256 and 2,048 or 8,192.
-//   - CUDA graphs: their memory comes out of the KV budget from 0.21.0 (the estimate became the
-//     default); before, it had to fit in the 1 - util headroom. None with enforce_eager.
+//     and 8,192 (serve) or 16,384 (offline) tokens; others 256 and 2,048 or 8,192. From 0.28.0 those
+//     with at least 160 GiB serve 16,384 too.
+//   - CUDA graphs: their memory comes out of the KV budget from 0.20.0 (the estimate became the
+//     default); before, it had to fit in the 1 - util headroom. None with enforce_eager. From 0.22
+//     to 0.29 the models that vLLM's model runner V2 ran had an estimate of zero (model_runner.hpp).
 //   - The profile run's sampler sorted the logits for top-k/top-p until a release between 0.11.2
 //     and 0.19.0 (placed at 0.14.0), which more than doubles its peak.
 //   - Hybrid KV-cache allocator (0.10.0+): sliding-window layers get their own groups and hold only
 //     their window; before, every layer was cached as full attention.
 //   - Start-up free-memory check (V1): the engine refuses when free memory at start is below
 //     total x util.
+//   - Two changes from 0.27.0 leave every number the model computes as it was: non-KV memory
+//     measured as consumed + transient headroom (PR #49208) is still weights + non-torch + the
+//     profile peak, the terms the model adds (what moved, non-torch memory the graph profiling
+//     kept, is no term of the model's); the maximum concurrency summed per KV-cache group (PR
+//     #48317) equals the older cdiv over all groups when every group has the same page size and
+//     a block-aligned need, as the full-attention and sliding-window groups here do.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -35,11 +43,25 @@ struct EngineVersion {
 // "0.6.3", "v0.10.1.post1", "0.19.2rc1.dev8+g4b7f5ea1a": the first three numbers count.
 std::optional<EngineVersion> parse_engine_version(const std::string& text);
 
+// The models vLLM's model runner V2 (MRv2) runs by default, release by release (vllm/config/vllm.py,
+// _is_default_v2_model_runner_model). Until it estimated its CUDA graphs (engine/model_runner.hpp)
+// it reported an estimate of zero for them.
+enum class ModelRunnerV2Scope {
+    none,                  // before 0.22.0
+    qwen3_dense,           // PR #39337 (0.22.0): Qwen3ForCausalLM, not MoE, no quantised checkpoint
+    qwen3_llama_dense,     // PR #43458 (0.23.0): and Llama, Mistral
+    listed,                // PRs #42667, #44446 (0.24.0): and DeepseekV2, Qwen2Moe; quantised checkpoints too
+    dense_and_listed_moe,  // PR #44443 (0.25.0): every model that is neither MoE nor hybrid, and the listed MoE ones
+};
+
 struct EngineRules {
     EngineVersion version;
     bool v1_engine = true;
-    bool device_batch_defaults = true;      // the >= 70 GiB, non-A100 split (0.9.0+)
-    bool cuda_graphs_in_budget = true;      // 0.21.0+
+    bool device_batch_defaults = true;  // the >= 70 GiB, non-A100 split (0.9.0+)
+    // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaulted to 1 from PR #38284 (2026-04-21, in
+    // 0.20.0, although the line it prints says "default since v0.21.0"): the estimate comes out
+    // of the budget.
+    bool cuda_graphs_in_budget = true;
     bool hybrid_kv_allocator = true;        // sliding-window layers in their own groups (0.10.0+)
     bool startup_free_memory_check = true;  // V1
     bool loading_log_says_memory = true;    // "Model loading took X GiB memory and Y seconds" (0.11+)
@@ -47,9 +69,36 @@ struct EngineRules {
     // symmetric-memory buffers under tensor parallelism. The logs place the change after 0.11.2
     // and before 0.19.0; the model puts it at 0.14.0 (calibration.hpp says which rows show it).
     bool newer_profile = true;
-    // The default gpu_memory_utilization rose from 0.90 to 0.92 when the CUDA-graph estimate came
-    // out of the budget: 0.19.0 logs 0.90, 0.22.1 logs 0.92 (placed at 0.21.0).
+    // The default gpu_memory_utilization rose from 0.90 to 0.92 in the same PR #38284 (0.20.0):
+    // 0.19.0 logs 0.90, 0.22.1 logs 0.92.
     bool larger_default_utilization = true;
+    // "GPU KV cache size" is int(max_concurrency x max_model_len) from PR #41069 (0.21.0), no
+    // longer blocks / groups x block_size: a sliding-window group needs only its window's blocks
+    // per request, so hybrid models print more tokens; so does a max_model_len that is not a
+    // multiple of the block.
+    bool kv_tokens_from_concurrency = true;
+    // PR #42479 (0.22.0): the refusals say the flag also sizes CPU memory on the CPU backend, and
+    // "the models's max seq len" became "the model's".
+    bool refusals_name_cpu_backend = true;
+    // Which models vLLM's model runner V2 runs by default, and whether it estimates its CUDA graphs
+    // (engine/model_runner.hpp says which model each scope covers).
+    ModelRunnerV2Scope model_runner_v2 = ModelRunnerV2Scope::dense_and_listed_moe;
+    bool model_runner_v2_estimates_cuda_graphs = true;
+    // The V2 runner's loading line lacked "memory" ("Model loading took 0.93 GiB and 2.17 seconds",
+    // a 0.26.0 log) until PR #52374 (2026-08-14); placed at 0.29.0, the first release cut
+    // certainly after it (0.28.0's branch point is 2026-08-12 or later; 0.30 logs have the word).
+    bool model_runner_v2_loading_log_says_memory = true;
+    // A sliding-window layer frees the blocks behind its window only once a step is processed, so
+    // from PR #47728 (2026-07-08, 0.26.0) a request's need counts max_num_batched_tokens for every
+    // batch in flight (VllmConfig.max_in_flight_tokens: two with async scheduling on model runner
+    // V1, the pipeline stages + 1 on V2, the stages without async scheduling), not for one.
+    bool sliding_window_counts_batches_in_flight = true;
+    // PR #51726 (0.28.0): GPUs with at least 160 GiB (B200, B300, MI300X...) serve 16,384 batched
+    // tokens by default, as offline runs already did.
+    bool largest_device_batch_defaults = true;
+    // PR #50462 (0.28.0): "GPU KV cache size: N tokens, Maximum concurrency for L tokens per
+    // request: X.XXx" is one line, printed by the engine core once the block size is resolved.
+    bool combined_kv_capacity_line = true;
     // Where the CPU's time per step goes (the step-time model's host term, calibration.hpp):
     //   - V0 before 0.6.0 processed every sequence in Python between steps; 0.6.0's overhaul (object
     //     caches, async output processing, a separate API server: the v0.6.0 performance post)
@@ -79,6 +128,6 @@ EngineRules engine_rules_of(const std::string& vllm_version);
 // The oldest version whose accounting the model follows, and the release a scenario that names none
 // follows (the newest modelled).
 inline constexpr EngineVersion oldest_modelled_version{0, 2, 5};
-inline constexpr const char* default_vllm_version = "0.21.0";
+inline constexpr const char* default_vllm_version = "0.31.0";
 
 }  // namespace kv

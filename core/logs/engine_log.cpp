@@ -1,5 +1,6 @@
 #include "logs/engine_log.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -29,7 +30,21 @@ std::string concurrency(double value) {
     return text;
 }
 
-// Utilisation rounded up to the next hundredth, so "starts at 0.78" really starts.
+// The line gpu_worker.py prints when the CUDA-graph estimate comes out of the budget (0.20.0+;
+// its text names v0.21.0): the utilisation that would leave the same budget without the estimate,
+// and the one that would keep the pool as large, each rounded to four places.
+void log_equivalent_utilization(const Result& r, std::vector<LogLine>& out) {
+    const MemoryPlan& m = r.memory;
+    const double util = m.limits.gpu_memory_utilization, share = m.cuda_graph_bytes / m.visible_bytes;
+    char text[512];
+    std::snprintf(text, sizeof text,
+                  "CUDA graph memory profiling is enabled (default since v0.21.0). The current --gpu-memory-utilization=%.4f is "
+                  "equivalent to --gpu-memory-utilization=%.4f without CUDA graph memory profiling. To maintain the same effective "
+                  "KV cache size as before, increase --gpu-memory-utilization to %.4f. To disable, set "
+                  "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0.",
+                  util, util - share, std::min(util + share, 1.0));
+    add(out, LogKind::info, text);
+}
 
 // The start-up lines the engine prints, in its own formats for the version.
 void log_startup(const Result& r, std::vector<LogLine>& out) {
@@ -49,20 +64,28 @@ void log_startup(const Result& r, std::vector<LogLine>& out) {
         add(out, LogKind::info, "Maximum concurrency for " + max_len + " tokens per request: " + concurrency(m.max_concurrency));
         return;
     }
+    // The V2 runner's line said "GiB and" for a while (engine_rules.hpp).
+    const bool says_memory = rules.loading_log_says_memory && (!m.model_runner_v2 || rules.model_runner_v2_loading_log_says_memory);
     add(out, LogKind::info,
-        "Model loading took " + gib(m.weight_bytes, rules.loading_log_says_memory ? 2 : 4) +
-            (rules.loading_log_says_memory ? " GiB memory" : " GiB"));
+        "Model loading took " + gib(m.weight_bytes, rules.loading_log_says_memory ? 2 : 4) + (says_memory ? " GiB memory" : " GiB"));
     if (m.cuda_graph_in_budget) add(out, LogKind::info, "Estimated CUDA graph memory: " + gib(m.cuda_graph_bytes, 2) + " GiB total");
     add(out, LogKind::info, "Available KV cache memory: " + gib(m.available_kv_bytes, 2) + " GiB");
+    if (m.cuda_graph_in_budget && m.cuda_graph_bytes > 0) log_equivalent_utilization(r, out);
     if (m.startup_error) return;
     if (m.layout.padding_layers > 0)
         add(out, LogKind::warning,
             "Add " + std::to_string(m.layout.padding_layers) + " padding layers, may waste at most " +
                 format_fixed(100.0 * static_cast<double>(m.layout.padding_layers) / static_cast<double>(m.layout.layers), 2) +
                 "% KV cache memory");
-    add(out, LogKind::info, "GPU KV cache size: " + format_count(m.kv_cache_tokens) + " tokens");
-    add(out, LogKind::info,
-        "Maximum concurrency for " + format_count(*r.scenario.max_model_len) + " tokens per request: " + concurrency(m.max_concurrency));
+    const std::string size = "GPU KV cache size: " + format_count(m.kv_cache_tokens) + " tokens";
+    const std::string most =
+        "Maximum concurrency for " + format_count(*r.scenario.max_model_len) + " tokens per request: " + concurrency(m.max_concurrency);
+    if (rules.combined_kv_capacity_line) {
+        add(out, LogKind::info, size + ", " + most);
+    } else {
+        add(out, LogKind::info, size);
+        add(out, LogKind::info, most);
+    }
 }
 
 void log_refusal(const Result& r, std::vector<LogLine>& out) {

@@ -44,7 +44,8 @@ const GpuSpec* gpu_for(double total_gib, bool& exact) {
 
 // The release a log's shape points to when it prints no version.
 std::string version_from_shape(const ParsedLog& p) {
-    if (p.cuda_graph_estimate_gib) return "0.19.0";
+    // The estimate is printed, and subtracted, by default from 0.20.0 (0.19 printed it when asked).
+    if (p.cuda_graph_estimate_gib || p.equivalent_utilization) return "0.20.0";
     if (p.v1_engine.value_or(p.kv_cache_tokens.has_value())) return "0.10.1";
     if (p.activation_gib && !p.total_gib) return "0.7.2";
     return "0.6.4";
@@ -75,7 +76,7 @@ void add_budget_terms(LogExplanation& x) {
     if (p.equivalent_utilization || (ran && m.cuda_graph_in_budget))
         term("utilisation less the CUDA-graph estimate", p.equivalent_utilization, m.limits.gpu_memory_utilization - graphs_share,
              "fraction",
-             "From 0.21 the CUDA-graph estimate comes out of the budget: this is the share left for weights, activations and "
+             "From 0.20 the CUDA-graph estimate comes out of the budget: this is the share left for weights, activations and "
              "the pool, what the same flag gave before.");
     term("weights", p.weights_gib, m.weight_bytes / GiB, "GiB",
          "This GPU's shard of the weights: --tensor-parallel-size and --pipeline-parallel-size split it, "
@@ -98,11 +99,12 @@ void add_budget_terms(LogExplanation& x) {
              "Memory outside PyTorch's allocator that the profile run grew: CUDA context, NCCL and all-reduce buffers.");
     }
     term("CUDA graphs (estimate)", p.cuda_graph_estimate_gib, m.cuda_graph_bytes / GiB, "GiB",
-         m.cuda_graph_in_budget || !ran ? "Subtracted from the budget from 0.21; --enforce-eager captures none."
-                                        : "Not subtracted in this release: it must fit outside the budget; --enforce-eager captures none.");
+         m.cuda_graph_in_budget || !ran ? "Subtracted from the budget from 0.20; --enforce-eager captures none."
+                                        : "Not subtracted in this release (or by its model runner V2, before 0.30): it must fit outside "
+                                          "the budget; --enforce-eager captures none.");
     term("available KV cache", p.available_gib, m.available_kv_bytes / GiB, "GiB",
          p.available_gib && *p.available_gib < 0
-             ? "Below zero: weights, activation peak and non-torch memory (and from 0.21 the CUDA-graph estimate) already "
+             ? "Below zero: weights, activation peak and non-torch memory (and from 0.20 the CUDA-graph estimate) already "
                "exceed the budget, so no pool is left and the engine stops; raise --gpu-memory-utilization or shrink those."
              : "What is left for the cache: everything above subtracted from the budget.");
 }

@@ -220,7 +220,7 @@ std::optional<LogStage> stage_named(std::string_view line, const StageText* text
 }
 
 // The stage a line marks the start-up as having reached: the profile run once the weights are in,
-// the pool sized once the budget is printed, CUDA graphs (their estimate from 0.21, then their
+// the pool sized once the budget is printed, CUDA graphs (their estimate from 0.20, then their
 // capture), then serving.
 constexpr std::array<StageText, 18> stage_markers{{
     {"Model loading took", LogStage::profiling},

@@ -1,4 +1,4 @@
-// Reads a vLLM start-up log of any version (0.2 to 0.22 formats) and keeps the numbers it states:
+// Reads a vLLM start-up log of any version (0.2 to 0.31 formats) and keeps the numbers it states:
 // the version banner and engine config line, the non-default args, "Model loading took",
 // "Memory profiling results" and its later forms, "Available KV cache memory", "GPU KV cache
 // size", "# GPU blocks", "Maximum concurrency", the CUDA-graph lines, the refusals and the last
@@ -35,7 +35,7 @@ struct ParsedLog {
     std::optional<std::string> model;    // as launched: repo id or local path
     // Flags, from the non-default args, the engine config line or a pasted command line.
     std::optional<double> gpu_memory_utilization;
-    std::optional<double> equivalent_utilization;  // 0.21+: the same budget without the CUDA-graph estimate
+    std::optional<double> equivalent_utilization;  // 0.20+: the same budget without the CUDA-graph estimate
     std::optional<int64_t> max_model_len, tensor_parallel_size, pipeline_parallel_size, data_parallel_size, max_num_seqs,
         max_num_batched_tokens, block_size;
     std::optional<std::string> kv_cache_dtype, quantization, dtype;

@@ -6,6 +6,7 @@
 
 #include "base/format.hpp"
 #include "base/units.hpp"
+#include "engine/model_runner.hpp"
 
 namespace kv {
 
@@ -151,12 +152,34 @@ KvLayout layout_of(const ModelSpec& m, const Scenario& s, const ResolvedLimits& 
     return k;
 }
 
+// The tokens beyond its window a sliding-window layer holds for one request while sizing the pool
+// (engine_rules.hpp, sliding_window_counts_batches_in_flight).
+int64_t in_flight_tokens(const EngineRules& rules, const Scenario& s, const ResolvedLimits& lim, bool model_runner_v2) {
+    if (!rules.sliding_window_counts_batches_in_flight) return lim.max_num_batched_tokens;
+    const int64_t pp = s.pipeline_parallel_size;
+    const int64_t batches = !rules.async_scheduling ? pp : model_runner_v2 ? pp + 1 : pp <= 1 ? 2 : pp;
+    return batches * lim.max_num_batched_tokens;
+}
+
+// The longest max_model_len whose request fits (the engine's binary search; none needed when
+// max_model_len itself fits, as it does whenever the engine starts).
+int64_t longest_fitting_len(const MemoryPlan& plan, const ModelSpec& m, int64_t in_flight) {
+    const int64_t len = plan.limits.max_model_len;
+    int64_t lo = plan.request_kv_bytes <= plan.available_kv_bytes ? len : 0, hi = len;
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo + 1) / 2;
+        if (request_kv_bytes(plan.layout, m, mid, in_flight) <= plan.available_kv_bytes) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
 }  // namespace
 
-double request_kv_bytes(const KvLayout& k, const ModelSpec& m, int64_t tokens, int64_t max_num_batched_tokens) {
+double request_kv_bytes(const KvLayout& k, const ModelSpec& m, int64_t tokens, int64_t tokens_in_flight) {
     const int64_t full_blocks = ceil_div(tokens, k.block_size);
     int64_t sliding_blocks = full_blocks;
-    if (m.sliding_window > 0) sliding_blocks = ceil_div(std::min(m.sliding_window - 1 + max_num_batched_tokens, tokens), k.block_size) + 1;
+    if (m.sliding_window > 0) sliding_blocks = ceil_div(std::min(m.sliding_window - 1 + tokens_in_flight, tokens), k.block_size) + 1;
     const int64_t full_layers = k.layers - k.sliding_layers;
     if (k.num_groups == 1) {
         // One group: every layer needs the same blocks (a window-only model needs only its window).
@@ -180,7 +203,8 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
     if (s.tensor_parallel_size > 1)
         plan.non_torch_bytes +=
             rules.newer_profile ? c.non_torch_tensor_parallel_bytes : c.non_torch_tensor_parallel_bytes_before_newer_profile;
-    plan.cuda_graph_in_budget = rules.cuda_graphs_in_budget && !s.enforce_eager;
+    plan.cuda_graph_in_budget = cuda_graph_estimate_in_budget(rules, m, s.enforce_eager);
+    plan.model_runner_v2 = runs_model_runner_v2(rules, m);
 
     // Every pipeline stage is its own rank; the engine clamps all of them to the fewest blocks.
     const std::vector<int64_t> layers = stage_layers(m.num_hidden_layers, s.pipeline_parallel_size);
@@ -207,23 +231,16 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
     }
     const KvLayout& k = plan.layout;
     plan.kv_cache_tokens = plan.num_gpu_blocks / k.num_groups * k.block_size;
-    plan.request_kv_bytes = request_kv_bytes(k, m, lim.max_model_len, lim.max_num_batched_tokens);
+    const int64_t in_flight = in_flight_tokens(rules, s, lim, plan.model_runner_v2);
+    plan.request_kv_bytes = request_kv_bytes(k, m, lim.max_model_len, in_flight);
     const double block_set_bytes = k.page_bytes * to_d(k.group_size);
     const double blocks_per_request = std::ceil(plan.request_kv_bytes / block_set_bytes);
     plan.max_concurrency =
         rules.device_batch_defaults ? to_d(plan.num_gpu_blocks) / blocks_per_request : to_d(plan.kv_cache_tokens) / to_d(lim.max_model_len);
+    // Python's int() of the same double product.
+    if (rules.kv_tokens_from_concurrency) plan.kv_cache_tokens = static_cast<int64_t>(plan.max_concurrency * to_d(lim.max_model_len));
     if (!rules.v1_engine) plan.cpu_swap_blocks = static_cast<int64_t>(4.0 * GiB / block_set_bytes);
-
-    // The longest max_model_len whose request fits (the engine's binary search; none needed when
-    // max_model_len itself fits, as it does whenever the engine starts).
-    int64_t lo = plan.request_kv_bytes <= plan.available_kv_bytes ? lim.max_model_len : 0, hi = lim.max_model_len;
-    while (lo < hi) {
-        const int64_t mid = lo + (hi - lo + 1) / 2;
-        if (request_kv_bytes(k, m, mid, lim.max_num_batched_tokens) <= plan.available_kv_bytes) lo = mid;
-        else hi = mid - 1;
-    }
-    plan.estimated_max_model_len = lo;
-
+    plan.estimated_max_model_len = longest_fitting_len(plan, m, in_flight);
     return plan;
 }
 

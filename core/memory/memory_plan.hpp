@@ -5,7 +5,8 @@
 //   3. the profile run's activation peak: one forward pass over max_num_batched_tokens tokens (V0
 //      without chunked prefill: max(max_model_len, 2048)) and a sampler pass over the rows;
 //   4. the non-torch increase (CUDA context growth, NCCL and custom all-reduce buffers);
-//   5. from 0.21.0 the CUDA-graph estimate (none with enforce_eager);
+//   5. from 0.20.0 the CUDA-graph estimate (none with enforce_eager, nor for the models model
+//      runner V2 ran before it estimated its graphs: engine/model_runner.hpp);
 //   6. available KV = 1 - 2 - 3 - 4 - 5, cut into blocks of block_size tokens for every attention
 //      layer of the rank (sliding-window layers in their own groups), clamped to the smallest rank;
 //   7. what the start-up checks need: one max_model_len request's KV bytes and the longest
@@ -75,11 +76,12 @@ struct MemoryPlan {
     double non_torch_bytes = 0;
     double cuda_graph_bytes = 0;
     bool cuda_graph_in_budget = false;
+    bool model_runner_v2 = false;   // which of the engine's model runners profiled it
     double available_kv_bytes = 0;  // may be negative: then the engine refuses
     int64_t profile_tokens = 0;     // tokens in the profile forward pass
     int64_t profile_rows = 0;       // sampler rows in the profile run
     int64_t num_gpu_blocks = 0;
-    int64_t kv_cache_tokens = 0;                // the engine's "GPU KV cache size"
+    int64_t kv_cache_tokens = 0;                // the engine's "GPU KV cache size" (engine_rules.hpp: its formula)
     double max_concurrency = 0;                 // the engine's "Maximum concurrency" for max_model_len
     double request_kv_bytes = 0;                // KV one max_model_len request needs on this rank
     int64_t estimated_max_model_len = 0;        // longest max_model_len the pool would take
@@ -91,7 +93,7 @@ MemoryPlan plan_memory(const Scenario& scenario, const ModelSpec& model, const G
                        const Calibration& calibration);
 
 // KV bytes one request of `tokens` tokens holds on a rank (sliding-window layers keep only their
-// window plus a step's tokens), as the engine's max_memory_usage_bytes computes it.
-double request_kv_bytes(const KvLayout& layout, const ModelSpec& model, int64_t tokens, int64_t max_num_batched_tokens);
+// window plus the tokens of the steps in flight), as the engine's max_memory_usage_bytes computes it.
+double request_kv_bytes(const KvLayout& layout, const ModelSpec& model, int64_t tokens, int64_t tokens_in_flight);
 
 }  // namespace kv

@@ -66,10 +66,16 @@ std::optional<StartupError> check_startup(const Scenario& s, const ModelSpec& m,
                "torch.OutOfMemoryError: CUDA out of memory during the profile run: weights (" + gib2(plan.weight_bytes) +
                    " GiB) and the activation peak of " + format_count(plan.profile_tokens) + " tokens (" +
                    gib2(plan.activation_peak_bytes) + " GiB) exceed the " + gib2(free_at_start) + " GiB free.");
+    // From 0.22.0 both refusals say the flag also sizes CPU memory (engine_rules.hpp). They end with
+    // the docs link since PR #28051 (2025-12), which the model prints from 0.22.0 only: the release
+    // that first had it is not placed.
+    const bool cpu_backend = rules.refusals_name_cpu_backend;
+    const std::string docs = cpu_backend ? " See https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for more details." : "";
     if (plan.available_kv_bytes <= 0 || plan.num_gpu_blocks <= 0)
         refuse(RefusalStage::cache, RefusalKind::no_kv_cache_memory,
-               "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
-               "initializing the engine.");
+               std::string("No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
+                           "initializing the engine") +
+                   (cpu_backend ? " (this flag also controls CPU memory reservation on the CPU backend, despite its name)." : ".") + docs);
     else if (rules.v1_engine ? plan.request_kv_bytes > plan.available_kv_bytes : plan.kv_cache_tokens < plan.limits.max_model_len) {
         if (rules.v1_engine) {
             std::string estimate;
@@ -77,10 +83,12 @@ std::optional<StartupError> check_startup(const Scenario& s, const ModelSpec& m,
                 estimate = "Based on the available memory, the estimated maximum model length is " +
                            std::to_string(plan.estimated_max_model_len) + ". ";
             refuse(RefusalStage::cache, RefusalKind::max_model_len_does_not_fit,
-                   "To serve at least one request with the models's max seq len (" + std::to_string(plan.limits.max_model_len) + "), (" +
-                       gib2(plan.request_kv_bytes) + " GiB KV cache is needed, which is larger than the available KV cache memory (" +
-                       gib2(plan.available_kv_bytes) + " GiB). " + estimate +
-                       "Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.");
+                   std::string("To serve at least one request with the ") + (cpu_backend ? "model's" : "models's") + " max seq len (" +
+                       std::to_string(plan.limits.max_model_len) + "), (" + gib2(plan.request_kv_bytes) +
+                       " GiB KV cache is needed, which is larger than the available KV cache memory (" + gib2(plan.available_kv_bytes) +
+                       " GiB). " + estimate + "Try increasing `gpu_memory_utilization`" +
+                       (cpu_backend ? " (which also controls CPU memory on the CPU backend)" : "") +
+                       " or decreasing `max_model_len` when initializing the engine." + docs);
         } else {
             refuse(RefusalStage::cache, RefusalKind::max_model_len_does_not_fit,
                    "The model's max seq len (" + std::to_string(plan.limits.max_model_len) +

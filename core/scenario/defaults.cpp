@@ -8,6 +8,8 @@ namespace kv {
 
 bool large_device(const GpuSpec& gpu) { return gpu.visible_memory_bytes >= 70 * GiB && gpu.name.find("A100") == std::string::npos; }
 
+bool largest_device(const GpuSpec& gpu) { return gpu.visible_memory_bytes >= 160 * GiB; }
+
 double default_gpu_memory_utilization(const EngineRules& rules) { return rules.larger_default_utilization ? 0.92 : 0.90; }
 
 ResolvedLimits resolve_limits(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu, const EngineRules& rules) {
@@ -23,7 +25,7 @@ ResolvedLimits resolve_limits(const Scenario& s, const ModelSpec& m, const GpuSp
         r.max_num_batched_tokens = chunked ? 512 : std::max<int64_t>(r.max_model_len, 2048);
     } else if (rules.device_batch_defaults && large_device(gpu)) {
         r.max_num_seqs = 1024;
-        r.max_num_batched_tokens = offline ? 16384 : 8192;
+        r.max_num_batched_tokens = offline || (rules.largest_device_batch_defaults && largest_device(gpu)) ? 16384 : 8192;
     } else {
         r.max_num_seqs = 256;
         r.max_num_batched_tokens = offline ? 8192 : 2048;

@@ -2,7 +2,8 @@
 // vLLM version, GPU and entry point. One function, called by everyone that needs a default
 // (evaluate, the planner's command lines, the panels' "default" marks). Sources:
 // shared/reference/vllm-memory.md section 4 (EngineArgs.get_batch_defaults in arg_utils.py,
-// CacheConfig's block_size, the utilisation default of each release).
+// CacheConfig's block_size, the utilisation default of each release), and PR #51726 (0.28.0) for
+// the GPUs of 160 GiB or more.
 #pragma once
 #include <cstdint>
 
@@ -28,5 +29,7 @@ double default_gpu_memory_utilization(const EngineRules& rules);
 
 // vLLM's "large device" (get_batch_defaults): at least 70 GiB and not an A100.
 bool large_device(const GpuSpec& gpu);
+// At least 160 GiB (B200, B300, MI300X...): from 0.28.0 they serve the offline batch defaults too.
+bool largest_device(const GpuSpec& gpu);
 
 }  // namespace kv

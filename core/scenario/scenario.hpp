@@ -32,7 +32,7 @@ struct Scenario {
     int64_t prompt_tokens = 4096;
     int64_t output_tokens = 256;
     int64_t concurrent_requests = 32;
-    std::optional<double> gpu_memory_utilization;  // 0.90, or 0.92 from 0.21.0, when unset
+    std::optional<double> gpu_memory_utilization;  // 0.90, or 0.92 from 0.20.0, when unset
     DType kv_cache_dtype = DType::bf16;            // "auto" reads as the model's 16-bit dtype
     DType weight_dtype = DType::bf16;              // bf16: the checkpoint as published; fp8: --quantization fp8
     bool force_mha = false;

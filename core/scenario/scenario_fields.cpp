@@ -14,7 +14,11 @@ constexpr Choice versions[] = {
     {"0.8.5", "0.8.5", "V1 engine: profiles max_num_batched_tokens"},
     {"0.10.1", "0.10.1", "V1, sliding-window layers keep only their window"},
     {"0.13.0", "0.13.0", "V1, CUDA graphs still outside the budget"},
-    {"0.21.0", "0.21.0", "V1, CUDA graphs inside the budget"},
+    {"0.20.0", "0.20.0", "CUDA graphs inside the budget, utilisation 0.92 by default"},
+    {"0.21.0", "0.21.0", "the KV cache size line counts the pool's requests x max_model_len"},
+    {"0.26.0", "0.26.0", "model runner V2 runs dense models without a CUDA-graph estimate"},
+    {"0.28.0", "0.28.0", "GPUs of 160 GiB or more batch 16,384 tokens; one KV cache line"},
+    {"0.31.0", "0.31.0", "the newest: model runner V2 estimates its CUDA graphs (from 0.30)"},
 };
 constexpr LogStops prompt_stops = log_stops(128, 131072), output_stops = log_stops(1, 32768), sequence_stops = log_stops(1, 4096),
                    batched_token_stops = log_stops(256, 131072), model_len_stops = log_stops(256, 1 << 24);
@@ -84,7 +88,7 @@ constexpr FieldSpec rows[] = {
      .flag = "--gpu-memory-utilization",
      .label = "gpu_memory_utilization",
      .help = "vLLM's --gpu-memory-utilization: the fraction of the memory CUDA reports that the engine may use. Weights, "
-             "the profile run's activation peak, memory outside PyTorch, CUDA graphs (from 0.21.0) and the KV pool all "
+             "the profile run's activation peak, memory outside PyTorch, CUDA graphs (from 0.20.0) and the KV pool all "
              "come out of it; the rest is left to the driver and whatever else runs on the GPU."},
     {.name = "kv_cache_dtype",
      .type = FieldType::choice,
@@ -155,18 +159,19 @@ constexpr FieldSpec rows[] = {
      .type = FieldType::text,
      .rule = TextRule::vllm_version,
      .choices = versions,
-     .choice_words = "a version string such as \"0.6.3\" or \"0.21.0\" (0.2.5 or newer: the first to count memory outside torch)",
+     .choice_words = "a version string such as \"0.6.3\" or \"0.31.0\" (0.2.5 or newer: the first to count memory outside torch)",
      .label = "vLLM version",
      .help = "The vLLM release whose start-up accounting the engine follows. Before 0.8 (V0) the profile run pushes "
              "max(max_model_len, 2048) tokens through without chunked prefill; V1 profiles max_num_batched_tokens. From "
              "0.9 large GPUs get bigger batch defaults, from 0.10 sliding-window layers keep only their window, and from "
-             "0.21 the CUDA graphs come out of the budget."},
+             "0.20 the CUDA graphs come out of the budget, except, from 0.22 to 0.29, those of the models model runner V2 "
+             "ran."},
     {.name = "enforce_eager",
      .type = FieldType::boolean,
      .flag = "--enforce-eager",
      .label = "enforce_eager",
      .help = "vLLM's --enforce-eager: run without capturing CUDA graphs. Saves their memory (inside the budget from "
-             "0.21.0, in the headroom outside it before) and costs some decode speed, which this model leaves out."},
+             "0.20.0, in the headroom outside it before) and costs some decode speed, which this model leaves out."},
     {.name = "disable_custom_all_reduce",
      .type = FieldType::boolean,
      .flag = "--disable-custom-all-reduce",

@@ -28,15 +28,42 @@ bool has_line(const Result& r, const std::string& text) {
 TEST_CASE("V1 start-up lines, in the engine's format") {
     const Result r = evaluate_ok({});
     const MemoryPlan& m = r.memory;
-    CHECK(has_line(r, "INFO GPU KV cache size: " + format_count(m.kv_cache_tokens) + " tokens"));
-    CHECK(has_line(r, "INFO Maximum concurrency for 40,960 tokens per request: " + format_fixed(m.max_concurrency, 2) + "x"));
+    // From 0.28.0 the size and the concurrency are one line.
+    CHECK(has_line(r, "INFO GPU KV cache size: " + format_count(m.kv_cache_tokens) +
+                          " tokens, Maximum concurrency for 40,960 tokens per request: " + format_fixed(m.max_concurrency, 2) + "x"));
     CHECK(has_line(r, "INFO Available KV cache memory: " + format_fixed(m.available_kv_bytes / GiB, 2) + " GiB"));
     CHECK(has_line(r, "INFO Model loading took " + format_fixed(m.weight_bytes / GiB, 2) + " GiB memory"));
     CHECK(has_line(r, "INFO Estimated CUDA graph memory: " + format_fixed(m.cuda_graph_bytes / GiB, 2) + " GiB total"));
-    // Before 0.11 the loading line had four decimals and no "memory"; before 0.21 no graph estimate.
+    const Result v021 = evaluate_ok({{"vllm_version", "0.21.0"}});
+    CHECK(has_line(v021, "INFO GPU KV cache size: " + format_count(v021.memory.kv_cache_tokens) + " tokens"));
+    CHECK(has_line(v021, "INFO Maximum concurrency for 40,960 tokens per request: " + format_fixed(v021.memory.max_concurrency, 2) + "x"));
+    // Before 0.11 the loading line had four decimals and no "memory"; before 0.20 no graph estimate.
     const Result v010 = evaluate_ok({{"vllm_version", "0.10.1"}});
     CHECK(has_line(v010, "INFO Model loading took " + format_fixed(v010.memory.weight_bytes / GiB, 4) + " GiB"));
     CHECK(lines_of(v010, LogKind::info)[2].rfind("INFO Available KV cache memory", 0) == 0);
+    // Model runner V2 (Qwen3 dense from 0.22.0) printed no estimate and "GiB and" until 0.29.0.
+    const Result v2 = evaluate_ok({{"vllm_version", "0.26.0"}});
+    CHECK(has_line(v2, "INFO Model loading took " + format_fixed(v2.memory.weight_bytes / GiB, 2) + " GiB"));
+    CHECK(lines_of(v2, LogKind::info)[2].rfind("INFO Available KV cache memory", 0) == 0);
+}
+
+TEST_CASE("the equivalent utilisation, printed when the CUDA-graph estimate comes out of the budget") {
+    // Qwen3-8B on an H100 at 0.92: 0.77 GiB of graphs are 0.0098 of the 79.19 GiB CUDA reports.
+    const Result r = evaluate_ok({{"gpu_memory_utilization", 0.92}});
+    const double share = r.memory.cuda_graph_bytes / r.memory.visible_bytes;
+    CHECK(share == Approx(0.0098).margin(0.0001));
+    CHECK(has_line(r,
+                   "INFO CUDA graph memory profiling is enabled (default since v0.21.0). The current "
+                   "--gpu-memory-utilization=0.9200 is equivalent to --gpu-memory-utilization=" +
+                       format_fixed(0.92 - share, 4) +
+                       " without CUDA graph memory profiling. To maintain the same effective KV cache size as before, increase "
+                       "--gpu-memory-utilization to " +
+                       format_fixed(0.92 + share, 4) + ". To disable, set VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0."));
+    // Printed from 0.20.0, after the pool's budget; not without graphs, nor before 0.20.
+    const auto info = lines_of(evaluate_ok({{"vllm_version", "0.20.0"}}), LogKind::info);
+    CHECK(info[4].rfind("INFO CUDA graph memory profiling is enabled", 0) == 0);
+    for (const Result& none : {evaluate_ok({{"vllm_version", "0.19.0"}}), evaluate_ok({{"enforce_eager", true}})})
+        for (const std::string& line : lines_of(none, LogKind::info)) CHECK(line.find("CUDA graph memory profiling") == std::string::npos);
 }
 
 TEST_CASE("V0 start-up lines: blocks, not tokens") {
@@ -83,7 +110,7 @@ TEST_CASE("a refusal ends the log with the engine's ValueError and says what wou
     CHECK(engine_log(r).back().kind == LogKind::lesson);
     CHECK(engine_log(r).back().text.find("max_model_len " + format_count(r.memory.estimated_max_model_len) + " would start") !=
           std::string::npos);
-    CHECK(lines_of(r, LogKind::info).back().rfind("INFO Available KV cache memory", 0) == 0);  // no KV cache size line
+    for (const std::string& line : lines_of(r, LogKind::info)) CHECK(line.find("GPU KV cache size") == std::string::npos);
     // Out of memory while loading is torch's error, not a ValueError.
     nlohmann::json giant = {{"num_hidden_layers", 160},       {"hidden_size", 8192},      {"intermediate_size", 28672},
                             {"num_attention_heads", 64},      {"num_key_value_heads", 8}, {"vocab_size", 32000},

@@ -26,17 +26,19 @@ TEST_CASE("available KV = visible x util - weights - activation peak - non-torch
     const MemoryPlan& m = r.memory;
     CHECK(m.requested_bytes == Approx(0.9 * m.visible_bytes));
     CHECK(m.visible_bytes < 80 * GiB);  // CUDA reports less than the marketed size
-    CHECK(m.cuda_graph_in_budget);      // 0.21.0, the default version
+    CHECK(m.cuda_graph_in_budget);      // 0.31.0, the default version
     CHECK(m.available_kv_bytes ==
           Approx(m.requested_bytes - m.weight_bytes - m.activation_peak_bytes - m.non_torch_bytes - m.cuda_graph_bytes));
-    const Result older = evaluate_ok({{"vllm_version", "0.20.0"}, {"gpu_memory_utilization", 0.9}});
+    const Result older = evaluate_ok({{"vllm_version", "0.19.0"}, {"gpu_memory_utilization", 0.9}});
     CHECK_FALSE(older.memory.cuda_graph_in_budget);
     CHECK(older.memory.available_kv_bytes - m.available_kv_bytes == Approx(m.cuda_graph_bytes));
+    // PR #38284 made the estimate and the 0.92 default the engine's in 0.20.0 (its line says v0.21.0).
+    CHECK(evaluate_ok({{"vllm_version", "0.20.0"}}).memory.cuda_graph_in_budget);
     const Result eager = evaluate_ok({{"enforce_eager", true}, {"gpu_memory_utilization", 0.9}});
-    // The engine's default rose to 0.92 with the graph estimate (0.19.0 logs 0.90, 0.22.1 0.92).
     CHECK(*evaluate_ok({}).scenario.gpu_memory_utilization == 0.92);
     CHECK(*older.scenario.gpu_memory_utilization == 0.9);
-    CHECK(*evaluate_ok({{"vllm_version", "0.20.0"}}).scenario.gpu_memory_utilization == 0.90);
+    CHECK(*evaluate_ok({{"vllm_version", "0.19.0"}}).scenario.gpu_memory_utilization == 0.90);
+    CHECK(*evaluate_ok({{"vllm_version", "0.20.0"}}).scenario.gpu_memory_utilization == 0.92);
     CHECK(eager.memory.cuda_graph_bytes == 0);
     CHECK(eager.memory.available_kv_bytes > m.available_kv_bytes);
 }
@@ -83,6 +85,47 @@ TEST_CASE("batch defaults by version, GPU and entry point") {
     CHECK(*v085.scenario.max_num_batched_tokens == 2048);
     // More sampler rows and a longer profile pass mean a larger peak and a smaller pool.
     CHECK(h100.memory.activation_peak_bytes > v085.memory.activation_peak_bytes);
+    // From 0.28.0 a GPU of 160 GiB or more serves 16,384 tokens a step (PR #51726); an H200 does not.
+    auto batch_defaults = [](const char* gpu, const char* version) {
+        return evaluate_ok({{"gpu", gpu}, {"vllm_version", version}, {"max_num_seqs", nullptr}, {"max_num_batched_tokens", nullptr}});
+    };
+    const Result b200 = batch_defaults("B200", "0.28.0");
+    CHECK(*b200.scenario.max_num_seqs == 1024);
+    CHECK(*b200.scenario.max_num_batched_tokens == 16384);
+    CHECK(*batch_defaults("MI300X", "0.28.0").scenario.max_num_batched_tokens == 16384);
+    CHECK(*batch_defaults("B200", "0.27.1").scenario.max_num_batched_tokens == 8192);
+    CHECK(*batch_defaults("H200", "0.28.0").scenario.max_num_batched_tokens == 8192);
+}
+
+TEST_CASE("model runner V2 kept no CUDA-graph estimate for the models it ran, from 0.22.0 until 0.30.0") {
+    auto in_budget = [](const char* model, const char* version) {
+        return evaluate_ok({{"model", model}, {"vllm_version", version}}).memory.cuda_graph_in_budget;
+    };
+    // 0.22.0: Qwen3 dense only; 0.23.0: Llama and Mistral too; quantised checkpoints stay on V1.
+    CHECK_FALSE(in_budget("Qwen3-8B", "0.22.0"));
+    CHECK(in_budget("Llama-3.1-8B", "0.22.0"));
+    CHECK_FALSE(in_budget("Llama-3.1-8B", "0.23.0"));
+    CHECK_FALSE(in_budget("Mistral-7B-Instruct-v0.3", "0.23.0"));
+    CHECK(in_budget("Qwen3-32B-FP8", "0.23.0"));
+    CHECK(in_budget("Qwen2.5-7B-Instruct", "0.23.0"));
+    // 0.24.0: quantised checkpoints of those architectures, and DeepseekV2's MoE.
+    CHECK_FALSE(in_budget("Qwen3-32B-FP8", "0.24.0"));
+    CHECK_FALSE(in_budget("DeepSeek-V2-Lite-Chat", "0.24.0"));
+    CHECK(in_budget("Qwen2.5-7B-Instruct", "0.24.0"));
+    // 0.25.0: every dense model; other MoE models and hybrids stay on V1, with the estimate.
+    CHECK_FALSE(in_budget("Qwen2.5-7B-Instruct", "0.25.0"));
+    CHECK_FALSE(in_budget("gemma-2-9b-it", "0.29.0"));
+    CHECK(in_budget("Qwen3-30B-A3B", "0.29.0"));
+    CHECK(in_budget("gpt-oss-20b", "0.25.0"));
+    CHECK(in_budget("Qwen3-Next-80B-A3B", "0.25.0"));
+    // 0.30.0: V2 measures its graphs.
+    CHECK(in_budget("Qwen2.5-7B-Instruct", "0.30.0"));
+    // Without the estimate the pool is larger by it, and the graphs must fit outside the budget.
+    const Result v2 = evaluate_ok({{"model", "Qwen3-8B"}, {"vllm_version", "0.26.0"}});
+    const Result v1 = evaluate_ok({{"model", "Qwen3-8B"}, {"vllm_version", "0.21.0"}});
+    CHECK(v2.memory.model_runner_v2);
+    CHECK_FALSE(v1.memory.model_runner_v2);
+    CHECK(v2.memory.available_kv_bytes - v1.memory.available_kv_bytes == Approx(v1.memory.cuda_graph_bytes));
 }
 
 TEST_CASE("Qwen3-32B on one H100 at 0.90: the engine refuses its 40,960-token default and says what fits") {
@@ -90,7 +133,16 @@ TEST_CASE("Qwen3-32B on one H100 at 0.90: the engine refuses its 40,960-token de
     REQUIRE(r.memory.startup_error);
     CHECK(r.status == Status::engine_refused);
     CHECK(r.memory.startup_error->kind == kv::RefusalKind::max_model_len_does_not_fit);
-    CHECK_THAT(r.memory.startup_error->message, Catch::StartsWith("To serve at least one request with the models's max seq len (40960)"));
+    CHECK_THAT(r.memory.startup_error->message, Catch::StartsWith("To serve at least one request with the model's max seq len (40960)"));
+    CHECK_THAT(r.memory.startup_error->message,
+               Catch::EndsWith("Try increasing `gpu_memory_utilization` (which also controls CPU memory on the CPU backend) or "
+                               "decreasing `max_model_len` when initializing the engine. See "
+                               "https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for more details."));
+    // 0.21.0 still had the typo and no word on the CPU backend (PR #42479 is in 0.22.0).
+    const Result v021 = evaluate_ok({{"model", "Qwen3-32B"}, {"gpu_memory_utilization", 0.9}, {"vllm_version", "0.21.0"}});
+    REQUIRE(v021.memory.startup_error);
+    CHECK_THAT(v021.memory.startup_error->message, Catch::StartsWith("To serve at least one request with the models's max seq len"));
+    CHECK_THAT(v021.memory.startup_error->message, Catch::EndsWith("or decreasing `max_model_len` when initializing the engine."));
     const int64_t fits = r.memory.estimated_max_model_len;
     CHECK(fits > 4352);
     CHECK(fits < 40960);
@@ -216,7 +268,15 @@ TEST_CASE("sliding-window layers: their own KV-cache groups (gpt-oss and Gemma 3
     CHECK(r.memory.layout.group_size == 12);
     CHECK(r.memory.layout.num_groups == 2);
     CHECK(r.memory.num_gpu_blocks == static_cast<int64_t>(std::floor(r.memory.available_kv_bytes / r.memory.layout.page_bytes / 12)));
-    CHECK(r.memory.kv_cache_tokens == r.memory.num_gpu_blocks / 2 * 16);
+    // Since 0.21.0 the printed size is int(concurrency x max_model_len). A request takes 2,048 blocks
+    // in the full-attention group; in the sliding one its window and, from 0.26.0, both batches in
+    // flight under async scheduling: ceil((127 + 2 x 8,192) / 16) + 1 = 1,033 (0.25: 521, one batch).
+    CHECK(r.memory.max_concurrency == Approx(static_cast<double>(r.memory.num_gpu_blocks) / (2048 + 1033)));
+    CHECK(r.memory.kv_cache_tokens == static_cast<int64_t>(static_cast<double>(r.memory.num_gpu_blocks) / 3081.0 * 32768.0));
+    const Result v025 = evaluate_ok({{"model_config", alternating}, {"max_model_len", 32768}, {"vllm_version", "0.25.0"}});
+    CHECK(v025.memory.max_concurrency == Approx(static_cast<double>(v025.memory.num_gpu_blocks) / (2048 + 521)));
+    const Result v020 = evaluate_ok({{"model_config", alternating}, {"max_model_len", 32768}, {"vllm_version", "0.20.0"}});
+    CHECK(v020.memory.kv_cache_tokens == v020.memory.num_gpu_blocks / 2 * 16);  // blocks / groups x block size
     // A sequence holds full blocks in the full-attention group and only its window in the other.
     const Result full = evaluate_ok({{"model_config", small_config()}, {"max_model_len", 32768}});
     CHECK(r.admission.max_resident_sequences > full.admission.max_resident_sequences);

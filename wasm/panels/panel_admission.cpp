@@ -49,7 +49,8 @@ void title(const kv::Result& r) {
 void budget_bar(const kv::Result& r) {
     heading("HBM, in the order the engine fills it");
     const kv::MemoryPlan& m = r.memory;
-    // CUDA graphs come out of the budget from 0.21.0; before, they live in the headroom outside it.
+    // CUDA graphs come out of the budget from 0.20.0; before, and for model runner V2 until 0.30, they live
+    // in the headroom outside it.
     const double graphs_outside = m.cuda_graph_in_budget ? 0.0 : m.cuda_graph_bytes;
     const double outside = std::max(0.0, r.admission.outside_budget_bytes - graphs_outside);
     const double pool = std::max(0.0, m.available_kv_bytes);
@@ -61,8 +62,8 @@ void budget_bar(const kv::Result& r) {
          "1. The memory CUDA reports beyond gpu_memory_utilization × that total: left to the driver and to "
          "anything else on the GPU."},
         {Colour::cuda_graphs, graphs_outside, kv::format_gib(graphs_outside, 2), graphs_legend,
-         "Before vLLM 0.21.0 the captured CUDA graphs are not counted in the budget: they must fit in the headroom "
-         "outside it."},
+         "Before vLLM 0.20.0, and from 0.22 to 0.29 for the models model runner V2 ran, the captured CUDA graphs are "
+         "not counted in the budget: they must fit in the headroom outside it."},
         {Colour::weights, m.weight_bytes, kv::format_gib(m.weight_bytes, 1), "weights",
          "2. The model's parameters (this rank's shard): a fixed cost, paid once, independent of load."},
         {Colour::activation, m.activation_peak_bytes, kv::format_gib(m.activation_peak_bytes, 1), "activation peak",
@@ -72,7 +73,7 @@ void budget_bar(const kv::Result& r) {
          "4. Memory outside PyTorch's allocator that grows during start-up: the CUDA context, NCCL and custom "
          "all-reduce buffers."},
         {Colour::cuda_graphs, m.cuda_graph_in_budget ? m.cuda_graph_bytes : 0.0, kv::format_gib(m.cuda_graph_bytes, 2), "CUDA graphs",
-         "5. From vLLM 0.21.0 the CUDA graphs' estimate comes out of the budget (none with enforce_eager)."},
+         "5. From vLLM 0.20.0 the CUDA graphs' estimate comes out of the budget (none with enforce_eager)."},
         {Colour::kv_used, r.admission.kv_pool_used_bytes, kv::format_gib(r.admission.kv_pool_used_bytes, 1), "KV pool in use",
          "6. The part of the KV pool the running sequences hold."},
         {Colour::kv_free, kv_free, kv::format_gib(kv_free, 1), started ? "KV pool free" : "left for the KV cache",

@@ -13,7 +13,7 @@ enum class Colour {
     weights,         // the model's parameters (this rank's shard)
     activation,      // the profile run's activation peak (the largest forward pass)
     non_torch,       // memory outside PyTorch's allocator: CUDA context growth, NCCL buffers
-    cuda_graphs,     // captured CUDA graphs (inside the budget from vLLM 0.21.0)
+    cuda_graphs,     // captured CUDA graphs (inside the budget from vLLM 0.20.0)
     kv_used,         // KV pool held by running sequences
     kv_free,         // KV pool nobody holds
     prefill,         // the prompt's forward pass (time to first token)
