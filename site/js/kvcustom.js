@@ -161,6 +161,14 @@ var KvCustom = (function () {
       f.text().then(readText, function () { say(form, 'error', 'Not applied: the file could not be read.', field); });
     };
     input.addEventListener('change', function () { readFile(input.files && input.files[0]); });
+    // A paste over the limit is refused before the box holds it: a box with megabytes in it costs
+    // the browser seconds to lay out, and again to empty.
+    box.addEventListener('paste', function (event) {
+      var text = event.clipboardData ? event.clipboardData.getData('text/plain') : '';
+      if (text.length <= limit) return;
+      event.preventDefault();
+      refuse(text.length, 'characters (the paste; the box was left as it was)');
+    });
     ['dragenter', 'dragover'].forEach(function (type) {
       form.addEventListener(type, function (event) {
         event.preventDefault();

@@ -258,14 +258,20 @@ void panel_admission(kvapp::Panel& panel) {
              heading("Start-up");
              failure_banner(r);
          },
-         true},
+         true,
+         // The refusal's explanation names the weights, the request's cache and the length that fits.
+         r.status == kv::Status::engine_refused
+             ? std::vector<std::string_view>{"weight_bytes", "request_kv_bytes", "estimated_max_model_len"}
+             : std::vector<std::string_view>{}},
         {{"weight_bytes", "activation_bytes", "non_torch_bytes", "cuda_graph_bytes", "cuda_graph_in_budget", "available_kv_cache_bytes",
           "kv_pool_bytes", "kv_pool_used_bytes", "budget_bytes", "visible_memory_bytes", "outside_budget_bytes",
           "min_utilization_that_fits", "gpu.memory_bytes"},
          [&] { budget_bar(r); }},
         {{"kv_bytes_per_token", "kv_bytes_per_token_per_layer", "kv_heads_per_rank", "kv_heads_replicated", "request_kv_bytes",
-          "bytes_per_sequence", "params", "kv_cache_tokens", "num_gpu_blocks", "max_concurrency", "weight_bytes", "kv_pool_bytes"},
-         [&] { cache_sizes(r); }},
+          "bytes_per_sequence", "params", "kv_cache_tokens", "num_gpu_blocks", "max_concurrency"},
+         [&] { cache_sizes(r); },
+         false,
+         {"weight_bytes", "kv_pool_bytes"}},
         {{"running", "waiting", "max_resident_sequences", "binding_limit", "kv_cache_usage"},
          [&] {
              if (ok) admission(r);
@@ -283,7 +289,7 @@ void panel_admission(kvapp::Panel& panel) {
          [&] {
              if (ok) dcgm_readout(r);  // beside the real-system section, which reads it
          }},
-        {{"log"}, [&] { log_section(r); }},
+        {{"log"}, [&] { log_section(r); }, false, {"max_resident_sequences"}},  // the lesson's lines under vLLM's say it
     };
     draw_parts(panel,
                {"model", "gpu", "prompt_tokens", "output_tokens", "concurrent_requests", "gpu_memory_utilization", "kv_cache_dtype",

@@ -286,7 +286,8 @@ void panel_batching(kvapp::Panel& panel) {
         // Also when failing: more ranks is one way out.
         {{"decode_communication_s", "tensor_parallel_that_starts", "scenario.tensor_parallel_size"},
          [&] { tensor_parallel(panel); },
-         failed},
+         failed,
+         {"decode_tokens_per_s", "itl_s"}},
     };
     draw_parts(panel,
                {"model", "gpu", "prompt_tokens", "output_tokens", "concurrent_requests", "gpu_memory_utilization", "kv_cache_dtype",
