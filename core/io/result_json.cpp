@@ -148,6 +148,23 @@ json step_fields(const Result& r) {
             {"serving", serving_to_json(r.steps.serving)}};
 }
 
+// Every data-parallel engine together, and where an MoE's routed experts sit.
+json deployment_fields(const Result& r) {
+    const Deployment& d = r.deployment;
+    const ExpertPlacement experts = place_experts(r.model, r.scenario);
+    return {{"engines", d.engines},
+            {"gpus", d.gpus},
+            {"requests_per_engine", d.requests_per_engine},
+            {"kv_cache_tokens", d.kv_cache_tokens},
+            {"max_concurrency", d.max_concurrency},
+            {"max_resident_sequences", d.max_resident_sequences},
+            {"running", d.running},
+            {"waiting", d.waiting},
+            {"expert_gpus", experts.gpus},
+            {"experts_per_gpu", experts.experts_per_gpu},
+            {"whole_experts", experts.whole_experts}};
+}
+
 }  // namespace
 
 json result_to_json(const Result& r) {
@@ -173,6 +190,7 @@ json result_to_json(const Result& r) {
           {"interconnect", r.gpu.interconnect},
           {"interconnect_bytes_per_s", r.gpu.interconnect_bytes_per_s}}},
         {"params", r.params},
+        {"deployment", deployment_fields(r)},
         {"log", log},
         {"log_kinds", kinds},
     };

@@ -88,6 +88,29 @@ void log_startup(const Result& r, std::vector<LogLine>& out) {
     }
 }
 
+// Data and expert parallelism: every engine prints the lines above for its own pool (the model's
+// are data-parallel rank 0's, under its "(EngineCore_DP0 pid=...)" tag where the version tags them).
+void log_parallelism(const Result& r, std::vector<LogLine>& out) {
+    const Deployment& d = r.deployment;
+    const ExpertPlacement experts = place_experts(r.model, r.scenario);
+    if (d.engines > 1)
+        add(out, LogKind::lesson,
+            "data parallel: " + std::to_string(d.engines) + " engines (EngineCore_DP0 to EngineCore_DP" + std::to_string(d.engines - 1) +
+                ") each profile their own GPUs and print these lines for their own pool; together " + format_count(d.kv_cache_tokens) +
+                " tokens, " + format_count(d.max_resident_sequences) + " sequences of this length, on " + format_count(d.gpus) +
+                " GPUs. Each engine is given " + format_count(d.requests_per_engine) + " of the " +
+                format_count(r.scenario.concurrent_requests) + " requests.");
+    if (experts.whole_experts)
+        add(out, LogKind::lesson,
+            "expert parallel: each GPU holds " + format_count(experts.experts_per_gpu) + " of the " + format_count(r.model.num_experts) +
+                " routed experts whole (EP = tensor x data parallel = " + format_count(experts.gpus) +
+                "); the attention and shared weights stay split by tensor parallelism alone.");
+    else if (experts.gpus > r.scenario.tensor_parallel_size)
+        add(out, LogKind::lesson,
+            "the routed experts are split over all " + format_count(experts.gpus) + " GPUs of the engines (tensor x data parallel), 1/" +
+                format_count(experts.gpus) + " of every expert each; --enable-expert-parallel would deal them out whole instead.");
+}
+
 void log_refusal(const Result& r, std::vector<LogLine>& out) {
     const MemoryPlan& m = r.memory;
     // Out-of-memory failures carry their own exception name; the checks raise ValueError.
@@ -138,18 +161,17 @@ void log_binding_limit(const Result& r, std::vector<LogLine>& out) {
     }
 }
 
-}  // namespace
-
-std::vector<LogLine> engine_log(const Result& r) {
-    std::vector<LogLine> out;
+// The engine's config line (data_parallel_size named only when there are several engines), what
+// the config makes it say, and the config.json keys that look like typos.
+void log_config(const Result& r, std::vector<LogLine>& out) {
     const Scenario& s = r.scenario;
-    const MemoryPlan& m = r.memory;
-    const int64_t request_tokens = s.prompt_tokens + s.output_tokens;
     const std::string version = (r.rules.v1_engine ? "V1 LLM engine (v" : "LLM engine (v") + s.vllm_version + ")";
     add(out, LogKind::info,
         "Initializing a " + version + " with config: model=" + r.model.name + ", max_seq_len=" + std::to_string(*s.max_model_len) +
-            ", tensor_parallel_size=" + std::to_string(s.tensor_parallel_size) + ", pipeline_parallel_size=" +
-            std::to_string(s.pipeline_parallel_size) + ", kv_cache_dtype=" + (s.kv_cache_dtype == DType::fp8 ? "fp8" : "auto") +
+            ", tensor_parallel_size=" + std::to_string(s.tensor_parallel_size) +
+            ", pipeline_parallel_size=" + std::to_string(s.pipeline_parallel_size) +
+            (s.data_parallel_size > 1 ? ", data_parallel_size=" + std::to_string(s.data_parallel_size) : std::string()) +
+            ", kv_cache_dtype=" + (s.kv_cache_dtype == DType::fp8 ? "fp8" : "auto") +
             ", enforce_eager=" + (s.enforce_eager ? "True" : "False"));
     // Upstream's ParallelConfig before 0.8.3 (engine_rules.hpp).
     if (s.tensor_parallel_size > 1 && r.rules.custom_allreduce && !custom_allreduce_on(r.rules, r.gpu.vendor) &&
@@ -158,8 +180,19 @@ std::vector<LogLine> engine_log(const Result& r) {
     for (const auto& [typed, meant] : r.model.suspicious_keys)
         add(out, LogKind::warning,
             "config.json key \"" + typed + "\" is unknown and one edit from \"" + meant + "\": a typo? It was ignored.");
+}
+
+}  // namespace
+
+std::vector<LogLine> engine_log(const Result& r) {
+    std::vector<LogLine> out;
+    const Scenario& s = r.scenario;
+    const MemoryPlan& m = r.memory;
+    const int64_t request_tokens = s.prompt_tokens + s.output_tokens;
+    log_config(r, out);
     // A refusal before the cache is sized prints none of the memory lines.
     if (!m.startup_error || m.startup_error->stage == RefusalStage::cache) log_startup(r, out);
+    if (!m.startup_error) log_parallelism(r, out);
     if (m.startup_error) {
         log_refusal(r, out);
         return out;

@@ -214,6 +214,11 @@ std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenSc
     else if (p.concurrency_tokens && !given.has("max_model_len")) s.max_model_len = *p.concurrency_tokens;
     if (p.tensor_parallel_size) s.tensor_parallel_size = *p.tensor_parallel_size;
     if (p.pipeline_parallel_size) s.pipeline_parallel_size = *p.pipeline_parallel_size;
+    // Data-parallel engines: as the flag sets them, else as many as the worker tags' ranks name.
+    if (p.data_parallel_size) s.data_parallel_size = *p.data_parallel_size;
+    else if (!p.data_parallel_ranks.empty())
+        s.data_parallel_size = *std::max_element(p.data_parallel_ranks.begin(), p.data_parallel_ranks.end()) + 1;
+    if (p.enable_expert_parallel) s.enable_expert_parallel = *p.enable_expert_parallel;
     if (p.max_num_seqs) s.max_num_seqs = *p.max_num_seqs;
     if (p.max_num_batched_tokens) s.max_num_batched_tokens = *p.max_num_batched_tokens;
     if (p.block_size) s.block_size = *p.block_size;

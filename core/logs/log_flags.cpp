@@ -33,9 +33,10 @@ constexpr std::array<Setting<std::string>, 5> word_settings{{
     {{"quantization", "quantization", "--quantization"}, &ParsedLog::quantization},
     {{"dtype", "dtype", "--dtype"}, &ParsedLog::dtype},
 }};
-constexpr std::array<Setting<bool>, 2> switch_settings{{
+constexpr std::array<Setting<bool>, 3> switch_settings{{
     {{"enforce_eager", "enforce_eager", "--enforce-eager"}, &ParsedLog::enforce_eager},
     {{"disable_custom_all_reduce", "disable_custom_all_reduce", "--disable-custom-all-reduce"}, &ParsedLog::disable_custom_all_reduce},
+    {{"enable_expert_parallel", "enable_expert_parallel", "--enable-expert-parallel"}, &ParsedLog::enable_expert_parallel},
 }};
 
 std::string_view name_in(const Spellings& s, FlagForm form) {
@@ -70,6 +71,7 @@ void read_flags(ParsedLog& p, std::string_view line, FlagForm form) {
             if (i < line.size() && line[i] != '-') keep(p.model, word_after(line.substr(i), ""));
         }
         keep(p.tensor_parallel_size, integer_after(line, " -tp "));
+        keep(p.data_parallel_size, integer_after(line, " -dp "));
     }
     for (const auto& s : integer_settings)
         if (auto w = given(line, name_in(s.names, form), form)) keep(p.*s.slot, integer_after(*w, ""));

@@ -7,6 +7,7 @@
 #include "base/format.hpp"
 #include "base/units.hpp"
 #include "engine/model_runner.hpp"
+#include "memory/parallelism.hpp"
 
 namespace kv {
 
@@ -69,16 +70,20 @@ double weights_of_stage(const ModelSpec& m, const Scenario& s, const Stage& st, 
         const double kv_params = to_d(m.num_hidden_layers) * 2.0 * to_d(m.hidden_size * kv_width(m));
         attention_per_rank += kv_params * (to_d(layout.kv_heads_per_rank) / to_d(m.num_key_value_heads) - 1.0 / tp);
     }
+    // The routed experts over TP x DP GPUs, sliced or whole (memory/parallelism.hpp); everything
+    // else is split by tensor parallelism alone and whole in every data-parallel engine.
+    const ExpertPlacement experts = place_experts(m, s);
     // MXFP4 expert kernels pad each rank's expert width to a multiple of 256 (gpt-oss: 2,880 to
     // 3,072), which the logged weights of gpt-oss-20b and -120b show.
     double expert_padding = 1.0;
     if (m.weight_format == WeightFormat::mxfp4_experts && m.moe_intermediate_size > 0) {
-        const int64_t width = m.moe_intermediate_size / s.tensor_parallel_size;
+        const int64_t width = experts.expert_width;
         expert_padding = to_d(ceil_div(width, 256) * 256) / to_d(std::max<int64_t>(1, width));
     }
-    double bytes =
-        layer_share * (attention_per_rank * linear + to_d(p.dense_mlp) / tp * linear + to_d(p.experts) / tp * expert * expert_padding +
-                       to_d(p.shared_and_router) / tp * linear + to_d(p.norms) * 2.0);
+    const double expert_params = experts.whole_experts ? to_d(p.experts) / to_d(m.num_experts) * to_d(experts.experts_per_gpu)
+                                                       : to_d(p.experts) / to_d(experts.gpus);
+    double bytes = layer_share * (attention_per_rank * linear + to_d(p.dense_mlp) / tp * linear + expert_params * expert * expert_padding +
+                                  to_d(p.shared_and_router) / tp * linear + to_d(p.norms) * 2.0);
     // Embedding and lm_head stay 16-bit, vocabulary-parallel (padded to a multiple of 64).
     const double vocab_rows = to_d(ceil_div(m.vocab_size, 64) * 64) / tp;
     const double table = vocab_rows * to_d(m.hidden_size) * 2.0;
@@ -89,6 +94,9 @@ double weights_of_stage(const ModelSpec& m, const Scenario& s, const Stage& st, 
 
 // The devices vLLM gives its larger batch defaults: at least 70 GiB and not an A100.
 
+// One engine's profile run. Data and expert parallelism are left out: the MoE's widths stay those
+// of tensor parallelism alone (without expert parallel the TP x DP slices are narrower, but the
+// MoE layer gathers every engine's tokens; with it, whole experts see only the tokens routed to them).
 double activation_peak(const ModelSpec& m, const Scenario& s, const GpuSpec& gpu, const Stage& st, int64_t tokens, int64_t rows,
                        const EngineRules& rules, const Calibration& c) {
     const double tp = to_d(s.tensor_parallel_size);

@@ -2,6 +2,7 @@
 
 #include "base/format.hpp"
 #include "base/units.hpp"
+#include "memory/parallelism.hpp"
 
 namespace kv {
 namespace {
@@ -23,6 +24,16 @@ std::optional<StartupError> config_refusal(const Scenario& s, const ModelSpec& m
                             "The " + std::to_string(kv) + " KV heads cannot be sharded over tensor parallel size " + tps +
                                 ": vLLM's QKV projection needs the KV heads to divide evenly among the ranks, or the "
                                 "ranks to divide evenly among the KV heads (then each head is replicated)."};
+    // Without expert parallel every expert is sliced over the TP x DP GPUs, and FusedMoEConfig
+    // asserts its width divides (memory/parallelism.hpp); MXFP4 experts are padded instead.
+    const ExpertPlacement experts = place_experts(m, s);
+    if (m.num_experts > 0 && !experts.whole_experts && m.weight_format != WeightFormat::mxfp4_experts &&
+        m.moe_intermediate_size % experts.gpus != 0)
+        return StartupError{RefusalStage::configuration, RefusalKind::tensor_parallel_mismatch,
+                            "The experts' intermediate size (" + std::to_string(m.moe_intermediate_size) +
+                                ") must be divisible by tensor_parallel_size x data_parallel_size (" + std::to_string(experts.gpus) +
+                                "): without --enable-expert-parallel vLLM splits every expert over all those GPUs. "
+                                "Choose sizes that divide it, or enable expert parallelism."};
     if (m.num_hidden_layers < pp)
         return StartupError{
             RefusalStage::configuration, RefusalKind::pipeline_parallel_mismatch,

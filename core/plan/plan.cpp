@@ -137,7 +137,11 @@ std::string serve_command(const Scenario& s, const ModelSpec& model, int64_t rep
     // A config.json of the reader's own: the directory holding it and its weights.
     std::string command = "vllm serve " + (!model.hf_repo.empty() ? model.hf_repo : s.model_config ? "MODEL_DIR" : s.model);
     if (s.tensor_parallel_size > 1) command += " --tensor-parallel-size " + std::to_string(s.tensor_parallel_size);
-    if (replicas > 1 && !(version < first_data_parallel_serve)) command += " --data-parallel-size " + std::to_string(replicas);
+    // The planner's candidates are one engine each (data_parallel_size 1) run `replicas` times; a
+    // scenario of several engines multiplies in.
+    const int64_t engines = replicas * s.data_parallel_size;
+    if (engines > 1 && !(version < first_data_parallel_serve)) command += " --data-parallel-size " + std::to_string(engines);
+    if (s.enable_expert_parallel && model.num_experts > 0) command += " --enable-expert-parallel";
     const double default_utilization = default_gpu_memory_utilization(rules);
     if (s.gpu_memory_utilization && format_fixed(*s.gpu_memory_utilization, 2) != format_fixed(default_utilization, 2))
         command += " --gpu-memory-utilization " + format_fixed(*s.gpu_memory_utilization, 2);

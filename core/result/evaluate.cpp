@@ -7,6 +7,7 @@
 #include "model/catalog.hpp"
 #include "scenario/scenario_fields.hpp"
 #include "memory/memory_plan.hpp"
+#include "memory/parallelism.hpp"
 #include "memory/startup_checks.hpp"
 #include "time/step_time.hpp"
 
@@ -83,7 +84,11 @@ Result evaluate_resolved(const Scenario& scenario, const ModelSpec& model, const
     r.params = parameter_count(r.model);
     if (r.memory.startup_error) r.status = Status::engine_refused;
     else if (scenario.prompt_tokens + scenario.output_tokens > r.memory.limits.max_model_len) r.status = Status::request_too_long;
-    r.admission = admit(r.scenario, r.model, r.memory, r.status == Status::ok);
+    // One engine's admission: with data parallelism it is given its share of the requests.
+    Scenario one_engine = r.scenario;
+    one_engine.concurrent_requests = requests_per_engine(r.scenario);
+    r.admission = admit(one_engine, r.model, r.memory, r.status == Status::ok);
+    r.deployment = deploy(r.scenario, r.memory, r.admission);
     r.steps = time_steps(step_engine(r), r.admission, r.status != Status::engine_refused, calibration);
     return r;
 }

@@ -1,6 +1,7 @@
 // evaluate(): one scenario in, everything the lesson shows out. The memory order and the step-time
 // model are in memory_plan.hpp and step_time.hpp; this file only assembles them. Sizes are per GPU
-// (per tensor-parallel rank) unless a name says otherwise; times in seconds; rates per second.
+// (per tensor-parallel rank) and counts per engine (per data-parallel rank) unless a name says
+// otherwise (`deployment` adds the engines up); times in seconds; rates per second.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -12,6 +13,7 @@
 #include "base/input_error.hpp"
 #include "memory/admission.hpp"
 #include "memory/memory_plan.hpp"
+#include "memory/parallelism.hpp"
 #include "model/model_spec.hpp"
 #include "scenario/scenario.hpp"
 #include "time/step_time.hpp"
@@ -28,11 +30,12 @@ struct Result {
     Scenario scenario;  // as evaluated: ids resolved, every engine default filled in
     ModelSpec model;    // after force_mha
     GpuSpec gpu;
-    EngineRules rules;    // the vLLM version's accounting
-    MemoryPlan memory;    // the engine's start-up accounting (memory/memory_plan.hpp)
-    int64_t params = 0;   // parameters of the model
-    Admission admission;  // what the scheduler runs (memory/admission.hpp)
-    StepTimes steps;      // step times, rates and DCGM readouts (time/step_time.hpp)
+    EngineRules rules;      // the vLLM version's accounting
+    MemoryPlan memory;      // the engine's start-up accounting (memory/memory_plan.hpp)
+    int64_t params = 0;     // parameters of the model
+    Admission admission;    // what one engine's scheduler runs (memory/admission.hpp)
+    Deployment deployment;  // every data-parallel engine together (memory/parallelism.hpp)
+    StepTimes steps;        // step times, rates and DCGM readouts (time/step_time.hpp)
     // When the engine refuses for memory: other ways to start it, all else as is (evaluate() only;
     // evaluate_resolved leaves them 0 for the sweeps and the planner).
     int64_t tensor_parallel_that_starts = 0;  // the smallest of 2, 4, 8 above the current size; 0: none

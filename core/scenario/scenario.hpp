@@ -44,7 +44,9 @@ struct Scenario {
     std::optional<int64_t> block_size;              // 16, or 64 for MLA models, when unset
     int64_t tensor_parallel_size = 1;
     int64_t pipeline_parallel_size = 1;
-    int64_t num_scheduler_steps = 1;  // V0's multi-step scheduling (0.5.5 to 0.7); V1 has none
+    int64_t data_parallel_size = 1;       // --data-parallel-size: engines, each with its own TP x PP GPUs and KV pool
+    bool enable_expert_parallel = false;  // --enable-expert-parallel: whole routed experts per GPU over TP x DP
+    int64_t num_scheduler_steps = 1;      // V0's multi-step scheduling (0.5.5 to 0.7); V1 has none
 };
 
 }  // namespace kv

@@ -203,6 +203,23 @@ constexpr FieldSpec rows[] = {
      .unit = "GPUs",
      .flag = "--pipeline-parallel-size",
      .help = "vLLM's --pipeline-parallel-size: GPUs that each hold a consecutive slice of the layers."},
+    {.name = "data_parallel_size",
+     .type = FieldType::integer,
+     .lo = 1,
+     .hi = 64,
+     .stops = deployed_tp,
+     .unit = "engines",
+     .flag = "--data-parallel-size",
+     .help = "vLLM's --data-parallel-size: engines that each run the whole model on their own tensor x pipeline parallel "
+             "GPUs, with their own KV pool, and take their share of the requests. Every figure is one engine's (the pool "
+             "each prints); the deployment holds data_parallel_size times as many sequences on tensor x pipeline x data "
+             "parallel GPUs. An MoE's routed experts are split over the tensor x data parallel GPUs of all engines."},
+    {.name = "enable_expert_parallel",
+     .type = FieldType::boolean,
+     .flag = "--enable-expert-parallel",
+     .help = "vLLM's --enable-expert-parallel: an MoE's routed experts are dealt out whole over the tensor x data parallel "
+             "GPUs (the first GPUs take one more when they do not divide evenly) instead of every GPU holding a slice of "
+             "every expert. The other weights stay split by tensor parallelism alone. A dense model ignores it."},
     {.name = "num_scheduler_steps",
      .type = FieldType::integer,
      .lo = 1,
@@ -245,6 +262,8 @@ const std::vector<Field<Scenario>>& scenario_fields() {
         {&scenario_field("entry"), &Scenario::entry},
         {&scenario_field("block_size"), &Scenario::block_size},
         {&scenario_field("pipeline_parallel_size"), &Scenario::pipeline_parallel_size},
+        {&scenario_field("data_parallel_size"), &Scenario::data_parallel_size},
+        {&scenario_field("enable_expert_parallel"), &Scenario::enable_expert_parallel},
         {&scenario_field("num_scheduler_steps"), &Scenario::num_scheduler_steps},
     };
     return fields;

@@ -1,5 +1,6 @@
 #include "time/step_time.hpp"
 
+#include "memory/parallelism.hpp"
 #include "time/step_costs.hpp"
 
 #include <algorithm>
@@ -57,11 +58,22 @@ double experts_touched(const ModelSpec& m, double tokens) {
     return 1.0 - std::pow(miss, tokens);
 }
 
-// This rank's routed-expert bytes (the weights a step may skip).
+// This rank's routed-expert bytes (the weights a step may skip). With data or expert parallelism
+// the experts are spread over more GPUs than the rest (memory/parallelism.hpp), so their share of
+// the rank's weights is smaller. The step itself is still one engine's alone: the MoE layer's
+// tokens from the other engines, EP's all-to-all and DP's lockstep dummy steps are left out.
 double expert_weight_bytes(const StepEngine& r) {
     if (r.model.num_experts <= 0) return 0.0;
     const ParameterCount params = count_parameters(r.model);
-    const double share = static_cast<double>(params.experts) / static_cast<double>(params.total());
+    const auto experts = static_cast<double>(params.experts), rest = static_cast<double>(params.total() - params.experts);
+    const ExpertPlacement placed = place_experts(r.model, r.scenario);
+    double share = experts / static_cast<double>(params.total());
+    if (placed.whole_experts || placed.gpus != r.scenario.tensor_parallel_size) {
+        const double here = placed.whole_experts
+                                ? experts * static_cast<double>(placed.experts_per_gpu) / static_cast<double>(r.model.num_experts)
+                                : experts / static_cast<double>(placed.gpus);
+        share = here / (here + rest / static_cast<double>(r.scenario.tensor_parallel_size));
+    }
     return r.memory.weight_bytes * share;
 }
 

@@ -33,6 +33,8 @@ var KvPanelHead = (function () {
     case 'gpu_memory_utilization': return 'gpu_memory_utilization ' + fmt(v, 'fixed2');
     case 'tensor_parallel_size': return 'tensor parallel over ' + fmt(v, 'count');
     case 'pipeline_parallel_size': return 'pipeline parallel over ' + fmt(v, 'count');
+    case 'data_parallel_size': return fmt(v, 'count') + ' data-parallel engines';
+    case 'enable_expert_parallel': return v ? 'experts dealt out whole (expert parallel)' : 'experts sliced over the GPUs';
     case 'vllm_version': return 'vLLM ' + v;
     case 'entry': return v === 'offline' ? 'offline engine' : 'vllm serve';
     case 'enforce_eager': return v ? 'eager (no CUDA graphs)' : 'CUDA graphs';

@@ -41,6 +41,8 @@ struct RandomScenarios {
         s.max_num_seqs = log_uniform(1, 4096);
         s.max_num_batched_tokens = log_uniform(16, 1 << 20);
         s.tensor_parallel_size = pick<int64_t>({1, 2, 4, 8});
+        s.data_parallel_size = pick<int64_t>({1, 1, 2, 4});
+        s.enable_expert_parallel = pick({false, true});
         return s;
     }
 };
@@ -98,7 +100,10 @@ TEST_CASE("properties hold over 3,000 random scenarios") {
         CHECK(r.admission.running <= s.concurrent_requests);
         CHECK(r.admission.running <= *r.scenario.max_num_seqs);
         CHECK(r.admission.running <= r.admission.max_resident_sequences);
-        CHECK(r.admission.running + r.admission.waiting == s.concurrent_requests);
+        // One engine is given its share of the requests; the engines together take them all.
+        CHECK(r.admission.running + r.admission.waiting == r.deployment.requests_per_engine);
+        CHECK(r.deployment.running + r.deployment.waiting == s.concurrent_requests);
+        CHECK(r.deployment.running <= r.deployment.max_resident_sequences);
         CHECK(r.admission.kv_cache_usage >= 0);
         CHECK(r.admission.kv_cache_usage <= 1);
         CHECK(r.steps.weight_share >= 0);

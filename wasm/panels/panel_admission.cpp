@@ -36,6 +36,8 @@ void title(const kv::Result& r) {
     std::string where = model_label(r) + " on " + r.gpu.label + ", vLLM " + r.scenario.vllm_version;
     if (r.scenario.tensor_parallel_size > 1) where += ", tensor parallel " + kv::format_count(r.scenario.tensor_parallel_size);
     if (r.scenario.pipeline_parallel_size > 1) where += ", pipeline parallel " + kv::format_count(r.scenario.pipeline_parallel_size);
+    if (r.scenario.data_parallel_size > 1)
+        where += ", " + kv::format_count(r.scenario.data_parallel_size) + " data-parallel engines (figures per engine)";
     if (r.scenario.tensor_parallel_size * r.scenario.pipeline_parallel_size > 1) where += " (figures per GPU)";
     panel_title("Admission and memory", where);
 }
