@@ -249,10 +249,25 @@ var KvPanels = (function () {
   }
 
   // A lost WebGL context (module: platform_html5.cpp) says so beside the canvas until it returns.
+  // Far from the window a panel gives its context back itself and takes it again as it nears:
+  // browsers keep about sixteen live contexts a page and drop the oldest past that for good, so a
+  // course page of twenty frames (or the lesson's six panels) holds only those near the reader.
   function watchContext(canvas, panel) {
     var lostNote = null;
+    var gl = canvas.getContext('webgl2');   // the module's own context, made at mount
+    var ext = gl && gl.getExtension('WEBGL_lose_context');
+    var released = false;
+    if (ext && window.IntersectionObserver) {
+      var near = new IntersectionObserver(function (entries) {
+        var nowNear = entries[entries.length - 1].isIntersecting;
+        if (!nowNear && !released && !gl.isContextLost()) { released = true; ext.loseContext(); }
+        else if (nowNear && released) { released = false; ext.restoreContext(); }
+      }, { rootMargin: '150% 0px' });
+      near.observe(canvas);
+      panel.cleanup.push(function () { near.disconnect(); });
+    }
     var onLost = function () {
-      if (lostNote) return;
+      if (lostNote || released) return;
       lostNote = document.createElement('p');
       lostNote.className = 'kv-panel__lost';
       lostNote.setAttribute('role', 'status');

@@ -151,22 +151,27 @@ void release_quick_presses(Surface& s, ImGuiIO& io) {
     if (released) s.frames_pending = std::max(s.frames_pending, 2);
 }
 
-// A lost context (the GPU reset, or the browser reclaiming contexts from a page that holds many)
-// is kept for restoring: handled, the loss lets the browser give it back. The GL objects of the
-// old context are gone, so the backend's shaders, buffers and this context's atlas texture are
-// made again on return; the panel's state never left the module.
+// A lost context (the GPU reset, the browser reclaiming contexts from a page that holds many, or
+// the page giving it back while the panel is far off screen: kvpanels.js) is kept for restoring:
+// handled, the loss lets the browser give it back. The GL objects of the old context are gone, so
+// the backend lets go of them at the loss (calls on a lost context do nothing and warn of nothing;
+// on the restored one each delete would warn) and makes its shaders, buffers and this context's
+// atlas texture again on return; the panel's state never left the module.
 EM_BOOL on_context_lost(int, const void*, void* user) {
     Surface& s = *static_cast<Surface*>(user);
+    if (s.context_lost) return EM_TRUE;
     s.context_lost = true;
     if (s.animation_frame) emscripten_cancel_animation_frame(s.animation_frame);
     s.animation_frame = 0;
+    use(s);
+    ImGui_ImplOpenGL3_Shutdown();
     return EM_TRUE;
 }
 
 EM_BOOL on_context_restored(int, const void*, void* user) {
     Surface& s = *static_cast<Surface*>(user);
+    if (!s.context_lost) return EM_TRUE;
     use(s);
-    ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplOpenGL3_Init("#version 300 es");
     s.atlas_pixel_ratio = 0;  // fit_canvas uploads the atlas again
     s.context_lost = false;
@@ -302,7 +307,7 @@ void surface_close(int id) {
     register_callbacks(*s, false);
     watch_context(*s, false);
     use(*s);
-    ImGui_ImplOpenGL3_Shutdown();
+    if (!s->context_lost) ImGui_ImplOpenGL3_Shutdown();  // a lost context's backend let go at the loss
     ImGui::DestroyContext(s->imgui);
     emscripten_webgl_destroy_context(s->gl);
     surfaces.erase(id);
