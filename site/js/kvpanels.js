@@ -7,18 +7,13 @@
 //   KvPanels.evaluate(scenario)           -> result object (or {error}) once loaded
 //   KvPanels.format(value, formatName)    -> text, formatted by core/base/format.hpp, once loaded
 //   KvPanels.catalog()                    -> {models, gpus, fields, limits, defaults} once loaded
-//   KvPanels.explainLog(text, given)      -> {scenario, assumptions, terms, logged_refusal, model_refusal,
-//                                            recognised_lines} (or {error}) once loaded: a vLLM start-up
-//                                            log explained by the model; given: {model, gpu, ...} it lacks
-//   KvPanels.plan(target)                 -> {met, summary, candidates, closest, target, ...} (or {error})
-//                                            once loaded: the flags that serve a load (core/plan/plan.hpp,
-//                                            `kvcache --plan`); target: {model, gpu, gpu_count, users,
-//                                            prompt_tokens, output_tokens, itl_s, ttft_s, tpot_p99_s,
-//                                            ttft_p99_s, rate_per_s, gpu_hour_price, ...}
-//   KvPanels.simulate(scenario, workload)  -> the run's summary (or {error}) once loaded: a serving
-//                                            simulation (core/serving/simulate.hpp, `kvcache --simulate`);
-//                                            workload: {workload, rate_per_s, requests, seed,
-//                                            shared_prefix_tokens, prefix_caching}
+//   KvPanels.explainLog(text, given)      -> {scenario, assumptions, terms, logged_refusal, ...} (or {error}):
+//                                            a vLLM start-up log explained; given: {model, gpu, ...} it lacks
+//   KvPanels.plan(target)                 -> {met, summary, candidates, closest, target, ...} (or {error}):
+//                                            the flags that serve a load (`kvcache --plan`); target: {model,
+//                                            gpu, gpu_count, users, prompt_tokens, output_tokens, itl_s, ...}
+//   KvPanels.simulate(scenario, workload)  -> the run's summary (or {error}): `kvcache --simulate`;
+//                                            workload: {workload, rate_per_s, requests, seed, ...}
 //   handle.getState()                     -> scenario (the CLI's field names); the serving panel adds
 //                                            its workload's fields
 //   handle.setState(partial)              -> {ok: true} | {error: {field, code, message}}
@@ -30,14 +25,12 @@
 //   handle.knobs()                        -> [{field, label, help, drawn, control, options | stops |
 //                                            min/max/step/format, optional}]: the knobs of the panel
 //                                            (wasm/knobs.cpp's rows), whether its canvas draws each
-//   handle.keyResults()                   -> [{label, key, format, text, kind}]: the panel's key results,
-//                                            formatted by the core, kind 'memory', 'time' or 'exact'
-//                                            (site/js/kvtwin.js shows them with their error band)
+//   handle.keyResults()                   -> [{label, key, format, text, kind}]: the key results, kind
+//                                            'memory', 'time' or 'exact' (kvtwin.js: their error bands)
 //   handle.highlight(concept | null)      -> {ok: true} | {error}: emphasises a palette concept's parts
 //                                            ('weights', 'kv-used', 'decode'...), the others dimmed
 //   handle.concepts()                     -> {highlight, hovered, rects: {concept: [[x, y, w, h], ...]}}
-//   handle.onHover(cb)                    -> unsubscribe; cb(concept | null) when the pointer enters or
-//                                            leaves a concept's part of the canvas
+//   handle.onHover(cb)                    -> unsubscribe; cb(concept | null) as the pointer enters or leaves one
 //   handle.focus({knobs, reads} | null)   -> {ok: true} | {error}: the knobs (fields) and result paths the
 //                                            text beside the panel uses, drawn first; the rest under
 //                                            "All controls and results" (null: the whole panel)
@@ -48,12 +41,11 @@
 //   KvPanels.drawStats()                  -> {frames, animation_requests, mean_ms, ...} (tests, measurements)
 //
 // The module (build/wasm/kvcache.js, -sMODULARIZE) is shared by every panel on the page. Over
-// http(s) its kvcache.wasm is fetched and compiled as it streams in; a page opened from disk
-// (file://) or shown in a sandboxed frame, or whose fetch fails, loads the same bytes from
-// kvcache.wasm.js instead. This file only relays: it tells the module when a canvas is on or off screen
-// (IntersectionObserver), resized (ResizeObserver), the reader's colour scheme or motion preference
-// changed (prefers-reduced-motion: the serving panel does not play by itself), and it
-// sizes each canvas to the height its content asks for, so the page scrolls, never the panel.
+// http(s) its kvcache.wasm is fetched and compiled as it streams in; from disk (file://), in a
+// sandboxed frame or when the fetch fails, the same bytes come from kvcache.wasm.js. This file only
+// relays: it tells the module when a canvas is on or off screen, resized, or the reader's colour
+// scheme or motion preference changed (the serving panel then does not play by itself), and sizes
+// each canvas to the height its content asks for, so the page scrolls, never the panel.
 // No inline scripts, no eval: it runs under script-src 'self' 'wasm-unsafe-eval'.
 var KvPanels = (function () {
   'use strict';
@@ -249,14 +241,11 @@ var KvPanels = (function () {
   }
 
   // A lost WebGL context (module: platform_html5.cpp) says so beside the canvas until it returns.
-  // Far from the window a panel gives its context back itself and takes it again as it nears:
-  // browsers keep about sixteen live contexts a page and drop the oldest past that for good, so a
-  // course page of twenty frames (or the lesson's six panels) holds only those near the reader.
+  // Far off screen a panel gives its context back and takes it again as it nears: browsers keep
+  // about sixteen a page and drop the oldest for good, so a page of twenty frames holds a few.
   function watchContext(canvas, panel) {
-    var lostNote = null;
-    var gl = canvas.getContext('webgl2');   // the module's own context, made at mount
+    var lostNote = null, released = false, gl = canvas.getContext('webgl2');   // the module's own
     var ext = gl && gl.getExtension('WEBGL_lose_context');
-    var released = false;
     if (ext && window.IntersectionObserver) {
       var near = new IntersectionObserver(function (entries) {
         var nowNear = entries[entries.length - 1].isIntersecting;
@@ -268,16 +257,12 @@ var KvPanels = (function () {
     }
     var onLost = function () {
       if (lostNote || released) return;
-      lostNote = document.createElement('p');
-      lostNote.className = 'kv-panel__lost';
+      lostNote = Object.assign(document.createElement('p'), { className: 'kv-panel__lost' });
       lostNote.setAttribute('role', 'status');
       lostNote.textContent = 'The browser took back this panel\u2019s drawing surface. It redraws, with your settings, when the browser returns it.';
       canvas.insertAdjacentElement('afterend', lostNote);
     };
-    var onRestored = function () {
-      if (lostNote) lostNote.remove();
-      lostNote = null;
-    };
+    var onRestored = function () { if (lostNote) lostNote.remove(); lostNote = null; };
     canvas.addEventListener('webglcontextlost', onLost);
     canvas.addEventListener('webglcontextrestored', onRestored);
     panel.cleanup.push(function () {
