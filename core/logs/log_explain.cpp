@@ -222,6 +222,7 @@ std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenSc
     if (p.max_num_seqs) s.max_num_seqs = *p.max_num_seqs;
     if (p.max_num_batched_tokens) s.max_num_batched_tokens = *p.max_num_batched_tokens;
     if (p.block_size) s.block_size = *p.block_size;
+    if (p.kv_cache_memory_bytes) s.kv_cache_memory_bytes = *p.kv_cache_memory_bytes;
     if (p.enforce_eager) s.enforce_eager = *p.enforce_eager;
     if (p.disable_custom_all_reduce) s.disable_custom_all_reduce = *p.disable_custom_all_reduce;
     if (p.kv_cache_dtype && p.kv_cache_dtype->rfind("fp8", 0) == 0) s.kv_cache_dtype = DType::fp8;
