@@ -10,6 +10,7 @@
 #include "base/format.hpp"
 #include "base/units.hpp"
 #include "logs/engine_log.hpp"
+#include "logs/log_explain.hpp"
 #include "logs/log_parser.hpp"
 #include "support.hpp"
 
@@ -104,4 +105,16 @@ TEST_CASE("the log reader takes --kv-cache-memory-bytes and the reserved line") 
     CHECK(*p.available_gib == Approx(8.0));
     const ParsedLog command = parse_vllm_log("vllm serve Qwen/Qwen3-8B --kv-cache-memory-bytes 4294967296\n");
     CHECK(command.kv_cache_memory_bytes == (4LL << 30));
+}
+
+TEST_CASE("a paste with --kv-cache-memory-bytes and no version is read as 0.11.0 at least") {
+    const auto outcome = explain_log(
+        "(EngineCore_DP0 pid=1) INFO 10-10 12:00:40 [gpu_worker.py:276] Initial free memory 78.68 GiB, reserved 8.00 GiB memory "
+        "for KV Cache as specified by kv_cache_memory_bytes config and skipped memory profiling.\n"
+        "vllm serve Qwen/Qwen3-8B --kv-cache-memory-bytes 8589934592\n",
+        GivenScenario{});
+    REQUIRE(std::holds_alternative<LogExplanation>(outcome));
+    const LogExplanation& x = std::get<LogExplanation>(outcome);
+    CHECK(x.result.scenario.vllm_version == "0.11.0");
+    CHECK(x.result.memory.available_kv_bytes == static_cast<double>(eight_gib));
 }
