@@ -65,8 +65,9 @@ struct EngineRules {
     bool hybrid_kv_allocator = true;        // sliding-window layers in their own groups (0.10.0+)
     bool startup_free_memory_check = true;  // V1
     bool loading_log_says_memory = true;    // "Model loading took X GiB memory and Y seconds" (0.11+)
-    // --kv-cache-memory-bytes (CacheConfig.kv_cache_memory_bytes, PR #21489, placed at 0.11.0): the
-    // pool is that many bytes per GPU. vllm/v1/worker/gpu_worker.py determine_available_memory still
+    // --kv-cache-memory-bytes (CacheConfig.kv_cache_memory_bytes, PR #21489, reviewed 2025-07): placed
+    // at 0.11.0, the first release certainly after it (an LLM class that still selects V0 or V1 takes
+    // it, so 0.10.2 may have it too). The pool is that many bytes per GPU. vllm/v1/worker/gpu_worker.py determine_available_memory still
     // runs the profile run (to compile for max_num_batched_tokens) but returns the bytes before any
     // measurement: no CUDA-graph estimate, no "Available KV cache memory" line, and no check that
     // the weights and activations fit beside it (a pool too large runs out of memory later).
