@@ -65,6 +65,13 @@ struct EngineRules {
     bool hybrid_kv_allocator = true;        // sliding-window layers in their own groups (0.10.0+)
     bool startup_free_memory_check = true;  // V1
     bool loading_log_says_memory = true;    // "Model loading took X GiB memory and Y seconds" (0.11+)
+    // --kv-cache-memory-bytes (CacheConfig.kv_cache_memory_bytes, PR #21489, reviewed 2025-07): placed
+    // at 0.11.0, the first release certainly after it (an LLM class that still selects V0 or V1 takes
+    // it, so 0.10.2 may have it too). The pool is that many bytes per GPU. vllm/v1/worker/gpu_worker.py determine_available_memory still
+    // runs the profile run (to compile for max_num_batched_tokens) but returns the bytes before any
+    // measurement: no CUDA-graph estimate, no "Available KV cache memory" line, and no check that
+    // the weights and activations fit beside it (a pool too large runs out of memory later).
+    bool kv_cache_memory_bytes_argument = true;
     // The profile run of newer releases: a sampler pass without the top-k/top-p sort, and NCCL
     // symmetric-memory buffers under tensor parallelism. The logs place the change after 0.11.2
     // and before 0.19.0; the model puts it at 0.14.0 (calibration.hpp says which rows show it).
@@ -129,5 +136,7 @@ EngineRules engine_rules_of(const std::string& vllm_version);
 // follows (the newest modelled).
 inline constexpr EngineVersion oldest_modelled_version{0, 2, 5};
 inline constexpr const char* default_vllm_version = "0.31.0";
+// The first release with --kv-cache-memory-bytes (EngineRules::kv_cache_memory_bytes_argument).
+inline constexpr EngineVersion first_kv_cache_memory_bytes_version{0, 11, 0};
 
 }  // namespace kv

@@ -46,6 +46,19 @@ void log_equivalent_utilization(const Result& r, std::vector<LogLine>& out) {
     add(out, LogKind::info, text);
 }
 
+// With --kv-cache-memory-bytes the worker prints this instead of "Available KV cache memory"
+// (vllm/v1/worker/gpu_worker.py, determine_available_memory, PR #21489), with the free memory of
+// its snapshot at start.
+void log_reserved_kv_cache(const Result& r, std::vector<LogLine>& out) {
+    const MemoryPlan& m = r.memory;
+    add(out, LogKind::info,
+        "Initial free memory " + gib(m.free_at_start_bytes, 2) + " GiB, reserved " + gib(m.available_kv_bytes, 2) +
+            " GiB memory for KV Cache as specified by kv_cache_memory_bytes config and skipped memory profiling. This does not "
+            "respect the gpu_memory_utilization config. Only use kv_cache_memory_bytes config when you want manual control of "
+            "KV cache memory size. If OOM'ed, check the difference of initial free memory between the current run and the "
+            "previous run where kv_cache_memory_bytes is suggested and update it correspondingly.");
+}
+
 // The start-up lines the engine prints, in its own formats for the version.
 void log_startup(const Result& r, std::vector<LogLine>& out) {
     const MemoryPlan& m = r.memory;
@@ -68,8 +81,12 @@ void log_startup(const Result& r, std::vector<LogLine>& out) {
     const bool says_memory = rules.loading_log_says_memory && (!m.model_runner_v2 || rules.model_runner_v2_loading_log_says_memory);
     add(out, LogKind::info,
         "Model loading took " + gib(m.weight_bytes, rules.loading_log_says_memory ? 2 : 4) + (says_memory ? " GiB memory" : " GiB"));
+    if (m.kv_cache_memory_bytes_set) {
+        log_reserved_kv_cache(r, out);
+        if (m.startup_error) return;
+    }
     if (m.cuda_graph_in_budget) add(out, LogKind::info, "Estimated CUDA graph memory: " + gib(m.cuda_graph_bytes, 2) + " GiB total");
-    add(out, LogKind::info, "Available KV cache memory: " + gib(m.available_kv_bytes, 2) + " GiB");
+    if (!m.kv_cache_memory_bytes_set) add(out, LogKind::info, "Available KV cache memory: " + gib(m.available_kv_bytes, 2) + " GiB");
     if (m.cuda_graph_in_budget && m.cuda_graph_bytes > 0) log_equivalent_utilization(r, out);
     if (m.startup_error) return;
     if (m.layout.padding_layers > 0)

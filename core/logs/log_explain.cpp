@@ -46,6 +46,7 @@ const GpuSpec* gpu_for(double total_gib, bool& exact) {
 std::string version_from_shape(const ParsedLog& p) {
     // The estimate is printed, and subtracted, by default from 0.20.0 (0.19 printed it when asked).
     if (p.cuda_graph_estimate_gib || p.equivalent_utilization) return "0.20.0";
+    if (p.kv_cache_memory_bytes) return "0.11.0";  // the first release with the flag (engine_rules.hpp)
     if (p.v1_engine.value_or(p.kv_cache_tokens.has_value())) return "0.10.1";
     if (p.activation_gib && !p.total_gib) return "0.7.2";
     return "0.6.4";
@@ -222,6 +223,7 @@ std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenSc
     if (p.max_num_seqs) s.max_num_seqs = *p.max_num_seqs;
     if (p.max_num_batched_tokens) s.max_num_batched_tokens = *p.max_num_batched_tokens;
     if (p.block_size) s.block_size = *p.block_size;
+    if (p.kv_cache_memory_bytes) s.kv_cache_memory_bytes = *p.kv_cache_memory_bytes;
     if (p.enforce_eager) s.enforce_eager = *p.enforce_eager;
     if (p.disable_custom_all_reduce) s.disable_custom_all_reduce = *p.disable_custom_all_reduce;
     if (p.kv_cache_dtype && p.kv_cache_dtype->rfind("fp8", 0) == 0) s.kv_cache_dtype = DType::fp8;

@@ -17,7 +17,7 @@ struct Setting {
     std::optional<T> ParsedLog::*slot;
 };
 
-constexpr std::array<Setting<int64_t>, 7> integer_settings{{
+constexpr std::array<Setting<int64_t>, 8> integer_settings{{
     {{"max_seq_len", "max_model_len", "--max-model-len"}, &ParsedLog::max_model_len},
     {{"tensor_parallel_size", "tensor_parallel_size", "--tensor-parallel-size"}, &ParsedLog::tensor_parallel_size},
     {{"pipeline_parallel_size", "pipeline_parallel_size", "--pipeline-parallel-size"}, &ParsedLog::pipeline_parallel_size},
@@ -25,6 +25,8 @@ constexpr std::array<Setting<int64_t>, 7> integer_settings{{
     {{"max_num_seqs", "max_num_seqs", "--max-num-seqs"}, &ParsedLog::max_num_seqs},
     {{"max_num_batched_tokens", "max_num_batched_tokens", "--max-num-batched-tokens"}, &ParsedLog::max_num_batched_tokens},
     {{"block_size", "block_size", "--block-size"}, &ParsedLog::block_size},
+    // Not on the engine's config line; in the non-default args and the command (0.11+, PR #21489).
+    {{"", "kv_cache_memory_bytes", "--kv-cache-memory-bytes"}, &ParsedLog::kv_cache_memory_bytes},
 }};
 constexpr std::array<Setting<std::string>, 5> word_settings{{
     {{"model", "model", "--model"}, &ParsedLog::model},

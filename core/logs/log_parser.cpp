@@ -122,6 +122,9 @@ bool read_profile_line(ParsedLog& p, std::string_view line) {
 bool read_cache_line(ParsedLog& p, std::string_view line) {
     if (contains(line, "Available KV cache memory: ")) {
         keep(p.available_gib, number_after(line, "Available KV cache memory: "));
+    } else if (contains(line, " GiB memory for KV Cache as specified by kv_cache_memory_bytes")) {
+        // --kv-cache-memory-bytes (gpu_worker.py, PR #21489): "..., reserved 8.00 GiB memory for KV Cache as specified ..."
+        keep(p.available_gib, number_after(line, ", reserved "));
     } else if (contains(line, "GPU KV cache size: ") || contains(line, "Maximum concurrency for ")) {
         // Later releases print both on one line.
         keep(p.kv_cache_tokens, integer_after(line, "GPU KV cache size: "));
@@ -222,12 +225,13 @@ std::optional<LogStage> stage_named(std::string_view line, const StageText* text
 // The stage a line marks the start-up as having reached: the profile run once the weights are in,
 // the pool sized once the budget is printed, CUDA graphs (their estimate from 0.20, then their
 // capture), then serving.
-constexpr std::array<StageText, 18> stage_markers{{
+constexpr std::array<StageText, 19> stage_markers{{
     {"Model loading took", LogStage::profiling},
     {"oading model weights took", LogStage::profiling},
     {"Loading weights took", LogStage::profiling},
     {"Memory profiling", LogStage::sized},
     {"Available KV cache memory", LogStage::sized},
+    {"as specified by kv_cache_memory_bytes", LogStage::sized},
     {"GPU KV cache size", LogStage::sized},
     {"GPU blocks: ", LogStage::sized},
     {"model weights take ", LogStage::sized},

@@ -205,13 +205,16 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
     const ResolvedLimits& lim = plan.limits;
     plan.visible_bytes = gpu.visible_memory_bytes;
     plan.requested_bytes = plan.visible_bytes * lim.gpu_memory_utilization;
+    plan.free_at_start_bytes = plan.visible_bytes - c.startup_context_bytes;
     plan.profile_tokens = lim.max_num_batched_tokens;
     plan.profile_rows = rules.v1_engine ? std::min(lim.max_num_seqs, lim.max_num_batched_tokens) : lim.max_num_seqs;
     plan.non_torch_bytes = c.non_torch_bytes;
     if (s.tensor_parallel_size > 1)
         plan.non_torch_bytes +=
             rules.newer_profile ? c.non_torch_tensor_parallel_bytes : c.non_torch_tensor_parallel_bytes_before_newer_profile;
-    plan.cuda_graph_in_budget = cuda_graph_estimate_in_budget(rules, m, s.enforce_eager);
+    // --kv-cache-memory-bytes: the worker returns the bytes before estimating anything (engine_rules.hpp).
+    plan.kv_cache_memory_bytes_set = s.kv_cache_memory_bytes.has_value();
+    plan.cuda_graph_in_budget = !plan.kv_cache_memory_bytes_set && cuda_graph_estimate_in_budget(rules, m, s.enforce_eager);
     plan.model_runner_v2 = runs_model_runner_v2(rules, m);
 
     // Every pipeline stage is its own rank; the engine clamps all of them to the fewest blocks.
@@ -223,7 +226,9 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
         const double weights = weights_of_stage(m, s, st, layout);
         const double peak = activation_peak(m, s, gpu, st, plan.profile_tokens, plan.profile_rows, rules, c);
         const double graphs = s.enforce_eager ? 0.0 : c.cuda_graph_fixed_bytes + c.cuda_graph_bytes_per_layer * to_d(st.layers);
-        const double available = plan.requested_bytes - weights - peak - plan.non_torch_bytes - (plan.cuda_graph_in_budget ? graphs : 0.0);
+        const double available = s.kv_cache_memory_bytes ? static_cast<double>(*s.kv_cache_memory_bytes)
+                                                         : plan.requested_bytes - weights - peak - plan.non_torch_bytes -
+                                                               (plan.cuda_graph_in_budget ? graphs : 0.0);
         const int64_t blocks = available <= 0 || layout.page_bytes <= 0
                                    ? 0
                                    : static_cast<int64_t>(std::floor(available / layout.page_bytes / to_d(layout.group_size)));

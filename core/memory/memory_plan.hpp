@@ -41,7 +41,8 @@ enum class RefusalKind {
     profile_out_of_memory,
     no_kv_cache_memory,
     max_model_len_does_not_fit,
-    out_of_memory_after_sizing,  // logs only: CUDA out of memory once the pool was sized (graph capture, first requests)
+    out_of_memory_after_sizing,  // CUDA out of memory once the pool was sized (graph capture, first requests; a
+                                 // --kv-cache-memory-bytes pool larger than the memory the weights and activations leave)
 };
 const char* refusal_kind_name(RefusalKind kind);
 
@@ -76,10 +77,12 @@ struct MemoryPlan {
     double non_torch_bytes = 0;
     double cuda_graph_bytes = 0;
     bool cuda_graph_in_budget = false;
-    bool model_runner_v2 = false;   // which of the engine's model runners profiled it
-    double available_kv_bytes = 0;  // may be negative: then the engine refuses
-    int64_t profile_tokens = 0;     // tokens in the profile forward pass
-    int64_t profile_rows = 0;       // sampler rows in the profile run
+    double free_at_start_bytes = 0;          // the worker's memory snapshot at start (calibration.hpp)
+    bool kv_cache_memory_bytes_set = false;  // --kv-cache-memory-bytes sized the pool, not the utilisation
+    bool model_runner_v2 = false;            // which of the engine's model runners profiled it
+    double available_kv_bytes = 0;           // may be negative: then the engine refuses
+    int64_t profile_tokens = 0;              // tokens in the profile forward pass
+    int64_t profile_rows = 0;                // sampler rows in the profile run
     int64_t num_gpu_blocks = 0;
     int64_t kv_cache_tokens = 0;                // the engine's "GPU KV cache size" (engine_rules.hpp: its formula)
     double max_concurrency = 0;                 // the engine's "Maximum concurrency" for max_model_len

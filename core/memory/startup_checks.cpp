@@ -52,6 +52,23 @@ std::optional<StartupError> config_refusal(const Scenario& s, const ModelSpec& m
     return std::nullopt;
 }
 
+// A --kv-cache-memory-bytes pool is allocated as given (engine_rules.hpp): when it and what stays
+// resident do not fit, torch runs out of memory allocating it, or capturing the CUDA graphs after it.
+std::optional<StartupError> manual_pool_refusal(const Scenario& s, const MemoryPlan& plan, double free_at_start) {
+    if (!plan.kv_cache_memory_bytes_set) return std::nullopt;
+    const double resident = plan.weight_bytes + plan.non_torch_bytes + plan.available_kv_bytes;
+    if (resident > free_at_start)
+        return StartupError{RefusalStage::cache, RefusalKind::out_of_memory_after_sizing,
+                            "torch.OutOfMemoryError: CUDA out of memory allocating the KV cache: kv_cache_memory_bytes (" +
+                                gib2(plan.available_kv_bytes) + " GiB) with the weights (" + gib2(plan.weight_bytes) +
+                                " GiB) exceeds the " + gib2(free_at_start) + " GiB free."};
+    if (!s.enforce_eager && resident + plan.cuda_graph_bytes > free_at_start)
+        return StartupError{RefusalStage::cache, RefusalKind::out_of_memory_after_sizing,
+                            "torch.OutOfMemoryError: CUDA out of memory capturing CUDA graphs: kv_cache_memory_bytes (" +
+                                gib2(plan.available_kv_bytes) + " GiB) leaves too little of the " + gib2(free_at_start) + " GiB free."};
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<StartupError> check_startup(const Scenario& s, const ModelSpec& m, const MemoryPlan& plan, const EngineRules& rules,
@@ -77,6 +94,7 @@ std::optional<StartupError> check_startup(const Scenario& s, const ModelSpec& m,
                "torch.OutOfMemoryError: CUDA out of memory during the profile run: weights (" + gib2(plan.weight_bytes) +
                    " GiB) and the activation peak of " + format_count(plan.profile_tokens) + " tokens (" +
                    gib2(plan.activation_peak_bytes) + " GiB) exceed the " + gib2(free_at_start) + " GiB free.");
+    if (auto manual = manual_pool_refusal(s, plan, free_at_start)) refuse(manual->stage, manual->kind, manual->message);
     // From 0.22.0 both refusals say the flag also sizes CPU memory (engine_rules.hpp). They end with
     // the docs link since PR #28051 (2025-12), which the model prints from 0.22.0 only: the release
     // that first had it is not placed.

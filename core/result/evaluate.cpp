@@ -58,6 +58,11 @@ std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibr
     if (!scenario.max_model_len && model.max_position_embeddings <= 0)
         return InputError{"max_model_len", ErrorCode::missing_field,
                           "config.json has no max_position_embeddings: set max_model_len (16 to 16,777,216)"};
+    // An older release has no such engine argument and refuses it (engine_rules.hpp).
+    if (scenario.kv_cache_memory_bytes && !engine_rules_of(scenario.vllm_version).kv_cache_memory_bytes_argument)
+        return InputError{"kv_cache_memory_bytes", ErrorCode::unknown_field,
+                          "kv_cache_memory_bytes (--kv-cache-memory-bytes) is not an engine argument of vLLM " + scenario.vllm_version +
+                              ": it came with PR #21489, first released in 0.11.0"};
     Result r = evaluate_resolved(scenario, model, gpu, calibration);
     // Only the top-level evaluation looks for ways out: sweeps and the planner evaluate many
     // refused configurations and need none of them.

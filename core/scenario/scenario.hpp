@@ -42,6 +42,7 @@ struct Scenario {
     std::optional<int64_t> max_num_batched_tokens;  // engine default when unset
     std::optional<int64_t> max_model_len;           // the model's max_position_embeddings when unset
     std::optional<int64_t> block_size;              // 16, or 64 for MLA models, when unset
+    std::optional<int64_t> kv_cache_memory_bytes;   // the pool per GPU; unset: sized from gpu_memory_utilization (0.11+)
     int64_t tensor_parallel_size = 1;
     int64_t pipeline_parallel_size = 1;
     int64_t data_parallel_size = 1;       // --data-parallel-size: engines, each with its own TP x PP GPUs and KV pool

@@ -196,6 +196,17 @@ constexpr FieldSpec rows[] = {
      .unit = "tokens",
      .flag = "--block-size",
      .help = "vLLM's --block-size: tokens per KV-cache block. Unset, 16 (64 for MLA models on V1)."},
+    {.name = "kv_cache_memory_bytes",
+     .type = FieldType::integer,
+     .lo = 1,
+     .hi = 1LL << 50,
+     .nullable = true,
+     .unit = "bytes",
+     .flag = "--kv-cache-memory-bytes",
+     .help = "vLLM's --kv-cache-memory-bytes (from 0.11.0, PR #21489): the KV pool of every GPU, in bytes. The engine "
+             "still runs its profile run but sizes nothing from it: gpu_memory_utilization no longer sizes the pool, no "
+             "CUDA-graph estimate comes out of it, and nothing checks that the weights and activations fit beside it. "
+             "Unset, the pool is what the utilisation leaves."},
     {.name = "pipeline_parallel_size",
      .type = FieldType::integer,
      .lo = 1,
@@ -261,6 +272,7 @@ const std::vector<Field<Scenario>>& scenario_fields() {
         {&scenario_field("force_mha"), &Scenario::force_mha},
         {&scenario_field("entry"), &Scenario::entry},
         {&scenario_field("block_size"), &Scenario::block_size},
+        {&scenario_field("kv_cache_memory_bytes"), &Scenario::kv_cache_memory_bytes},
         {&scenario_field("pipeline_parallel_size"), &Scenario::pipeline_parallel_size},
         {&scenario_field("data_parallel_size"), &Scenario::data_parallel_size},
         {&scenario_field("enable_expert_parallel"), &Scenario::enable_expert_parallel},

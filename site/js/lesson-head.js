@@ -31,6 +31,7 @@ var KvPanelHead = (function () {
     case 'weight_dtype': return String(v).toUpperCase() + ' weights';
     case 'force_mha': return v ? 'multi-head attention forced' : 'grouped-query attention';
     case 'gpu_memory_utilization': return 'gpu_memory_utilization ' + fmt(v, 'fixed2');
+    case 'kv_cache_memory_bytes': return v === null ? 'pool sized by the utilisation' : fmt(v / 1073741824, 'fixed2') + ' GiB KV pool per GPU';
     case 'tensor_parallel_size': return 'tensor parallel over ' + fmt(v, 'count');
     case 'pipeline_parallel_size': return 'pipeline parallel over ' + fmt(v, 'count');
     case 'data_parallel_size': return fmt(v, 'count') + ' data-parallel engines';
