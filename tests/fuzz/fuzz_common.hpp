@@ -19,7 +19,8 @@ inline void all_finite(const nlohmann::json& j) {
         for (const auto& v : j) all_finite(v);
 }
 
-// Finite, non-negative sizes and times; usage at most 1; used within the pool; requests conserved.
+// Finite, non-negative sizes and times; usage at most 1; used within the pool; requests conserved
+// (per engine and across data-parallel engines).
 inline void check_result(const kv::Result& r) {
     all_finite(kv::result_to_json(r));
     const kv::MemoryPlan& m = r.memory;
@@ -28,7 +29,10 @@ inline void check_result(const kv::Result& r) {
     const kv::Admission& a = r.admission;
     require(a.kv_cache_usage >= 0 && a.kv_cache_usage <= 1);
     require(a.kv_pool_used_bytes <= std::max(0.0, m.available_kv_bytes) * (1 + 1e-9));
-    require(a.running >= 0 && a.waiting >= 0 && a.running + a.waiting == r.scenario.concurrent_requests);
+    // One engine's admission holds its share of the requests; every data-parallel engine, all of them.
+    require(a.running >= 0 && a.waiting >= 0 && a.running + a.waiting == r.deployment.requests_per_engine);
+    const kv::Deployment& d = r.deployment;
+    require(d.running >= 0 && d.waiting >= 0 && d.running + d.waiting == r.scenario.concurrent_requests);
     require(r.steps.decode.total_s >= 0 && r.steps.prefill.total_s >= 0 && r.steps.itl_s >= 0);
     if (!m.startup_error) require(m.available_kv_bytes > 0 && m.request_kv_bytes <= m.available_kv_bytes);
 }
