@@ -48,7 +48,7 @@ constexpr double free_prefill_step_growth = 1.10;
 double blended_roofline_s(double compute_s, double memory_s, double p) {
     const double longer = std::max(compute_s, memory_s), shorter = std::min(compute_s, memory_s);
     if (longer <= 0) return 0.0;
-    // The longer time's own term is 1 exactly; two pow() calls instead of three (half the evaluation).
+    // The longer time's own term is exactly 1: one pow() call fewer, identical results.
     return longer * std::pow(1.0 + std::pow(shorter / longer, p), 1.0 / p);
 }
 
