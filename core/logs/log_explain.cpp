@@ -261,6 +261,22 @@ void infer_the_model(LogExplanation& x, bool gpu_known) {
                             "): the log does not name it; the catalog model that fits " + why);
 }
 
+// Each engine's own pool, where the paste tags its figures with the rank: " Engine 0: ...; engine 1: ...".
+std::string engine_pools_said(const std::vector<ParsedLog::EnginePool>& pools) {
+    if (pools.size() < 2) return "";
+    std::string said;
+    for (const auto& pool : pools) {
+        std::vector<std::string> parts;
+        if (pool.available_gib) parts.push_back(format_fixed(*pool.available_gib, 2) + " GiB for the pool");
+        if (pool.kv_cache_tokens) parts.push_back(format_count(*pool.kv_cache_tokens) + " tokens");
+        if (pool.gpu_blocks) parts.push_back(format_count(*pool.gpu_blocks) + " blocks");
+        if (pool.max_concurrency) parts.push_back(format_fixed(*pool.max_concurrency, 2) + "x concurrency");
+        said += std::string(said.empty() ? " Engine " : "; engine ") + std::to_string(pool.rank) + ": ";
+        for (size_t i = 0; i < parts.size(); ++i) said += (i ? ", " : "") + parts[i];
+    }
+    return said + ".";
+}
+
 }  // namespace
 
 std::variant<LogExplanation, InputError> explain_log(std::string_view text, const GivenScenario& given) {
@@ -294,7 +310,8 @@ std::variant<LogExplanation, InputError> explain_log(std::string_view text, cons
     if (engines > 1)
         x.notes.push_back("The log describes " + std::to_string(engines) +
                           " engines (data-parallel ranks): each profiles and sizes its own pool on its own GPUs; the numbers "
-                          "above are the last ones printed.");
+                          "above are the last ones printed." +
+                          engine_pools_said(x.log.engine_pools));
     return x;
 }
 

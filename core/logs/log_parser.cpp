@@ -280,15 +280,49 @@ bool read_failure(ParsedLog& p, std::string_view line) {
     return true;
 }
 
+// The pool figures one line states: read with the earlier ones set aside, then the earlier ones
+// kept where the line states none; a line tagged with a data-parallel rank is that engine's own.
+struct PoolFigures {
+    std::optional<double> available_gib;
+    std::optional<int64_t> kv_cache_tokens, gpu_blocks;
+    std::optional<double> max_concurrency;
+};
+
+PoolFigures set_pool_aside(ParsedLog& p) {
+    PoolFigures earlier{p.available_gib, p.kv_cache_tokens, p.gpu_blocks, p.max_concurrency};
+    p.available_gib.reset();
+    p.kv_cache_tokens.reset();
+    p.gpu_blocks.reset();
+    p.max_concurrency.reset();
+    return earlier;
+}
+
+void keep_pool(ParsedLog& p, const PoolFigures& earlier, std::optional<int64_t> rank) {
+    if (rank && (p.available_gib || p.kv_cache_tokens || p.gpu_blocks || p.max_concurrency)) {
+        auto pool = std::find_if(p.engine_pools.begin(), p.engine_pools.end(), [&](const auto& e) { return e.rank == *rank; });
+        if (pool == p.engine_pools.end()) pool = p.engine_pools.insert(p.engine_pools.end(), ParsedLog::EnginePool{*rank, {}, {}, {}, {}});
+        if (p.available_gib) pool->available_gib = p.available_gib;
+        if (p.kv_cache_tokens) pool->kv_cache_tokens = p.kv_cache_tokens;
+        if (p.gpu_blocks) pool->gpu_blocks = p.gpu_blocks;
+        if (p.max_concurrency) pool->max_concurrency = p.max_concurrency;
+    }
+    if (!p.available_gib) p.available_gib = earlier.available_gib;
+    if (!p.kv_cache_tokens) p.kv_cache_tokens = earlier.kv_cache_tokens;
+    if (!p.gpu_blocks) p.gpu_blocks = earlier.gpu_blocks;
+    if (!p.max_concurrency) p.max_concurrency = earlier.max_concurrency;
+}
+
 // Returns whether the line told us something; the readers are tried in this order, which matters
 // where one line holds several markers (a refusal that also states free memory).
 bool read_line(ParsedLog& p, std::string_view line) {
-    if (auto rank = data_parallel_rank(line);
-        rank && std::find(p.data_parallel_ranks.begin(), p.data_parallel_ranks.end(), *rank) == p.data_parallel_ranks.end())
+    const auto rank = data_parallel_rank(line);
+    if (rank && std::find(p.data_parallel_ranks.begin(), p.data_parallel_ranks.end(), *rank) == p.data_parallel_ranks.end())
         p.data_parallel_ranks.push_back(*rank);
     const bool failure = read_failure(p, line);  // at the stage reached before this line
+    const PoolFigures earlier = set_pool_aside(p);
     const bool known = read_engine_line(p, line) || read_profile_line(p, line) || read_cache_line(p, line) || read_refusal_line(p, line) ||
                        read_stats_line(p, line);
+    keep_pool(p, earlier, rank);
     read_stage(p, line);
     return known || failure;
 }

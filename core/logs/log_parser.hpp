@@ -55,6 +55,14 @@ struct ParsedLog {
     std::optional<double> kv_cache_usage;  // fraction
     // Engines in the paste: the data-parallel ranks its worker tags name (each sizes its own pool).
     std::vector<int64_t> data_parallel_ranks;
+    // Each engine's pool as the lines tagged with its rank print it (reprints keep the last).
+    struct EnginePool {
+        int64_t rank = 0;
+        std::optional<double> available_gib;
+        std::optional<int64_t> kv_cache_tokens, gpu_blocks;
+        std::optional<double> max_concurrency;
+    };
+    std::vector<EnginePool> engine_pools;  // in the order the ranks first print a pool figure
     LogStage stage = LogStage::loading_weights;
     bool stage_marked = false;                // a stage marker was read
     std::optional<LogStage> traceback_stage;  // named by a traceback's frames

@@ -80,6 +80,36 @@ TEST_CASE("lines of the newer releases and a pasted command line") {
     CHECK(dp.notes[0].find("4 engines") != std::string::npos);
 }
 
+TEST_CASE("several data-parallel engines in one paste: each engine's own pool is said, reprints counted once") {
+    // Two engines size their pools apart and print slightly different numbers (each profiles its own GPUs).
+    const std::string paste =
+        "(Worker_DP0_TP0 pid=21) INFO 09-23 05:11:15 [gpu_worker.py:360] Available KV cache memory: 37.44 GiB\n"
+        "(EngineCore_DP0 pid=11) INFO 09-23 05:11:15 [kv_cache_utils.py:2235] GPU KV cache size: 1,226,636 tokens\n"
+        "(EngineCore_DP0 pid=11) INFO 09-23 05:11:15 [kv_cache_utils.py:2235] GPU KV cache size: 1,226,636 tokens\n"
+        "(Worker_DP1_TP0 pid=22) INFO 09-23 05:11:16 [gpu_worker.py:360] Available KV cache memory: 37.37 GiB\n"
+        "(EngineCore_DP1 pid=12) INFO 09-23 05:11:16 [kv_cache_utils.py:2235] GPU KV cache size: 1,224,353 tokens\n"
+        "(EngineCore_DP1 pid=12) INFO 09-23 05:11:16 [kv_cache_utils.py:2236] Maximum concurrency for 32,768 tokens per request: 37.36x\n";
+    const ParsedLog p = parse_vllm_log(paste);
+    REQUIRE(p.engine_pools.size() == 2);
+    CHECK(p.engine_pools[0].rank == 0);
+    CHECK(p.engine_pools[0].available_gib == Approx(37.44));
+    CHECK(p.engine_pools[0].kv_cache_tokens == 1226636);
+    CHECK_FALSE(p.engine_pools[0].max_concurrency);
+    CHECK(p.engine_pools[1].rank == 1);
+    CHECK(p.engine_pools[1].kv_cache_tokens == 1224353);
+    CHECK(p.engine_pools[1].max_concurrency == Approx(37.36));
+    // The paste's own figures stay the last printed; a line with no pool figure keeps them.
+    CHECK(p.kv_cache_tokens == 1224353);
+    CHECK(p.available_gib == Approx(37.37));
+    const LogExplanation x = explained(paste);
+    REQUIRE(x.notes.size() == 1);
+    CHECK(x.notes[0].find("2 engines") != std::string::npos);
+    CHECK(x.notes[0].find("Engine 0: 37.44 GiB for the pool, 1,226,636 tokens; engine 1: 37.37 GiB for the pool, 1,224,353 tokens, "
+                          "37.36x concurrency.") != std::string::npos);
+    // One engine alone says nothing more than its numbers.
+    CHECK(parse_vllm_log("(EngineCore_DP0 pid=1) INFO GPU KV cache size: 90,048 tokens\n").engine_pools.size() == 1);
+}
+
 TEST_CASE("failures are named by the stage they struck in, each with what to change") {
     const std::string oom =
         "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.19 GiB\n";
