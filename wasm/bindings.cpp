@@ -18,6 +18,7 @@
 #include <string>
 
 #include "app/app.hpp"
+#include "io/input_text.hpp"
 #include "base/format.hpp"
 #include "io/json_io.hpp"
 #include "io/simulate_json.hpp"
@@ -67,10 +68,11 @@ std::string format_value(double value, const std::string& format_name) { return 
 // assumptions, each logged number beside the model's. `given_json` ("" or an object) adds what the
 // log does not say (model, gpu). The error names "log" when nothing in it is a start-up line.
 std::string explain_log(const std::string& text, const std::string& given_json) {
-    const json given = json::parse(given_json.empty() ? "{}" : given_json, nullptr, false);
-    if (given.is_discarded() || !given.is_object())
+    auto given = kv::parse_input_text(given_json.empty() ? "{}" : given_json, "scenario");
+    if (auto* error = std::get_if<kv::InputError>(&given)) return kv::error_to_json(*error).dump();
+    if (!std::get<json>(given).is_object())
         return kv::error_to_json({"scenario", kv::ErrorCode::malformed_json, "the given scenario must be a JSON object"}).dump();
-    auto outcome = kv::explain_log_json(text, given);
+    auto outcome = kv::explain_log_json(text, std::get<json>(given));
     if (auto* error = std::get_if<kv::InputError>(&outcome)) return kv::error_to_json(*error).dump();
     return kv::explanation_to_json(std::get<kv::LogExplanation>(outcome)).dump();
 }

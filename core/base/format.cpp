@@ -82,6 +82,14 @@ std::string format_duration(double seconds) {
     return format_significant(ms * 1e3, 3) + " µs";
 }
 
+std::string format_excerpt(std::string_view text) {
+    constexpr size_t max_bytes = 60;
+    if (text.size() <= max_bytes) return std::string(text);
+    size_t cut = max_bytes - 3;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // a UTF-8 continuation byte
+    return std::string(text.substr(0, cut)) + "...";
+}
+
 std::string format_percent(double fraction, int decimals) { return format_fixed(finite_or_zero(fraction) * 100.0, decimals) + "%"; }
 
 std::string format_band(double fraction) {

@@ -26,6 +26,9 @@ std::string format_tokens_per_s(double rate);                      // 2,322 toke
 std::string format_flops_per_s(double rate);                       // 989 TFLOP/s (decimal, as data sheets)
 std::string format_bandwidth(double bytes_per_s);                  // 3.35 TB/s (decimal, as data sheets)
 std::string format_intensity(double flops_per_byte);               // 295 FLOP/B (arithmetic intensity)
+// Text a reader gave, as a message echoes it: at most 60 bytes, cut at a character's start with "..."
+// (a 10 MB model name is never echoed whole, and the message stays valid UTF-8).
+std::string format_excerpt(std::string_view text);
 
 // Named formats, used by the lesson's figure bindings: `count`, `sig2`, `sig3`, `fixed0..3`,
 // `bytes`, `bytes_exact`, `kib`, `mib`, `gib0`, `gib1`, `gib2`, `ms0`, `ms1`, `duration`,

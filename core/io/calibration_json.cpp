@@ -3,6 +3,8 @@
 #include <cmath>
 #include <string>
 
+#include "base/format.hpp"
+
 namespace kv {
 namespace {
 
@@ -59,7 +61,7 @@ std::variant<Calibration, InputError> calibration_from_json(const nlohmann::json
         const Constant* found = nullptr;
         for (const Constant& k : constants)
             if (key == k.name) found = &k;
-        const std::string shown = key.size() > 60 ? key.substr(0, 57) + "..." : key;
+        const std::string shown = format_excerpt(key);
         if (!found) return InputError{shown, ErrorCode::unknown_field, "\"" + shown + "\" is not a calibration constant (calibration.hpp)"};
         if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
             return InputError{shown, ErrorCode::out_of_range, shown + " must be a finite number of at least 0"};

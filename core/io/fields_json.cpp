@@ -32,7 +32,7 @@ std::variant<double, InputError> read_number(const json& value, const std::strin
 }
 
 InputError unknown_key(const std::string& key, const char* what, const std::string& names) {
-    const std::string shown = key.size() > 60 ? key.substr(0, 57) + "..." : key;  // never echo a huge key
+    const std::string shown = format_excerpt(key);
     const std::string message = "\"" + shown + "\" is not a " + what + " field";
     return fail(shown, ErrorCode::unknown_field, names.size() <= 120 ? message + "; use " + names : message);
 }

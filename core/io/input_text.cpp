@@ -47,7 +47,7 @@ std::variant<json, InputError> parse_input_text(const std::string& text, const c
                           "the " + name + " nests objects or arrays more than " + std::to_string(max_json_depth) + " deep"};
     if (parsed.is_discarded()) return InputError{name, ErrorCode::malformed_json, "the " + name + " is not valid JSON"};
     if (!duplicate.empty()) {
-        const std::string shown = duplicate.size() > 60 ? duplicate.substr(0, 57) + "..." : duplicate;
+        const std::string shown = format_excerpt(duplicate);
         return InputError{shown, ErrorCode::malformed_json, "\"" + shown + "\" is given twice; give each field once"};
     }
     return parsed;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "base/format.hpp"
 #include "model/catalog.hpp"
 #include "scenario/scenario_fields.hpp"
 #include "memory/memory_plan.hpp"
@@ -49,12 +50,15 @@ std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibr
     } else if (const ModelSpec* found = find_model(scenario.model)) {
         model = *found;
     } else {
-        return InputError{"model", ErrorCode::unknown_value, "model \"" + scenario.model + "\" is not known; use one of " + model_ids()};
+        return InputError{"model", ErrorCode::unknown_value,
+                          "model \"" + format_excerpt(scenario.model) + "\" is not known; use one of " + model_ids()};
     }
     GpuSpec gpu;
     if (scenario.gpu_config) gpu = *scenario.gpu_config;
     else if (const GpuSpec* found = find_gpu(scenario.gpu)) gpu = *found;
-    else return InputError{"gpu", ErrorCode::unknown_value, "gpu \"" + scenario.gpu + "\" is not known; use one of " + gpu_ids()};
+    else
+        return InputError{"gpu", ErrorCode::unknown_value,
+                          "gpu \"" + format_excerpt(scenario.gpu) + "\" is not known; use one of " + gpu_ids()};
     if (!scenario.max_model_len && model.max_position_embeddings <= 0)
         return InputError{"max_model_len", ErrorCode::missing_field,
                           "config.json has no max_position_embeddings: set max_model_len (16 to 16,777,216)"};

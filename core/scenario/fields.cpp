@@ -57,11 +57,13 @@ std::optional<InputError> check_text(const FieldSpec& spec, const std::string& f
     switch (spec.rule) {
         case TextRule::model_id:
             if (!find_model(value))
-                return InputError{field, ErrorCode::unknown_value, field + " \"" + value + "\" is not known; use one of " + model_ids()};
+                return InputError{field, ErrorCode::unknown_value,
+                                  field + " \"" + format_excerpt(value) + "\" is not known; use one of " + model_ids()};
             break;
         case TextRule::gpu_id:
             if (!find_gpu(value))
-                return InputError{field, ErrorCode::unknown_value, field + " \"" + value + "\" is not known; use one of " + gpu_ids()};
+                return InputError{field, ErrorCode::unknown_value,
+                                  field + " \"" + format_excerpt(value) + "\" is not known; use one of " + gpu_ids()};
             break;
         case TextRule::vllm_version: {
             const auto v = parse_engine_version(value);

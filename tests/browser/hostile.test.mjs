@@ -168,6 +168,25 @@ test('16,000 configs nested 577 deep, sent and set, leave the module working and
   await page.close();
 });
 
+test('the serving panel refuses a deep config set beside a workload field by its depth, and keeps working', async () => {
+  const page = await browser.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${server.url}/embed.html?panel=serving&requests=50`);
+  await page.waitForFunction(() => window.KvEmbed && window.KvEmbed.handle, null, { timeout: 60000 });
+  const reply = await page.evaluate(() => {
+    let deep = {};
+    for (let i = 0; i < 5000; i++) deep = { x: deep };
+    return window.KvEmbed.handle.setState({ requests: 60, model_config: deep });
+  });
+  assert.ok(reply.error, 'refused');
+  assert.match(reply.error.message, /more than 64 deep/);
+  const state = await page.evaluate(() => window.KvEmbed.handle.setState({ requests: 70 }));
+  assert.ok(!state.error, JSON.stringify(state.error));
+  assert.equal(await page.evaluate(() => window.KvEmbed.handle.getState().requests), 70);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a 100 MB log file is refused by its size unread (no task over 200 ms), a 50 MB pasted config by its length', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors = watchErrors(page);

@@ -42,7 +42,16 @@ deep=$(mktemp)
 python3 -c "print('{\"model_config\": ' + '{\"a\": ' * 58300 + '1' + '}' * 58301)" >"$deep"  # 350 KB, under the 1 MiB cap
 check "a config.json nested 58,300 deep is refused by name, not a crash" 2 "r['error']['code'] == 'out_of_range' and '64 deep' in r['error']['message']" -- bash -c "'$cli' < '$deep'"
 check "a plan target nested 58,300 deep too" 2 "'64 deep' in r['error']['message']" -- bash -c "'$cli' --plan < '$deep'"
+given=$(python3 -c "print('{\"model_config\": ' + '{\"a\": ' * 18000 + '1' + '}' * 18001)")  # an argument holds 128 KiB at most
+check "a log's given scenario nested 18,000 deep too" 2 "'64 deep' in r['error']['message']" -- bash -c "echo 'INFO GPU KV cache size: 90,000 tokens' | '$cli' --explain-log --scenario '$given'"
+check "validation data nested 58,300 deep too" 2 "'64 deep' in r['error']['message']" -- bash -c "'$cli' --validate-timing < '$deep'"
+python3 -c "print('{\"model\": \"' + 'x' * 1000000 + '\"}')" >"$deep"  # under the 1 MiB cap
+check "an unknown model name of a megabyte is echoed as its first characters" 2 "r['error']['field'] == 'model' and len(r['error']['message']) < 2000 and 'xxx...' in r['error']['message']" -- bash -c "'$cli' < '$deep'"
+python3 -c "print('{\"model\": \"' + 'x' * 10000000 + '\"}')" >"$deep"
+check "one of ten megabytes is refused by its size, unread" 2 "r['error']['field'] == 'scenario' and 'at most 1,048,576' in r['error']['message'] and len(r['error']['message']) < 200" -- bash -c "'$cli' < '$deep'"
 rm -f "$deep"
+check "a tiny config.json on a 4096 GiB GPU is refused by the GPU's memory" 2 "r['error']['field'] == 'gpu_config.memory_gib' and r['error']['code'] == 'out_of_range'" -- "$cli" --scenario '{"model_config": {"num_hidden_layers": 1, "hidden_size": 64, "intermediate_size": 64, "num_attention_heads": 1, "vocab_size": 10, "max_position_embeddings": 1048576}, "gpu_config": {"memory_gib": 4096, "hbm_tb_per_s": 8, "bf16_dense_tflops": 2000}}'
+check "20,000 one-million-token requests on a tiny model are refused before they run" 2 "r['error']['field'] == 'requests' and 'at most' in r['error']['message']" -- "$cli" --simulate '{"workload": "fixed", "requests": 20000, "rate_per_s": 10000}' --scenario '{"model_config": {"num_hidden_layers": 1, "hidden_size": 64, "intermediate_size": 64, "num_attention_heads": 1, "vocab_size": 10, "max_position_embeddings": 1048576}, "gpu_config": {"memory_gib": 1024, "hbm_tb_per_s": 8, "bf16_dense_tflops": 2000}, "prompt_tokens": 1000000, "output_tokens": 16}'
 check "a run that would generate 164 million tokens is refused at once" 2 "r['error']['field'] == 'requests' and 'at most' in r['error']['message']" -- "$cli" --simulate '{"workload": "fixed", "requests": 20000, "rate_per_s": 10000}' --scenario '{"model": "Llama-3.1-8B", "gpu": "B200", "prompt_tokens": 32768, "output_tokens": 8192}'
 "$cli" --bogus >/dev/null 2>&1; [ $? -eq 2 ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: unknown flag"; }
 echo "cli: $passed passed, $failed failed"

@@ -20,6 +20,17 @@ TEST_CASE("a counted noun agrees with its number") {
     CHECK(format_counted(1024, "block") == "1,024 blocks");
 }
 
+TEST_CASE("text a reader gave is echoed as its first 60 bytes at most, still valid UTF-8") {
+    CHECK(format_excerpt("Qwen3-8B") == "Qwen3-8B");
+    CHECK(format_excerpt(std::string(60, 'x')) == std::string(60, 'x'));
+    CHECK(format_excerpt(std::string(10'000'000, 'x')) == std::string(57, 'x') + "...");
+    // 'é' is two bytes: a cut that would split one backs off to the character's start.
+    std::string accents;
+    for (int i = 0; i < 40; ++i) accents += "\xC3\xA9";
+    const std::string shown = format_excerpt(accents);
+    CHECK(shown == accents.substr(0, 56) + "...");
+}
+
 TEST_CASE("significant digits round like people do") {
     CHECK(format_significant(2322.0, 2) == "2,300");
     CHECK(format_significant(430.3, 2) == "430");

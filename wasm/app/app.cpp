@@ -5,6 +5,7 @@
 // (It is the one place outside platform/ that talks to html5.h: the platform's frames are
 // drawn on demand and have no notion of a loop that keeps going.)
 #include "app/app.hpp"
+#include "io/input_text.hpp"
 
 #include <emscripten/html5.h>
 #include <imgui.h>
@@ -209,9 +210,11 @@ std::optional<kv::InputError> apply_json(Panel& panel, const std::string& partia
         kvui::surface_invalidate(panel.surface);
         return error;
     };
-    // Scenario fields only: the scenario reader sees the text as written (it checks its size,
-    // NUL bytes and keys given twice).
-    nlohmann::json partial = nlohmann::json::parse(partial_json, nullptr, false);
+    // Parsed once with the size, NUL, duplicate-key and depth checks; a scenario-only set then goes
+    // to the scenario reader as written.
+    auto parsed_text = kv::parse_input_text(partial_json, "scenario");
+    if (auto* error = std::get_if<kv::InputError>(&parsed_text)) return refuse(*error);
+    nlohmann::json partial = std::move(std::get<nlohmann::json>(parsed_text));
     const bool has_workload =
         panel.kind == PanelKind::serving && partial.is_object() &&
         std::any_of(partial.items().begin(), partial.items().end(), [](const auto& item) { return is_workload_field(item.key()); });

@@ -3,12 +3,15 @@
 #include <string>
 
 #include "app/app.hpp"
+#include "io/input_text.hpp"
 
 namespace kvapp {
 
 std::optional<kv::InputError> set_focus(Panel& panel, const std::string& focus_json) {
     constexpr size_t max_names = 64, max_name_length = 96;
-    const nlohmann::json focus = nlohmann::json::parse(focus_json, nullptr, false);
+    auto parsed = kv::parse_input_text(focus_json, "focus");
+    if (auto* error = std::get_if<kv::InputError>(&parsed)) return *error;
+    const nlohmann::json& focus = std::get<nlohmann::json>(parsed);
     Panel::Focus next;
     if (!focus.is_null()) {
         if (!focus.is_object())
