@@ -149,7 +149,7 @@
 
   logForm.addEventListener('submit', function (event) {
     event.preventDefault();
-    var tooLong = custom.tooLarge(logText, custom.limits.log_bytes, 'log', 'a start-up log');
+    var tooLong = custom.tooLarge(logText, custom.limits.log_bytes, 'log', 'a start-up log') || custom.overlong(logForm);
     if (tooLong) {
       hideExplanation();
       refuse(logForm, tooLong);

@@ -30,6 +30,8 @@
   // The form as `kvcache --plan` reads it: {target} or {error} naming the first empty box. The
   // objectives are typed in milliseconds and sent in seconds; an empty objective is none.
   function planTarget() {
+    var long = custom.overlong(planForm);
+    if (long) return { error: long };
     var target = {};
     var keys = Object.keys(PLAN_REQUIRED);
     for (var i = 0; i < keys.length; ++i) {

@@ -109,6 +109,20 @@ var KvCustom = (function () {
       ' characters; ' + what + ' is read up to ' + format(limit, 'count') + ' bytes (the box was emptied)' };
   }
 
+  // A box over its maxlength (a script can set what typing and pasting cannot): the first one, named,
+  // its length said, its text left out of the message and out of the box (laying it out would block).
+  function overlong(form) {
+    var boxes = form.querySelectorAll('input[type=text]');
+    for (var i = 0; i < boxes.length; ++i) {
+      var box = boxes[i], length = box.value.length;
+      if (!(box.maxLength > 0 && length > box.maxLength)) continue;
+      box.value = '';
+      return { field: box.name, code: 'out_of_range', message: box.name + ' is ' + format(length, 'count') +
+        ' characters; the box takes at most ' + format(box.maxLength, 'count') + ' (the box was emptied)' };
+    }
+    return null;
+  }
+
   // Panels that refused what the defaults accepted (a panel at a setting the file does not suit).
   function panelNotes(reply) {
     return reply.errors.map(function (e) { return 'The ' + e.panel + ' panel kept its model: ' + e.message + '.'; });
@@ -289,6 +303,8 @@ var KvCustom = (function () {
 
   gpuForm.addEventListener('submit', function (event) {
     event.preventDefault();
+    var long = overlong(gpuForm);
+    if (long) { refuse(gpuForm, long); return; }
     KvLesson.useOwn({ gpu_config: gpuConfig() }).then(function (reply) {
       if (reply.error) { refuse(gpuForm, reply.error); return; }
       clearInvalid(gpuForm);
@@ -301,7 +317,7 @@ var KvCustom = (function () {
   var api = {
     root: root, logForm: logForm, planForm: planForm, PLAN_CONTROLS: PLAN_CONTROLS,
     say: say, refuse: refuse, clearInvalid: clearInvalid, format: format, element: element, panelNotes: panelNotes,
-    acceptFiles: acceptFiles, numberOrText: numberOrText, tooLarge: tooLarge, limits: limits,
+    acceptFiles: acceptFiles, numberOrText: numberOrText, tooLarge: tooLarge, overlong: overlong, limits: limits,
   };
 
   // ---- Back to the catalog, or to the lesson ----------------------------------------------------

@@ -187,7 +187,7 @@ test('the serving panel refuses a deep config set beside a workload field by its
   await page.close();
 });
 
-test('a 100 MB log file is refused by its size unread (no task over 200 ms), a 50 MB pasted config by its length', async () => {
+test('a 100 MB log file is refused by its size unread (no task over 200 ms), a 50 MB pasted config by its length, a long plan-form name by its box', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors = watchErrors(page);
   await page.goto(`${server.url}/`);
@@ -242,6 +242,27 @@ test('a 100 MB log file is refused by its size unread (no task over 200 ms), a 5
   assert.equal(await page.inputValue('#kv-own-config'), '');
   const afterSubmit = await tasksSince(submitted);
   assert.ok(afterSubmit.every((ms) => ms < 200), `long tasks after the submit: ${afterSubmit.join(', ')} ms`);
+
+  // A long model name in the plan form: typing or pasting stops at the box's 200 characters (a
+  // megabyte inserted as a paste inserts it); text a script put there is refused by its length at
+  // submit, not echoed, and the box emptied, before any plan is searched.
+  await page.click('#kv-own-plan-model');
+  const typed = await mark();
+  await page.keyboard.insertText('Qwen3-8B'.repeat(125000));
+  assert.equal((await page.inputValue('#kv-own-plan-model')).length, 200);
+  const afterTyped = await tasksSince(typed);
+  assert.ok(afterTyped.every((ms) => ms < 200), `long tasks after a megabyte was pasted: ${afterTyped.join(', ')} ms`);
+  await page.evaluate(() => { document.getElementById('kv-own-plan-model').value = 'x'.repeat(100000); });
+  await page.waitForTimeout(300);
+  const planned = await mark();
+  await page.evaluate(() => document.getElementById('kv-own-plan').requestSubmit());
+  await page.waitForFunction(() => /Not planned/.test(document.querySelector('#kv-own-plan .kv-custom__message').textContent));
+  const planMessage = await message('kv-own-plan');
+  assert.match(planMessage, /model is 100,000 characters; the box takes at most 200 \(the box was emptied\)/);
+  assert.ok(planMessage.length < 400, `the message is ${planMessage.length} characters`);
+  assert.equal(await page.inputValue('#kv-own-plan-model'), '');
+  const afterPlan = await tasksSince(planned);
+  assert.ok(afterPlan.every((ms) => ms < 200), `long tasks after the plan's submit: ${afterPlan.join(', ')} ms`);
   assert.deepEqual(errors, []);
   await page.close();
 });
