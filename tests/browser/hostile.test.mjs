@@ -66,6 +66,37 @@ test('a 160-character link asking for 20,000 requests of 40,960 tokens is refuse
   // The problems are shown on the page, not only in the console.
   const shown = await page.evaluate(() => document.body.innerText);
   assert.match(shown, /a simulated run generates at most [\d,]+/);
+  // The same ask on a running panel: refused within a second, the module's memory where it was.
+  const { ms, grew } = await page.evaluate(() => {
+    const heap = () => window.KvPanels.drawStats().wasm_heap_bytes;
+    const before = heap(), t0 = performance.now();
+    window.KvEmbed.handle.setState({ requests: 20000, prompt_tokens: 32768, output_tokens: 8192 });
+    return { ms: performance.now() - t0, grew: heap() - before };
+  });
+  assert.ok(ms < 1000, `${Math.round(ms)} ms`);
+  assert.ok(grew <= 1 << 20, `the heap grew by ${grew} bytes`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the same fields in the lesson\'s address are refused by name on its serving panel, the rest kept', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = watchErrors(page);
+  const hash = '#panel=serving&workload=fixed&requests=20000&rate_per_s=10000&prompt_tokens=32768&output_tokens=8192' +
+    '&model=Llama-3.1-8B&gpu=B200';
+  await page.goto(`${server.url}/${hash}`);
+  await page.waitForFunction(() => window.KvLesson && window.KvLesson.panels.serving, null, { timeout: 60000 });
+  const state = await page.evaluate(() => window.KvLesson.panels.serving.getState());
+  assert.equal(state.model, 'Llama-3.1-8B');
+  assert.equal(state.gpu, 'B200');
+  assert.equal(state.rate_per_s, 10000);
+  // What was asked for is cut to what a run may take, and the run that remains was simulated.
+  assert.ok(state.requests * state.output_tokens <= 16e6 && state.requests * state.prompt_tokens <= 200e6, JSON.stringify(state));
+  const run = await page.evaluate(() => window.KvLesson.panels.serving.result());
+  assert.equal(run.status, 'ok');
+  assert.equal(run.simulation.finished, state.requests);
+  const status = await page.textContent('#panel-serving .kv-panel__status');
+  assert.match(status, /From the address: the run would prefill [\d,]+ prompt tokens \(20,000 requests\); a simulated run prefills at most [\d,]+/);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -80,8 +111,18 @@ test('host messages: a burst of sets coalesces, bad values are answered, and the
 
   // 10,000 sets in one burst: the last value wins, and far fewer reports than sets come back.
   const before = (await changes()).length;
-  await page.evaluate(() => { for (let i = 0; i < 10000; i++) window.send({ kv: 'set', state: { prompt_tokens: 1024 + (i % 64) * 16 } }); });
+  // The host stamps when its last set left and when the settled report came back.
+  await page.evaluate(() => {
+    for (let i = 0; i < 10000; i++) window.send({ kv: 'set', state: { prompt_tokens: 1024 + (i % 64) * 16 } });
+    window.lastSentAt = performance.now();
+    window.settledAt = 0;
+    window.addEventListener('message', (e) => {
+      if (e.data && e.data.kv === 'change' && e.data.state.prompt_tokens === 1024 + (9999 % 64) * 16 && !window.settledAt) window.settledAt = performance.now();
+    });
+  });
   await settled(() => { const c = window.replies.filter((r) => r.kv === 'change'); return c.length && c[c.length - 1].state.prompt_tokens === 1024 + (9999 % 64) * 16; });
+  const settleMs = await page.evaluate(() => window.settledAt - window.lastSentAt);
+  assert.ok(settleMs > 0 && settleMs < 1000, `settled ${Math.round(settleMs)} ms after the last set`);
   await page.waitForTimeout(300);
   const burst = (await changes()).length - before;
   assert.ok(burst >= 1 && burst <= 100, `${burst} reports for 10,000 sets`);

@@ -486,6 +486,13 @@ test('a config.json pasted, chosen or dropped runs in every panel; a bad one is 
   now = await panelStates(page);
   for (const kind of ['admission', 'phases', 'batching']) assert.equal(now[kind].result.model.attention, 'mla', kind);
 
+  // A one-layer model is "1 layer" in the form's summary (format_counted in the panel's formula).
+  await page.fill('#kv-own-config', JSON.stringify({ ...mixtralConfig, num_hidden_layers: 1 }));
+  const one = await submitForm(page, 'kv-own-model');
+  assert.ok(one.ok, one.text);
+  assert.match(one.text, /\b1 layer\b/);
+  assert.doesNotMatch(one.text, /\b1 layers\b/);
+
   // Dropped as a file onto the form: the text lands in the box.
   const dropped = await page.evaluateHandle((text) => {
     const dt = new DataTransfer();
