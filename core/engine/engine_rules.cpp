@@ -52,6 +52,7 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.async_scheduling = !(v < EngineVersion{0, 12, 0});
     r.custom_allreduce = !(v < EngineVersion{0, 3, 0});
     r.custom_allreduce_on_amd = !(v < EngineVersion{0, 8, 3});
+    r.mla_attention = !(v < EngineVersion{0, 7, 1});
     return r;
 }
 

@@ -121,6 +121,12 @@ struct EngineRules {
     // #27 (2024-05).
     bool custom_allreduce = true;
     bool custom_allreduce_on_amd = true;
+    // Multi-head latent attention for DeepSeek-V2/V3 (PR #12528, "MLA decode optimizations", in
+    // 0.7.1 by Neural Magic's post of 2025-02-04): the cache holds the compressed latent. Before it,
+    // kv_b_proj decompressed every token and the cache held each head's key (qk_nope + qk_rope wide)
+    // and value (padded to the key's width), about ten times the bytes: 54,560 tokens on 8 H200s at
+    // 0.7.0 against 512,000 after.
+    bool mla_attention = true;
 };
 
 EngineRules engine_rules(const EngineVersion& version);

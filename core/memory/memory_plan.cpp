@@ -131,8 +131,11 @@ KvLayout layout_of(const ModelSpec& m, const Scenario& s, const ResolvedLimits& 
     k.block_size = limits.block_size;
     const int64_t tp = s.tensor_parallel_size;
     const int dtype = bytes_per_element(s.kv_cache_dtype);
-    if (is_mla(m)) {
+    if (is_mla(m) && rules.mla_attention) {
         k.bytes_per_token_per_layer = to_d((m.kv_lora_rank + m.qk_rope_head_dim) * dtype);
+    } else if (is_mla(m)) {  // before MLA's kernels: each head's key and value, the value padded to the key's width
+        k.kv_heads_per_rank = std::max<int64_t>(1, m.num_attention_heads / tp);
+        k.bytes_per_token_per_layer = to_d(2 * k.kv_heads_per_rank * (m.qk_nope_head_dim + m.qk_rope_head_dim) * dtype);
     } else {
         k.kv_heads_per_rank = std::max<int64_t>(1, m.num_key_value_heads / tp);
         k.kv_heads_replicated = tp > m.num_key_value_heads;

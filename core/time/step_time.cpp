@@ -33,6 +33,10 @@ AttentionFlops attention_flops(const StepEngine& r, int64_t tp) {
         const double pair = per_width * 2.0 * static_cast<double>(m.head_dim);
         return {pair, pair, 0.0};
     }
+    if (!r.rules.mla_attention) {  // before 0.7.1: per-head keys and values (engine_rules.hpp), the values padded
+        const double pair = per_width * 2.0 * static_cast<double>(m.qk_nope_head_dim + m.qk_rope_head_dim);
+        return {pair, pair, 0.0};
+    }
     const auto latent = static_cast<double>(m.kv_lora_rank), rope = static_cast<double>(m.qk_rope_head_dim);
     const auto nope = static_cast<double>(m.qk_nope_head_dim), value = static_cast<double>(m.v_head_dim);
     return {per_width * (2.0 * latent + rope), per_width * (nope + rope + value), per_width * latent * (nope + value)};

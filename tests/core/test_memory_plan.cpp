@@ -321,3 +321,21 @@ TEST_CASE("a memory refusal names the other ways out: more GPUs, FP8 weights") {
     CHECK(evaluate_ok({}).tensor_parallel_that_starts == 0);
     CHECK_FALSE(evaluate_ok({}).fp8_weights_start);
 }
+
+TEST_CASE("DeepSeek before MLA's kernels (0.7.0): every head's key and value in the cache, about ten times the latent") {
+    const nlohmann::json deepseek = {{"model", "DeepSeek-V3"}, {"gpu", "H200"}, {"tensor_parallel_size", 8}, {"max_model_len", 8192}};
+    nlohmann::json before = deepseek, after = deepseek;
+    before["vllm_version"] = "0.7.0";
+    after["vllm_version"] = "0.7.1";
+    const Result old_cache = evaluate_ok(before), latent = evaluate_ok(after);
+    // 61 layers x 16 heads a rank x (128 nope + 64 rope) for the key, the value padded to it, 2 bytes.
+    CHECK(old_cache.memory.layout.kv_bytes_per_token == 61.0 * 2 * 16 * 192 * 2);
+    CHECK(old_cache.memory.layout.kv_heads_per_rank == 16);
+    // 61 layers x (512 latent + 64 rope) x 2 bytes, shared by the heads.
+    CHECK(latent.memory.layout.kv_bytes_per_token == 61.0 * 576 * 2);
+    // Neural Magic's post (2025-02-04) measured 54,560 tokens at 0.7.0 and 512,000 at 0.7.1 on 8 H200s
+    // (its own settings, not stated): the model's pools hold about ten times more at 0.7.1 too.
+    const double ratio = static_cast<double>(latent.memory.kv_cache_tokens) / static_cast<double>(old_cache.memory.kv_cache_tokens);
+    CHECK(ratio > 9.0);
+    CHECK(ratio < 11.5);
+}

@@ -113,9 +113,12 @@ void budget_bar(const kv::Result& r) {
 std::string per_token_formula(const kv::Result& r) {
     const kv::KvLayout& k = r.memory.layout;
     const std::string dtype = kv::format_count(kv::bytes_per_element(r.scenario.kv_cache_dtype)) + " B";
-    if (r.model.attention == kv::AttentionKind::mla)
+    if (r.model.attention == kv::AttentionKind::mla && r.rules.mla_attention)
         return kv::format_counted(k.layers, "layer") + " × (" + kv::format_count(r.model.kv_lora_rank) + " latent + " +
                kv::format_count(r.model.qk_rope_head_dim) + " rope) × " + dtype;
+    if (r.model.attention == kv::AttentionKind::mla)  // a release before MLA's kernels: every head's key and value
+        return "2 × " + kv::format_counted(k.layers, "layer") + " × " + kv::format_count(k.kv_heads_per_rank) + " heads × " +
+               kv::format_count(r.model.qk_nope_head_dim + r.model.qk_rope_head_dim) + " × " + dtype;
     return "2 × " + kv::format_counted(k.layers, "layer") + " × " + kv::format_count(k.kv_heads_per_rank) + " kv_heads × " +
            kv::format_count(r.model.head_dim) + " × " + dtype;
 }
