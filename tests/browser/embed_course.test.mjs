@@ -193,9 +193,12 @@ test('frames fit their panels at 720 and 343 px: no fixed height, no inner scrol
 test('a click made while the panel is loading is applied once it is ready', async () => {
   const p = await browser.newPage({ viewport: { width: 900, height: 900 } });
   const errors = watchErrors(p);
-  // A slow module: the panel cannot be ready for two seconds.
+  // The module is held back until the click has been made, so the panel cannot be ready before it
+  // (a fixed delay raced the page's own loading on a busy machine: 1 run in 12 clicked too late).
+  let release;
+  const clicked = new Promise((r) => { release = r; });
   await p.route('**/js/kvcache.js', async (route) => {
-    await new Promise((r) => setTimeout(r, 2000));
+    await clicked;
     await route.continue();
   });
   await p.addInitScript(() => {
@@ -205,6 +208,7 @@ test('a click made while the panel is loading is applied once it is ready', asyn
   await p.goto(`${server.url}/course/after.html`, { waitUntil: 'domcontentloaded' });
   await p.click('[data-kv-set]');
   const clickedAt = await p.evaluate(() => performance.now());
+  release();
   const frame = p.frames().find((f) => f.url().includes('embed.html'));
   await frame.waitForFunction(() => window.KvEmbed && window.KvEmbed.handle, null, { timeout: 60000 });
   await frame.waitForFunction(() => window.KvEmbed.handle.getState().kv_cache_dtype === 'fp8', null, { timeout: 10000 });
