@@ -106,6 +106,27 @@ std::string simulate_workload(const std::string& scenario_text, const std::strin
 // Panel verbs
 //-----------------------------------------------------------------------------
 
+// The boundary's last defence: what the core does not expect (an allocation that fails, a text the
+// JSON writer refuses) comes back as a named error, never as a bare exception number in JavaScript.
+std::string internal_error(const std::string& what) {
+    return kv::error_to_json({"module", kv::ErrorCode::internal_error, what + "; try a smaller run, or reload the page"}).dump();
+}
+
+template <auto Verb>
+struct Guarded;
+template <typename... Args, std::string (*Verb)(Args...)>
+struct Guarded<Verb> {
+    static std::string call(Args... args) {
+        try {
+            return Verb(args...);
+        } catch (const std::bad_alloc&) {
+            return internal_error("the module ran out of memory");
+        } catch (const std::exception& e) {
+            return internal_error(std::string("the module failed (") + e.what() + ")");
+        }
+    }
+};
+
 std::string unknown_panel(int id) {
     return kv::error_to_json({"panel", kv::ErrorCode::unknown_value, "no panel " + std::to_string(id) + " is mounted"}).dump();
 }
@@ -297,36 +318,36 @@ std::string panel_key_results(int id) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(kvcache) {
-    emscripten::function("evaluate", &evaluate_scenario);
-    emscripten::function("sweepBatch", &sweep_batch);
-    emscripten::function("sweepTensorParallel", &sweep_tensor_parallel);
-    emscripten::function("catalog", &catalog);
+    emscripten::function("evaluate", &Guarded<&evaluate_scenario>::call);
+    emscripten::function("sweepBatch", &Guarded<&sweep_batch>::call);
+    emscripten::function("sweepTensorParallel", &Guarded<&sweep_tensor_parallel>::call);
+    emscripten::function("catalog", &Guarded<&catalog>::call);
     emscripten::function("formatValue", &format_value);
-    emscripten::function("explainLog", &explain_log);
-    emscripten::function("planFlags", &plan_flags);
-    emscripten::function("simulate", &simulate_workload);
+    emscripten::function("explainLog", &Guarded<&explain_log>::call);
+    emscripten::function("planFlags", &Guarded<&plan_flags>::call);
+    emscripten::function("simulate", &Guarded<&simulate_workload>::call);
 
-    emscripten::function("panelMount", &panel_mount);
+    emscripten::function("panelMount", &Guarded<&panel_mount>::call);
     emscripten::function("panelUnmount", &panel_unmount);
-    emscripten::function("panelGetState", &panel_get_state);
-    emscripten::function("panelSetState", &panel_set_state);
-    emscripten::function("panelResult", &panel_result);
-    emscripten::function("panelLayout", &panel_layout);
-    emscripten::function("panelHighlight", &panel_highlight);  // linked reading
-    emscripten::function("panelConcepts", &panel_concepts);
-    emscripten::function("panelFocus", &panel_focus);  // compact reading
+    emscripten::function("panelGetState", &Guarded<&panel_get_state>::call);
+    emscripten::function("panelSetState", &Guarded<&panel_set_state>::call);
+    emscripten::function("panelResult", &Guarded<&panel_result>::call);
+    emscripten::function("panelLayout", &Guarded<&panel_layout>::call);
+    emscripten::function("panelHighlight", &Guarded<&panel_highlight>::call);  // linked reading
+    emscripten::function("panelConcepts", &Guarded<&panel_concepts>::call);
+    emscripten::function("panelFocus", &Guarded<&panel_focus>::call);  // compact reading
     emscripten::function("panelFocusBottom", &panel_focus_bottom);
     emscripten::function("panelSetVisible", &panel_set_visible);
     emscripten::function("panelResize", &panel_resize);
-    emscripten::function("panelPlayback", &panel_playback);
+    emscripten::function("panelPlayback", &Guarded<&panel_playback>::call);
     emscripten::function("panelPlay", &panel_play);
     emscripten::function("setTheme", &set_theme);
     emscripten::function("setReducedMotion", &set_reduced_motion);
     emscripten::function("setEventHook", &set_event_hook);
-    emscripten::function("drawStats", &draw_stats);
+    emscripten::function("drawStats", &Guarded<&draw_stats>::call);
     emscripten::function("resetDrawStats", &reset_draw_stats);
     emscripten::function("palette", &palette);
 
-    emscripten::function("panelKnobs", &panel_knobs);
-    emscripten::function("panelKeyResults", &panel_key_results);
+    emscripten::function("panelKnobs", &Guarded<&panel_knobs>::call);
+    emscripten::function("panelKeyResults", &Guarded<&panel_key_results>::call);
 }
