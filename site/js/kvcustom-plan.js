@@ -1,5 +1,5 @@
 // The "Your own model or GPU" form's planner (kvcustom.js has the rest): a load (catalog model and
-// GPU, GPU count, users, prompt and output tokens, optional median and p99 latency objectives in
+// GPU, GPU count, users or a request rate, prompt and output tokens, optional median, p90 and p99 objectives in
 // ms, sent in seconds, and a GPU-hour price) goes to the core's planner (KvPanels.plan,
 // core/plan/plan.hpp): the summary, then each candidate's command line, its simulated latencies,
 // cost and accuracy caveats, or the closest one marked as falling short, and what each GPU buys
@@ -21,7 +21,7 @@
     model: 'model is empty: name a catalog model, as the panels\u2019 model knob does',
     gpu: 'gpu is empty: name a catalog GPU, as the panels\u2019 GPU knob does',
     gpu_count: 'gpu_count is empty: say how many GPUs there are',
-    users: 'users is empty: say how many users are served at once',
+    users: 'users is empty: say how many users are served at once, or give a request rate',
     prompt_tokens: 'prompt_tokens is empty: say how many tokens a prompt has',
     output_tokens: 'output_tokens is empty: say how many tokens an answer has',
   };
@@ -33,9 +33,12 @@
     var long = custom.overlong(planForm);
     if (long) return { error: long };
     var target = {};
+    var rate = planForm.elements.rate_per_s.value.trim();
+    if (rate) target.rate_per_s = numberOrText(rate);   // the arrivals replace the users
     var keys = Object.keys(PLAN_REQUIRED);
     for (var i = 0; i < keys.length; ++i) {
       var text = planForm.elements[keys[i]].value.trim();
+      if (!text && keys[i] === 'users' && rate) continue;
       if (!text) return { error: { field: keys[i], message: PLAN_REQUIRED[keys[i]] } };
       target[keys[i]] = keys[i] === 'model' || keys[i] === 'gpu' ? text : numberOrText(text);
     }

@@ -69,7 +69,8 @@ var KvCustom = (function () {
   // "gpu_config.hbm_tb_per_s" that input; for a log, "model" and "gpu" are those boxes and anything
   // else (the log itself, a flag it states) is the log's text; for a plan, the box of that name
   // (the objectives' boxes take milliseconds where the core's fields are itl_s and ttft_s).
-  var PLAN_CONTROLS = { itl_s: 'itl_ms', ttft_s: 'ttft_ms', tpot_p99_s: 'tpot_p99_ms', ttft_p99_s: 'ttft_p99_ms' };
+  var PLAN_CONTROLS = { itl_s: 'itl_ms', ttft_s: 'ttft_ms', tpot_p90_s: 'tpot_p90_ms', ttft_p90_s: 'ttft_p90_ms',
+    tpot_p99_s: 'tpot_p99_ms', ttft_p99_s: 'ttft_p99_ms' };
   function controlFor(form, field) {
     if (form === modelForm) return config;
     if (form === planForm) return planForm.elements[PLAN_CONTROLS[field] || field] || planForm.elements.model;

@@ -49,13 +49,12 @@ const mounted = (page, kind) =>
   page.waitForFunction((k) => window.KvLesson && window.KvLesson.panels[k], kind, { timeout: 60000 });
 
 async function mountAll(page) {
-  // Scroll through the page so every panel comes near the viewport and mounts.
-  const height = await page.evaluate(() => document.body.scrollHeight);
-  for (let y = 0; y < height; y += 700) {
-    await page.evaluate((top) => window.scrollTo(0, top), y);
-    await page.waitForTimeout(50);
+  // Each panel's first figure brought into view and waited for (a panel swept past quickly may not
+  // mount: it mounts only while near the viewport).
+  for (const kind of ['admission', 'phases', 'batching', 'serving']) {
+    await page.locator(`#panel-${kind}`).scrollIntoViewIfNeeded();
+    await mounted(page, kind);
   }
-  for (const kind of ['admission', 'phases', 'batching', 'serving']) await mounted(page, kind);
   await page.evaluate(() => window.scrollTo(0, 0));
 }
 
@@ -828,6 +827,32 @@ test('a load planned in the form lists the core\'s vllm serve lines; one goes to
   assert.equal(await page.locator('#kv-own-plan-result .kv-custom__candidate.is-shown').count(), 0);
   assert.deepEqual(errors, []);
   assert.deepEqual(await page.evaluate(() => window.__csp), []);
+  await page.close();
+});
+
+test('the plan form takes a request rate and the one-in-ten objectives, as the CLI does, and answers as it does', async () => {
+  const { page, errors } = await open(`${server.url}/`);
+  await mounted(page, 'admission');
+  await page.click('#your-own summary');
+  // A rate replaces the users, whose box may stay empty.
+  await fillPlan(page, { model: 'Qwen3-8B', gpu: 'H100', gpu_count: 8, users: '', rate_per_s: 20, prompt_tokens: 2000, output_tokens: 300,
+    tpot_p90_ms: 40, ttft_p90_ms: 800, gpu_hour_price: 2.5 });
+  const verdict = await submitForm(page, 'kv-own-plan');
+  const target = { model: 'Qwen3-8B', gpu: 'H100', gpu_count: 8, rate_per_s: 20, prompt_tokens: 2000, output_tokens: 300,
+    tpot_p90_s: 0.04, ttft_p90_s: 0.8, gpu_hour_price: 2.5 };
+  const expected = nativePlan(target);
+  assert.ok(!expected.error, JSON.stringify(expected.error));
+  assert.equal(verdict.text, expected.summary);
+  assert.match(verdict.text, /20 requests\/s/);
+  assert.deepEqual(await page.evaluate((t) => window.KvPanels.plan(t), target), expected, 'the wasm plan is the CLI\'s');
+  const items = await planItems(page);
+  assert.deepEqual(items.map((i) => i.command), (expected.met ? expected.candidates : [expected.closest]).map((c) => c.command_line));
+  // A one-in-ten objective the core refuses is named by its field and marks its millisecond box.
+  await fillPlan(page, { tpot_p90_ms: 0 });
+  const bad = await submitForm(page, 'kv-own-plan');
+  assert.equal(bad.field, 'tpot_p90_s');
+  assert.equal(await page.getAttribute('#kv-own-plan-tpot90', 'aria-invalid'), 'true');
+  assert.deepEqual(errors, []);
   await page.close();
 });
 
