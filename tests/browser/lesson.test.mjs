@@ -843,8 +843,11 @@ test('the plan form takes a request rate and the one-in-ten objectives, as the C
   const expected = nativePlan(target);
   assert.ok(!expected.error, JSON.stringify(expected.error));
   assert.equal(verdict.text, expected.summary);
-  assert.match(verdict.text, /20 requests\/s/);
-  assert.deepEqual(await page.evaluate((t) => window.KvPanels.plan(t), target), expected, 'the wasm plan is the CLI\'s');
+  assert.match(verdict.text, /20\.0 requests\/s/);
+  // The module and the native CLI differ in their last bits here (their math libraries and
+  // optimisations differ; a Poisson run's times go through exp and log): equal to nine digits.
+  const nine = (v) => JSON.parse(JSON.stringify(v, (k, x) => (typeof x === 'number' ? Number(x.toPrecision(9)) : x)));
+  assert.deepEqual(nine(await page.evaluate((t) => window.KvPanels.plan(t), target)), nine(expected), 'the wasm plan is the CLI\'s');
   const items = await planItems(page);
   assert.deepEqual(items.map((i) => i.command), (expected.met ? expected.candidates : [expected.closest]).map((c) => c.command_line));
   // A one-in-ten objective the core refuses is named by its field and marks its millisecond box.
