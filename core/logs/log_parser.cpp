@@ -282,11 +282,7 @@ bool read_failure(ParsedLog& p, std::string_view line) {
 
 // The pool figures one line states: read with the earlier ones set aside, then the earlier ones
 // kept where the line states none; a line tagged with a data-parallel rank is that engine's own.
-struct PoolFigures {
-    std::optional<double> available_gib;
-    std::optional<int64_t> kv_cache_tokens, gpu_blocks;
-    std::optional<double> max_concurrency;
-};
+using PoolFigures = ParsedLog::PoolFigures;
 
 PoolFigures set_pool_aside(ParsedLog& p) {
     PoolFigures earlier{p.available_gib, p.kv_cache_tokens, p.gpu_blocks, p.max_concurrency};
@@ -300,7 +296,7 @@ PoolFigures set_pool_aside(ParsedLog& p) {
 void keep_pool(ParsedLog& p, const PoolFigures& earlier, std::optional<int64_t> rank) {
     if (rank && (p.available_gib || p.kv_cache_tokens || p.gpu_blocks || p.max_concurrency)) {
         auto pool = std::find_if(p.engine_pools.begin(), p.engine_pools.end(), [&](const auto& e) { return e.rank == *rank; });
-        if (pool == p.engine_pools.end()) pool = p.engine_pools.insert(p.engine_pools.end(), ParsedLog::EnginePool{*rank, {}, {}, {}, {}});
+        if (pool == p.engine_pools.end()) pool = p.engine_pools.insert(p.engine_pools.end(), ParsedLog::EnginePool{{}, *rank});
         if (p.available_gib) pool->available_gib = p.available_gib;
         if (p.kv_cache_tokens) pool->kv_cache_tokens = p.kv_cache_tokens;
         if (p.gpu_blocks) pool->gpu_blocks = p.gpu_blocks;

@@ -56,11 +56,13 @@ struct ParsedLog {
     // Engines in the paste: the data-parallel ranks its worker tags name (each sizes its own pool).
     std::vector<int64_t> data_parallel_ranks;
     // Each engine's pool as the lines tagged with its rank print it (reprints keep the last).
-    struct EnginePool {
-        int64_t rank = 0;
+    struct PoolFigures {
         std::optional<double> available_gib;
         std::optional<int64_t> kv_cache_tokens, gpu_blocks;
         std::optional<double> max_concurrency;
+    };
+    struct EnginePool : PoolFigures {
+        int64_t rank = 0;
     };
     std::vector<EnginePool> engine_pools;  // in the order the ranks first print a pool figure
     LogStage stage = LogStage::loading_weights;

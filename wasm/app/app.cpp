@@ -210,8 +210,7 @@ std::optional<kv::InputError> apply_json(Panel& panel, const std::string& partia
         kvui::surface_invalidate(panel.surface);
         return error;
     };
-    // Parsed once with the size, NUL, duplicate-key and depth checks; a scenario-only set then goes
-    // to the scenario reader as written.
+    // Parsed once, with the size, NUL, duplicate-key and depth checks every reader needs.
     auto parsed_text = kv::parse_input_text(partial_json, "scenario");
     if (auto* error = std::get_if<kv::InputError>(&parsed_text)) return refuse(*error);
     nlohmann::json partial = std::move(std::get<nlohmann::json>(parsed_text));
@@ -219,7 +218,7 @@ std::optional<kv::InputError> apply_json(Panel& panel, const std::string& partia
         panel.kind == PanelKind::serving && partial.is_object() &&
         std::any_of(partial.items().begin(), partial.items().end(), [](const auto& item) { return is_workload_field(item.key()); });
     if (!has_workload) {
-        auto parsed = kv::scenario_from_text(partial_json, panel.scenario);
+        auto parsed = kv::scenario_from_json(partial, panel.scenario);
         if (auto* error = std::get_if<kv::InputError>(&parsed)) return refuse(*error);
         return commit(panel, std::get<kv::Scenario>(parsed), panel.workload);
     }
