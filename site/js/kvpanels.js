@@ -242,20 +242,30 @@ var KvPanels = (function () {
 
   // A lost WebGL context (module: platform_html5.cpp) says so beside the canvas until it returns.
   // Far off screen a panel gives its context back and takes it again as it nears: browsers keep
-  // about sixteen a page and drop the oldest for good, so a page of twenty frames holds a few.
+  // about sixteen a page and drop the oldest, so a page of twenty frames holds a few. A context the
+  // browser dropped (twenty frames mounting at once pass sixteen before the far ones give theirs
+  // back) is asked for again each second while the panel is near; the module handles the loss
+  // event, which is what lets a restore succeed, and a restore asked before that event is ignored.
   function watchContext(canvas, panel) {
-    var lostNote = null, released = false, gl = canvas.getContext('webgl2');   // the module's own
+    var lostNote = null, released = false, near = true, retry = 0, gl = canvas.getContext('webgl2');
     var ext = gl && gl.getExtension('WEBGL_lose_context');
+    var askBack = function () {
+      retry = 0;
+      if (!near || released || !gl.isContextLost()) return;
+      ext.restoreContext();
+      retry = setTimeout(askBack, 1000);
+    };
     if (ext && window.IntersectionObserver) {
-      var near = new IntersectionObserver(function (entries) {
-        var nowNear = entries[entries.length - 1].isIntersecting;
-        if (!nowNear && !released && !gl.isContextLost()) { released = true; ext.loseContext(); }
-        else if (nowNear && released) { released = false; ext.restoreContext(); }
+      var watcher = new IntersectionObserver(function (entries) {
+        near = entries[entries.length - 1].isIntersecting;
+        if (!near && !released && !gl.isContextLost()) { released = true; ext.loseContext(); }
+        else if (near && gl.isContextLost()) { released = false; askBack(); }
       }, { rootMargin: '150% 0px' });
-      near.observe(canvas);
-      panel.cleanup.push(function () { near.disconnect(); });
+      watcher.observe(canvas);
+      panel.cleanup.push(function () { watcher.disconnect(); clearTimeout(retry); });
     }
     var onLost = function () {
+      if (ext && !released && !retry) retry = setTimeout(askBack, 1000);
       if (lostNote || released) return;
       lostNote = Object.assign(document.createElement('p'), { className: 'kv-panel__lost' });
       lostNote.setAttribute('role', 'status');

@@ -67,3 +67,23 @@ test(`${FRAMES} panel frames on one page all draw when scrolled to, and only tho
     await page.close();
   }
 });
+
+test('a panel whose context the browser drops while it is on screen asks for it back and draws again', async () => {
+  const page = await browser.newPage({ viewport: { width: 760, height: 900 } });
+  const errors = watchErrors(page);
+  try {
+    await page.goto(`${server.url}/host/kv/embed.html?panel=phases`);
+    await page.waitForSelector('.kv-embed__main.is-mounted', { timeout: 120000 });
+    // As the browser does past its limit: the context goes, with nothing of the page's asking.
+    await page.evaluate(() => {
+      window.KvPanels.resetDrawStats();
+      document.querySelector('canvas').getContext('webgl2').getExtension('WEBGL_lose_context').loseContext();
+    });
+    await page.waitForSelector('.kv-panel__lost', { timeout: 5000 });
+    await page.waitForFunction(() => !document.querySelector('canvas').getContext('webgl2').isContextLost() &&
+      window.KvPanels.drawStats().frames > 0 && !document.querySelector('.kv-panel__lost'), null, { timeout: 15000 });
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
