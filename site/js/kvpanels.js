@@ -55,17 +55,12 @@ var KvPanels = (function () {
   var panels = {};               // id -> {canvas, listeners, cleanup}
   var pendingHeights = {};       // heights reported while mount() was still running
   var canvasCount = 0;
-  var darkQuery = null;
-  var motionQuery = null;
+  var darkQuery = null, motionQuery = null;
 
   function loadScript(url) {
     return new Promise(function (resolve, reject) {
-      var script = document.createElement('script');
-      script.src = url;
-      script.async = true;
-      script.onload = resolve;
-      script.onerror = function () { reject(new Error('KvPanels: could not load ' + url)); };
-      document.head.appendChild(script);
+      document.head.appendChild(Object.assign(document.createElement('script'), { src: url, async: true,
+        onload: resolve, onerror: function () { reject(new Error('KvPanels: could not load ' + url)); } }));
     });
   }
 
@@ -241,19 +236,15 @@ var KvPanels = (function () {
   }
 
   // A lost WebGL context (module: platform_html5.cpp) says so beside the canvas until it returns.
-  // Far off screen a panel gives its context back and takes it again as it nears: browsers keep
-  // about sixteen a page and drop the oldest, so a page of twenty frames holds a few. A context the
-  // browser dropped (twenty frames mounting at once pass sixteen before the far ones give theirs
-  // back) is asked for again each second while the panel is near; the module handles the loss
-  // event, which is what lets a restore succeed, and a restore asked before that event is ignored.
+  // Far off screen a panel gives its context back and takes it again as it nears (browsers keep
+  // about sixteen a page and drop the oldest); one the browser dropped is asked for every 2 s near.
   function watchContext(canvas, panel) {
     var lostNote = null, released = false, near = true, retry = 0, gl = canvas.getContext('webgl2');
     var ext = gl && gl.getExtension('WEBGL_lose_context');
     var askBack = function () {
-      retry = 0;
-      if (!near || released || !gl.isContextLost()) return;
-      ext.restoreContext();
-      retry = setTimeout(askBack, 1000);
+      clearTimeout(retry);
+      retry = near && !released && gl.isContextLost() ? setTimeout(askBack, 2000) : 0;
+      if (retry) ext.restoreContext();
     };
     if (ext && window.IntersectionObserver) {
       var watcher = new IntersectionObserver(function (entries) {
@@ -265,11 +256,10 @@ var KvPanels = (function () {
       panel.cleanup.push(function () { watcher.disconnect(); clearTimeout(retry); });
     }
     var onLost = function () {
-      if (ext && !released && !retry) retry = setTimeout(askBack, 1000);
+      if (ext && !released && !retry) retry = setTimeout(askBack, 2000);
       if (lostNote || released) return;
-      lostNote = Object.assign(document.createElement('p'), { className: 'kv-panel__lost' });
-      lostNote.setAttribute('role', 'status');
-      lostNote.textContent = 'The browser took back this panel\u2019s drawing surface. It redraws, with your settings, when the browser returns it.';
+      lostNote = Object.assign(document.createElement('p'), { className: 'kv-panel__lost', role: 'status',
+        textContent: 'The browser took back this panel\u2019s drawing surface. It redraws, with your settings, when the browser returns it.' });
       canvas.insertAdjacentElement('afterend', lostNote);
     };
     var onRestored = function () { if (lostNote) lostNote.remove(); lostNote = null; };
