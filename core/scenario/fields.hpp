@@ -3,8 +3,10 @@
 // The JSON reader and writer (io/fields_json.hpp), --catalog, the panels' knobs and the page
 // scripts all read the rows, so a field's range and default are written once. No JSON here.
 #pragma once
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -136,13 +138,22 @@ std::optional<double> field_number(const Field<S>& f, const S& s) {
     if (auto* odm = std::get_if<std::optional<double> S::*>(&f.member)) return s.**odm;
     return std::nullopt;
 }
+// A number into an integer member with no undefined behaviour: NaN reads 0 and a value past the
+// type's ends stops there (the row's check then refuses it; clang's UBSan caught -1 into a seed).
+template <typename I>
+I saturating_integer(double v) {
+    if (std::isnan(v)) return 0;
+    if (v <= static_cast<double>(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+    if (v >= static_cast<double>(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
+    return static_cast<I>(v);
+}
 template <typename S>
 void set_field_number(const Field<S>& f, S& s, std::optional<double> v) {
-    if (auto* m = std::get_if<int64_t S::*>(&f.member)) s.** m = static_cast<int64_t>(v.value_or(0));
-    else if (auto* um = std::get_if<uint64_t S::*>(&f.member)) s.** um = static_cast<uint64_t>(v.value_or(0));
+    if (auto* m = std::get_if<int64_t S::*>(&f.member)) s.** m = saturating_integer<int64_t>(v.value_or(0));
+    else if (auto* um = std::get_if<uint64_t S::*>(&f.member)) s.** um = saturating_integer<uint64_t>(v.value_or(0));
     else if (auto* dm = std::get_if<double S::*>(&f.member)) s.** dm = v.value_or(0);
     else if (auto* om = std::get_if<std::optional<int64_t> S::*>(&f.member))
-        s.** om = v ? std::optional<int64_t>(static_cast<int64_t>(*v)) : std::nullopt;
+        s.** om = v ? std::optional<int64_t>(saturating_integer<int64_t>(*v)) : std::nullopt;
     else if (auto* odm = std::get_if<std::optional<double> S::*>(&f.member)) s.** odm = v;
 }
 template <typename S>

@@ -3,7 +3,10 @@
 // checked against the same rows by tests/node/fields.test.mjs and tests/browser/twin.test.mjs).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string_view>
 
 #include "io/json_io.hpp"
 #include "io/plan_json.hpp"
@@ -56,6 +59,8 @@ void check_table(const std::vector<Field<S>>& fields, const json& written) {
                 const auto [field, code] = read_as<S>({{spec.name, outside}});
                 CHECK(field == spec.name);
                 CHECK(code == ErrorCode::out_of_range);
+                // An unsigned member cannot hold a value below zero: nothing to check in C++.
+                if (outside < 0 && std::holds_alternative<uint64_t S::*>(f.member)) continue;
                 S s{};
                 set_field_number(f, s, outside);
                 const auto error = check_fields(fields, s);
@@ -124,4 +129,22 @@ TEST_CASE("the tensor-parallel sizes and the default release are written once") 
     // The knob's stops are the lesson's exact values.
     const auto& prompt = scenario_field("prompt_tokens").stops;
     for (double v : {128.0, 4096.0, 32768.0}) CHECK(std::find(prompt.begin(), prompt.end(), v) != prompt.end());
+}
+
+TEST_CASE("a number set into an integer field stops at the type's ends instead of overflowing") {
+    CHECK(saturating_integer<int64_t>(1e30) == std::numeric_limits<int64_t>::max());
+    CHECK(saturating_integer<int64_t>(-1e30) == std::numeric_limits<int64_t>::min());
+    CHECK(saturating_integer<uint64_t>(-1) == 0);
+    CHECK(saturating_integer<uint64_t>(std::nan("")) == 0);
+    CHECK(saturating_integer<int64_t>(4096.9) == 4096);
+    // 1e30 tokens from a knob's twin reaches the row's check as the largest integer, and is refused.
+    const auto& fields = scenario_fields();
+    const auto row = std::find_if(fields.begin(), fields.end(),
+                                  [](const Field<Scenario>& f) { return std::string_view(f.spec->name) == "prompt_tokens"; });
+    REQUIRE(row != fields.end());
+    Scenario s{};
+    set_field_number(*row, s, 1e30);
+    const auto error = check_fields(fields, s);
+    REQUIRE(error);
+    CHECK(error->field == "prompt_tokens");
 }
