@@ -114,6 +114,8 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
         fs::exists(prices_path, missing) ? read_json(prices_path, errors) : std::optional<json>(json{{"prices", json::array()}});
     const auto templates = read_templates(paths.site, errors);
     if (!templates) return 1;
+    // Before the lesson is computed (seconds): a missing module or font folder is said at once.
+    if (!module_and_fonts_present(paths, errors)) return 1;
     if (!scenarios_file || !facts_file || !prices_file) return 1;
     if (auto problem = check_prices(*prices_file)) {
         report(errors, file_error(prices_path.string(), ErrorCode::bad_prices_file, *problem));
@@ -126,13 +128,13 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
         return 1;
     }
     LessonData& data = std::get<LessonData>(loaded);
-    if (!paths.validation.empty()) {
+    const auto input = render_input(paths, data, *templates, errors);  // reads the text, computes nothing
+    if (!input) return 1;
+    if (!paths.validation.empty()) {  // the trust chapter's figures: every real run, seconds of work
         auto accuracy = measure_accuracy(paths.validation, errors);
         if (!accuracy) return 1;
         data.set_accuracy(std::move(*accuracy));
     }
-    const auto input = render_input(paths, data, *templates, errors);
-    if (!input) return 1;
 
     RenderedArticle article = render_article(*input);
     if (!article.errors.empty()) {
@@ -145,7 +147,6 @@ int build_site(const SitePaths& paths, std::ostream& log, std::ostream& errors) 
     const std::string index = index_page(*templates, article, data, (*scenarios_file)["base"], catalog, *prices_file);
     const std::string embed = embed_page(*templates, article, data, catalog);
 
-    if (!module_and_fonts_present(paths, errors)) return 1;
     const auto copied = write_site(paths, index, embed, errors);
     if (!copied) return 1;
     if (!paths.manifest.empty() && !write_text(paths.manifest, figure_manifest(article, data).dump(1) + "\n")) {
