@@ -43,8 +43,8 @@ using nlohmann::json;
 template <typename OnResult>
 std::string with_result(const std::string& scenario_text, OnResult on_result) {
     auto outcome = kv::evaluate_text(scenario_text);
-    if (auto* error = std::get_if<kv::InputError>(&outcome)) return kv::error_to_json(*error).dump();
-    return on_result(std::get<kv::Result>(outcome)).dump();
+    if (auto* error = std::get_if<kv::InputError>(&outcome)) return kv::json_text(kv::error_to_json(*error));
+    return kv::json_text(on_result(std::get<kv::Result>(outcome)));
 }
 
 std::string evaluate_scenario(const std::string& scenario_text) {
@@ -59,7 +59,7 @@ std::string sweep_tensor_parallel(const std::string& scenario_text) {
     return with_result(scenario_text, [](const kv::Result& r) { return kv::tensor_parallel_sweep_to_json(kv::sweep_tensor_parallel(r)); });
 }
 
-std::string catalog() { return kv::catalog_to_json().dump(); }
+std::string catalog() { return kv::json_text(kv::catalog_to_json()); }
 
 // Formats `value` with a named format (base/format.hpp); an unknown name gives "".
 std::string format_value(double value, const std::string& format_name) { return kv::format_named(value, format_name).value_or(""); }
@@ -69,12 +69,12 @@ std::string format_value(double value, const std::string& format_name) { return 
 // log does not say (model, gpu). The error names "log" when nothing in it is a start-up line.
 std::string explain_log(const std::string& text, const std::string& given_json) {
     auto given = kv::parse_input_text(given_json.empty() ? "{}" : given_json, "scenario");
-    if (auto* error = std::get_if<kv::InputError>(&given)) return kv::error_to_json(*error).dump();
+    if (auto* error = std::get_if<kv::InputError>(&given)) return kv::json_text(kv::error_to_json(*error));
     if (!std::get<json>(given).is_object())
-        return kv::error_to_json({"scenario", kv::ErrorCode::malformed_json, "the given scenario must be a JSON object"}).dump();
+        return kv::json_text(kv::error_to_json({"scenario", kv::ErrorCode::malformed_json, "the given scenario must be a JSON object"}));
     auto outcome = kv::explain_log_json(text, std::get<json>(given));
-    if (auto* error = std::get_if<kv::InputError>(&outcome)) return kv::error_to_json(*error).dump();
-    return kv::explanation_to_json(std::get<kv::LogExplanation>(outcome)).dump();
+    if (auto* error = std::get_if<kv::InputError>(&outcome)) return kv::json_text(kv::error_to_json(*error));
+    return kv::json_text(kv::explanation_to_json(std::get<kv::LogExplanation>(outcome)));
 }
 
 // The flags that serve a target (plan/plan.hpp, `kvcache --plan`): `target_json` as the CLI reads it
@@ -82,10 +82,10 @@ std::string explain_log(const std::string& text, const std::string& given_json) 
 // plan_to_json's {met, summary, candidates | closest, ...}, or the error naming the target's field.
 std::string plan_flags(const std::string& target_json) {
     auto target = kv::plan_target_from_text(target_json);
-    if (auto* error = std::get_if<kv::InputError>(&target)) return kv::error_to_json(*error).dump();
+    if (auto* error = std::get_if<kv::InputError>(&target)) return kv::json_text(kv::error_to_json(*error));
     auto outcome = kv::plan(std::get<kv::PlanTarget>(target));
-    if (auto* error = std::get_if<kv::InputError>(&outcome)) return kv::error_to_json(*error).dump();
-    return kv::plan_to_json(std::get<kv::PlanResult>(outcome)).dump();
+    if (auto* error = std::get_if<kv::InputError>(&outcome)) return kv::json_text(kv::error_to_json(*error));
+    return kv::json_text(kv::plan_to_json(std::get<kv::PlanResult>(outcome)));
 }
 
 // A serving run (serving/simulate.hpp, `kvcache --simulate`): the scenario as evaluate takes it and a
@@ -94,41 +94,20 @@ std::string plan_flags(const std::string& target_json) {
 // (an engine that refuses to start is an error here: there is nothing to run).
 std::string simulate_workload(const std::string& scenario_text, const std::string& workload_text) {
     auto evaluated = kv::evaluate_text(scenario_text);
-    if (auto* error = std::get_if<kv::InputError>(&evaluated)) return kv::error_to_json(*error).dump();
+    if (auto* error = std::get_if<kv::InputError>(&evaluated)) return kv::json_text(kv::error_to_json(*error));
     auto workload = kv::workload_from_text(workload_text.empty() ? "{}" : workload_text);
-    if (auto* error = std::get_if<kv::InputError>(&workload)) return kv::error_to_json(*error).dump();
+    if (auto* error = std::get_if<kv::InputError>(&workload)) return kv::json_text(kv::error_to_json(*error));
     auto run = kv::simulate(std::get<kv::Result>(evaluated), std::get<kv::Workload>(workload));
-    if (auto* error = std::get_if<kv::InputError>(&run)) return kv::error_to_json(*error).dump();
-    return kv::simulation_to_json(std::get<kv::Simulation>(run)).dump();
+    if (auto* error = std::get_if<kv::InputError>(&run)) return kv::json_text(kv::error_to_json(*error));
+    return kv::json_text(kv::simulation_to_json(std::get<kv::Simulation>(run)));
 }
 
 //-----------------------------------------------------------------------------
 // Panel verbs
 //-----------------------------------------------------------------------------
 
-// The boundary's last defence: what the core does not expect (an allocation that fails, a text the
-// JSON writer refuses) comes back as a named error, never as a bare exception number in JavaScript.
-std::string internal_error(const std::string& what) {
-    return kv::error_to_json({"module", kv::ErrorCode::internal_error, what + "; try a smaller run, or reload the page"}).dump();
-}
-
-template <auto Verb>
-struct Guarded;
-template <typename... Args, std::string (*Verb)(Args...)>
-struct Guarded<Verb> {
-    static std::string call(Args... args) {
-        try {
-            return Verb(args...);
-        } catch (const std::bad_alloc&) {
-            return internal_error("the module ran out of memory");
-        } catch (const std::exception& e) {
-            return internal_error(std::string("the module failed (") + e.what() + ")");
-        }
-    }
-};
-
 std::string unknown_panel(int id) {
-    return kv::error_to_json({"panel", kv::ErrorCode::unknown_value, "no panel " + std::to_string(id) + " is mounted"}).dump();
+    return kv::json_text(kv::error_to_json({"panel", kv::ErrorCode::unknown_value, "no panel " + std::to_string(id) + " is mounted"}));
 }
 
 // {"id": n, "rejected": null | error}, or {"error": ...} when nothing was mounted. The geometry:
@@ -139,24 +118,24 @@ std::string panel_mount(const std::string& selector, const std::string& kind, co
     std::optional<kv::InputError> rejected;
     auto mounted =
         kvapp::mount(selector, kind, state_json, {css_width, css_height, pixel_width, pixel_height, content_left, content_top}, &rejected);
-    if (auto* error = std::get_if<kv::InputError>(&mounted)) return kv::error_to_json(*error).dump();
+    if (auto* error = std::get_if<kv::InputError>(&mounted)) return kv::json_text(kv::error_to_json(*error));
     json out = {{"id", std::get<int>(mounted)}, {"rejected", nullptr}};
     if (rejected) out["rejected"] = kv::error_to_json(*rejected)["error"];
-    return out.dump();
+    return kv::json_text(out);
 }
 
 void panel_unmount(int id) { kvapp::unmount(id); }
 
 std::string panel_get_state(int id) {
     const kvapp::Panel* panel = kvapp::find_panel(id);
-    return panel ? kvapp::state_json(*panel).dump() : unknown_panel(id);
+    return panel ? kv::json_text(kvapp::state_json(*panel)) : unknown_panel(id);
 }
 
 std::string panel_set_state(int id, const std::string& partial_json) {
     kvapp::Panel* panel = kvapp::find_panel(id);
     if (!panel) return unknown_panel(id);
-    if (auto error = kvapp::apply_json(*panel, partial_json)) return kv::error_to_json(*error).dump();
-    return json{{"ok", true}}.dump();
+    if (auto error = kvapp::apply_json(*panel, partial_json)) return kv::json_text(kv::error_to_json(*error));
+    return kv::json_text(json{{"ok", true}});
 }
 
 // The evaluated result; the serving panel's carries its workload and its run's summary as
@@ -170,7 +149,7 @@ std::string panel_result(int id) {
         out["simulation"] = panel->simulation_error ? json(nullptr) : kv::simulation_to_json(panel->simulation);
         out["simulation_error"] = panel->simulation_error ? kv::error_to_json(*panel->simulation_error)["error"] : json(nullptr);
     }
-    return out.dump();
+    return kv::json_text(out);
 }
 
 // The serving panel's playback: {"playing", "frame", "frames", "time_s", "reduced_motion"}.
@@ -184,12 +163,11 @@ std::string panel_playback(int id) {
         const size_t step = static_cast<size_t>(sim.frames[f].step);
         if (step < sim.steps.size()) time_s = sim.steps[step].start_s;
     }
-    return json{{"playing", panel->playback.playing},
-                {"frame", panel->playback.frame},
-                {"frames", sim.frames.size()},
-                {"time_s", time_s},
-                {"reduced_motion", kvapp::app().reduced_motion}}
-        .dump();
+    return kv::json_text(json{{"playing", panel->playback.playing},
+                              {"frame", panel->playback.frame},
+                              {"frames", sim.frames.size()},
+                              {"time_s", time_s},
+                              {"reduced_motion", kvapp::app().reduced_motion}});
 }
 
 // Plays or pauses the serving panel's run, from `frame` when it is 0 or more.
@@ -206,7 +184,7 @@ std::string panel_layout(int id) {
     if (!panel) return unknown_panel(id);
     json out = json::object();
     for (const auto& [field, rect] : panel->knob_rects) out[field] = rect;
-    return out.dump();
+    return kv::json_text(out);
 }
 
 // [Linked reading] panelHighlight(id, concept): emphasises a palette concept's parts ("" for none);
@@ -215,8 +193,8 @@ std::string panel_layout(int id) {
 std::string panel_highlight(int id, const std::string& concept_name) {
     kvapp::Panel* panel = kvapp::find_panel(id);
     if (!panel) return unknown_panel(id);
-    if (auto error = kvapp::set_highlight(*panel, concept_name)) return kv::error_to_json(*error).dump();
-    return json{{"ok", true}}.dump();
+    if (auto error = kvapp::set_highlight(*panel, concept_name)) return kv::json_text(kv::error_to_json(*error));
+    return kv::json_text(json{{"ok", true}});
 }
 
 // Where the focused part of the panel ended in the last frame, in canvas CSS pixels (its whole
@@ -230,16 +208,16 @@ double panel_focus_bottom(int id) {
 std::string panel_focus(int id, const std::string& focus_json) {
     kvapp::Panel* panel = kvapp::find_panel(id);
     if (!panel) return unknown_panel(id);
-    if (auto error = kvapp::set_focus(*panel, focus_json)) return kv::error_to_json(*error).dump();
-    return json{{"ok", true}}.dump();
+    if (auto error = kvapp::set_focus(*panel, focus_json)) return kv::json_text(kv::error_to_json(*error));
+    return kv::json_text(json{{"ok", true}});
 }
 
 std::string panel_concepts(int id) {
     const kvapp::Panel* panel = kvapp::find_panel(id);
     if (!panel) return unknown_panel(id);
     const auto or_null = [](const std::string& name) { return name.empty() ? json(nullptr) : json(name); };
-    return json{{"highlight", or_null(panel->highlight)}, {"hovered", or_null(panel->hovered_concept)}, {"rects", panel->concept_rects}}
-        .dump();
+    return kv::json_text(
+        json{{"highlight", or_null(panel->highlight)}, {"hovered", or_null(panel->hovered_concept)}, {"rects", panel->concept_rects}});
 }
 
 void panel_set_visible(int id, bool visible) {
@@ -269,18 +247,17 @@ void set_event_hook(emscripten::val hook) {
 
 std::string draw_stats() {
     const kvui::DrawStats& s = kvui::draw_stats();
-    return json{{"frames", s.frames},
-                {"animation_requests", s.animation_requests},
-                {"layout_passes", s.layout_passes},
-                {"total_ms", s.total_ms},
-                {"last_ms", s.last_ms},
-                {"max_ms", s.max_ms},
-                {"mean_ms", s.frames ? s.total_ms / static_cast<double>(s.frames) : 0.0},
-                {"first_frame_at_ms", s.first_frame_at_ms},
-                {"build_ms", s.build_ms},
-                {"render_ms", s.render_ms},
-                {"mean_build_ms", s.frames ? s.build_ms / static_cast<double>(s.frames) : 0.0}}
-        .dump();
+    return kv::json_text(json{{"frames", s.frames},
+                              {"animation_requests", s.animation_requests},
+                              {"layout_passes", s.layout_passes},
+                              {"total_ms", s.total_ms},
+                              {"last_ms", s.last_ms},
+                              {"max_ms", s.max_ms},
+                              {"mean_ms", s.frames ? s.total_ms / static_cast<double>(s.frames) : 0.0},
+                              {"first_frame_at_ms", s.first_frame_at_ms},
+                              {"build_ms", s.build_ms},
+                              {"render_ms", s.render_ms},
+                              {"mean_build_ms", s.frames ? s.build_ms / static_cast<double>(s.frames) : 0.0}});
 }
 
 void reset_draw_stats() { kvui::reset_draw_stats(); }
@@ -295,7 +272,7 @@ std::string palette() {
         out["light"][s.name] = light;
         out["dark"][s.name] = dark;
     }
-    return out.dump();
+    return kv::json_text(out);
 }
 
 //-----------------------------------------------------------------------------
@@ -306,48 +283,48 @@ std::string palette() {
 // knob of the panel's kind and whether its canvas draws it, for native controls sharing its state.
 std::string panel_knobs(int id) {
     const kvapp::Panel* panel = kvapp::find_panel(id);
-    return panel ? kvui::knob_specs(*panel).dump() : unknown_panel(id);
+    return panel ? kv::json_text(kvui::knob_specs(*panel)) : unknown_panel(id);
 }
 
 // [{label, key, format, text}]: the panel's key results, formatted by core/base/format.hpp.
 std::string panel_key_results(int id) {
     const kvapp::Panel* panel = kvapp::find_panel(id);
-    return panel ? kvui::key_results(*panel).dump() : unknown_panel(id);
+    return panel ? kv::json_text(kvui::key_results(*panel)) : unknown_panel(id);
 }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(kvcache) {
-    emscripten::function("evaluate", &Guarded<&evaluate_scenario>::call);
-    emscripten::function("sweepBatch", &Guarded<&sweep_batch>::call);
-    emscripten::function("sweepTensorParallel", &Guarded<&sweep_tensor_parallel>::call);
-    emscripten::function("catalog", &Guarded<&catalog>::call);
+    emscripten::function("evaluate", &evaluate_scenario);
+    emscripten::function("sweepBatch", &sweep_batch);
+    emscripten::function("sweepTensorParallel", &sweep_tensor_parallel);
+    emscripten::function("catalog", &catalog);
     emscripten::function("formatValue", &format_value);
-    emscripten::function("explainLog", &Guarded<&explain_log>::call);
-    emscripten::function("planFlags", &Guarded<&plan_flags>::call);
-    emscripten::function("simulate", &Guarded<&simulate_workload>::call);
+    emscripten::function("explainLog", &explain_log);
+    emscripten::function("planFlags", &plan_flags);
+    emscripten::function("simulate", &simulate_workload);
 
-    emscripten::function("panelMount", &Guarded<&panel_mount>::call);
+    emscripten::function("panelMount", &panel_mount);
     emscripten::function("panelUnmount", &panel_unmount);
-    emscripten::function("panelGetState", &Guarded<&panel_get_state>::call);
-    emscripten::function("panelSetState", &Guarded<&panel_set_state>::call);
-    emscripten::function("panelResult", &Guarded<&panel_result>::call);
-    emscripten::function("panelLayout", &Guarded<&panel_layout>::call);
-    emscripten::function("panelHighlight", &Guarded<&panel_highlight>::call);  // linked reading
-    emscripten::function("panelConcepts", &Guarded<&panel_concepts>::call);
-    emscripten::function("panelFocus", &Guarded<&panel_focus>::call);  // compact reading
+    emscripten::function("panelGetState", &panel_get_state);
+    emscripten::function("panelSetState", &panel_set_state);
+    emscripten::function("panelResult", &panel_result);
+    emscripten::function("panelLayout", &panel_layout);
+    emscripten::function("panelHighlight", &panel_highlight);  // linked reading
+    emscripten::function("panelConcepts", &panel_concepts);
+    emscripten::function("panelFocus", &panel_focus);  // compact reading
     emscripten::function("panelFocusBottom", &panel_focus_bottom);
     emscripten::function("panelSetVisible", &panel_set_visible);
     emscripten::function("panelResize", &panel_resize);
-    emscripten::function("panelPlayback", &Guarded<&panel_playback>::call);
+    emscripten::function("panelPlayback", &panel_playback);
     emscripten::function("panelPlay", &panel_play);
     emscripten::function("setTheme", &set_theme);
     emscripten::function("setReducedMotion", &set_reduced_motion);
     emscripten::function("setEventHook", &set_event_hook);
-    emscripten::function("drawStats", &Guarded<&draw_stats>::call);
+    emscripten::function("drawStats", &draw_stats);
     emscripten::function("resetDrawStats", &reset_draw_stats);
     emscripten::function("palette", &palette);
 
-    emscripten::function("panelKnobs", &Guarded<&panel_knobs>::call);
-    emscripten::function("panelKeyResults", &Guarded<&panel_key_results>::call);
+    emscripten::function("panelKnobs", &panel_knobs);
+    emscripten::function("panelKeyResults", &panel_key_results);
 }

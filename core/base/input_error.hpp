@@ -13,7 +13,7 @@ enum class ErrorCode {
     out_of_range,         // a number outside its allowed range
     missing_field,        // a required config.json field is absent
     inconsistent_config,  // config.json values that contradict each other
-    internal_error,       // not the input: the module itself failed (memory ran out), said at the boundary
+    internal_error,       // not the input: the page's module stopped (memory ran out); kvpanels.js says it
 };
 
 const char* error_code_name(ErrorCode code);

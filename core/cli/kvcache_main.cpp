@@ -51,7 +51,7 @@ constexpr size_t max_validation_bytes = 64 << 20;
 std::string standard_input() { return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()}; }
 
 int print_error(const kv::InputError& error) {
-    std::cout << kv::error_to_json(error).dump(2) << "\n";
+    std::cout << kv::json_text(kv::error_to_json(error), 2) << "\n";
     return 2;
 }
 
@@ -63,7 +63,7 @@ int explain(const std::string& given_text) {
         return print_error({"scenario", kv::ErrorCode::malformed_json, "--scenario must be a JSON object"});
     auto outcome = kv::explain_log_json(text, std::get<nlohmann::json>(given));
     if (auto* error = std::get_if<kv::InputError>(&outcome)) return print_error(*error);
-    std::cout << kv::explanation_to_json(std::get<kv::LogExplanation>(outcome)).dump(2) << "\n";
+    std::cout << kv::json_text(kv::explanation_to_json(std::get<kv::LogExplanation>(outcome)), 2) << "\n";
     return 0;
 }
 
@@ -72,7 +72,7 @@ int plan(const std::string& target_text) {
     if (auto* error = std::get_if<kv::InputError>(&target)) return print_error(*error);
     auto outcome = kv::plan(std::get<kv::PlanTarget>(target));
     if (auto* error = std::get_if<kv::InputError>(&outcome)) return print_error(*error);
-    std::cout << kv::plan_to_json(std::get<kv::PlanResult>(outcome)).dump(2) << "\n";
+    std::cout << kv::json_text(kv::plan_to_json(std::get<kv::PlanResult>(outcome)), 2) << "\n";
     return 0;
 }
 
@@ -86,7 +86,7 @@ int simulate(const std::string& workload_text, const std::string& scenario_text,
     nlohmann::json out = kv::simulation_to_json(std::get<kv::Simulation>(run), stats_lines);
     if (find_onset)
         out["preemption_onset_rate_per_s"] = kv::preemption_onset_rate(std::get<kv::Result>(outcome), std::get<kv::Workload>(workload));
-    std::cout << out.dump(2) << "\n";
+    std::cout << kv::json_text(out, 2) << "\n";
     return 0;
 }
 
@@ -102,7 +102,7 @@ int validate(bool as_json) {
         for (const kv::ValidationRow& r : summary.rows)
             rows.push_back(
                 {{"id", r.id}, {"role", r.role}, {"what", r.what}, {"logged", r.logged}, {"predicted", r.predicted}, {"error", r.error}});
-        std::cout << nlohmann::json{{"rows", rows}, {"accuracy", kv::accuracy_to_json(summary)}}.dump() << "\n";
+        std::cout << kv::json_text(nlohmann::json{{"rows", rows}, {"accuracy", kv::accuracy_to_json(summary)}}) << "\n";
     } else {
         std::cout << kv::validation_table(summary);
     }
@@ -138,7 +138,7 @@ int validate_timing(const std::string& calibration_text, bool as_json) {
                             {"predicted", r.predicted},
                             {"error", r.error},
                             {"failure", r.failure}});
-        std::cout << nlohmann::json{{"rows", rows}, {"accuracy", kv::accuracy_to_json(summary)}}.dump() << "\n";
+        std::cout << kv::json_text(nlohmann::json{{"rows", rows}, {"accuracy", kv::accuracy_to_json(summary)}}) << "\n";
     } else {
         std::cout << kv::timing_table(summary);
     }
@@ -182,10 +182,10 @@ int main(int argc, char** argv) {
         } else if (arg == "--stats-lines") stats_lines = true;
         else if (arg == "--find-preemption-onset") find_onset = true;
         else if (arg == "--calibration-defaults") {
-            std::cout << kv::calibration_to_json(kv::Calibration{}).dump(2) << "\n";
+            std::cout << kv::json_text(kv::calibration_to_json(kv::Calibration{}), 2) << "\n";
             return 0;
         } else if (arg == "--catalog") {
-            std::cout << kv::catalog_to_json().dump(2) << "\n";
+            std::cout << kv::json_text(kv::catalog_to_json(), 2) << "\n";
             return 0;
         } else return usage();
     }
@@ -200,8 +200,8 @@ int main(int argc, char** argv) {
     if (auto* error = std::get_if<kv::InputError>(&outcome)) return print_error(*error);
     const kv::Result& result = std::get<kv::Result>(outcome);
 
-    if (sweep == "batch") std::cout << kv::batch_sweep_to_json(kv::sweep_batch(result)).dump(2) << "\n";
-    else if (sweep == "tp") std::cout << kv::tensor_parallel_sweep_to_json(kv::sweep_tensor_parallel(result)).dump(2) << "\n";
-    else std::cout << kv::result_to_json(result).dump(2) << "\n";
+    if (sweep == "batch") std::cout << kv::json_text(kv::batch_sweep_to_json(kv::sweep_batch(result)), 2) << "\n";
+    else if (sweep == "tp") std::cout << kv::json_text(kv::tensor_parallel_sweep_to_json(kv::sweep_tensor_parallel(result)), 2) << "\n";
+    else std::cout << kv::json_text(kv::result_to_json(result), 2) << "\n";
     return 0;
 }

@@ -20,4 +20,11 @@ inline constexpr size_t max_log_bytes = 4 << 20;
 // `what` names the text in messages and errors ("scenario", "workload", "plan").
 std::variant<nlohmann::json, InputError> parse_input_text(const std::string& text, const char* what, size_t max_bytes = max_input_bytes);
 
+// An answer as JSON text. A string that is not UTF-8 (a log line or model name echoed from a paste)
+// is written with U+FFFD in place of its bad bytes: the writer's default throws on it, and the page's
+// module is built without exceptions.
+inline std::string json_text(const nlohmann::json& value, int indent = -1) {
+    return value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace kv

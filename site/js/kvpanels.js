@@ -66,6 +66,14 @@ var KvPanels = (function () {
 
   function parse(text) { return JSON.parse(text); }
 
+  // A verb's answer. The module is built without C++ exceptions (a smaller download), so memory running
+  // out inside it aborts it: the verb then answers a named error, as for bad input, and the page goes on.
+  function ask(verb) {
+    try { return parse(kv[verb].apply(kv, Array.prototype.slice.call(arguments, 1))); } catch (e) {
+      return { error: { field: 'module', code: 'internal_error', message: 'the module stopped (' + e.message + '); reload the page' } };
+    }
+  }
+
   function applyHeight(canvas, height) {
     var px = Math.max(1, Math.ceil(height)) + 'px';
     if (canvas.style.height !== px) canvas.style.height = px;
@@ -91,7 +99,7 @@ var KvPanels = (function () {
       queueMicrotask(function () {
         if (!panels[id]) return;
         var state = parse(payload);
-        var result = parse(kv.panelResult(id));
+        var result = ask('panelResult', id);
         panel.listeners.slice().forEach(function (cb) { cb(state, result); });
       });
     }
@@ -142,18 +150,10 @@ var KvPanels = (function () {
         kv.setEventHook(onModuleEvent);
         darkQuery = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
         kv.setTheme(currentTheme());
-        if (darkQuery) {
-          var follow = function () { kv.setTheme(currentTheme()); };
-          if (darkQuery.addEventListener) darkQuery.addEventListener('change', follow);
-          else darkQuery.addListener(follow);
-        }
+        if (darkQuery) darkQuery.addEventListener('change', function () { kv.setTheme(currentTheme()); });
         motionQuery = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : null;
         kv.setReducedMotion(!!(motionQuery && motionQuery.matches));
-        if (motionQuery) {
-          var followMotion = function () { kv.setReducedMotion(motionQuery.matches); };
-          if (motionQuery.addEventListener) motionQuery.addEventListener('change', followMotion);
-          else motionQuery.addListener(followMotion);
-        }
+        if (motionQuery) motionQuery.addEventListener('change', function () { kv.setReducedMotion(motionQuery.matches); });
         return api;
       });
     modulePromise.catch(function () { modulePromise = null; });
@@ -278,29 +278,29 @@ var KvPanels = (function () {
       id: id,
       canvas: canvas,
       rejected: reply.rejected,
-      getState: function () { return parse(kv.panelGetState(id)); },
+      getState: function () { return ask('panelGetState', id); },
       setState: function (partial) {
         var text;
         try { text = JSON.stringify(partial); } catch (e) { text = 'not json'; }
-        return parse(kv.panelSetState(id, text === undefined ? 'null' : text));
+        return ask('panelSetState', id, text === undefined ? 'null' : text);
       },
-      result: function () { return parse(kv.panelResult(id)); },
+      result: function () { return ask('panelResult', id); },
       // Where each knob is drawn ({field: [x, y, width, height]} in canvas CSS pixels), for tests.
-      layout: function () { return parse(kv.panelLayout(id)); },
+      layout: function () { return ask('panelLayout', id); },
       // The panel's knobs as data for native controls, and its key results as text (kvtwin.js).
-      knobs: function () { return parse(kv.panelKnobs(id)); },
-      keyResults: function () { return parse(kv.panelKeyResults(id)); },
-      highlight: function (concept) { return parse(kv.panelHighlight(id, concept ? String(concept) : '')); },
-      concepts: function () { return parse(kv.panelConcepts(id)); },
+      knobs: function () { return ask('panelKnobs', id); },
+      keyResults: function () { return ask('panelKeyResults', id); },
+      highlight: function (concept) { return ask('panelHighlight', id, concept ? String(concept) : ''); },
+      concepts: function () { return ask('panelConcepts', id); },
       onHover: function (cb) { return subscribe(panel.hoverListeners, cb); },
       focus: function (focus) {
         var text;
         try { text = JSON.stringify(focus || null); } catch (e) { text = 'not json'; }
-        return parse(kv.panelFocus(id, text));
+        return ask('panelFocus', id, text);
       },
       focusBottom: function () { return kv.panelFocusBottom(id); },
       // The serving panel's playback: {playing, frame, frames, time_s, reduced_motion}.
-      playback: function () { return parse(kv.panelPlayback(id)); },
+      playback: function () { return ask('panelPlayback', id); },
       play: function (on, frame) { kv.panelPlay(id, on !== false, typeof frame === 'number' ? Math.max(0, Math.floor(frame)) : -1); },
       onChange: function (cb) { return subscribe(panel.listeners, cb); },
       unmount: function () {
@@ -317,9 +317,8 @@ var KvPanels = (function () {
     return load(options).then(function () {
       prepareCanvas(canvas);
       var size = measure(canvas);
-      var reply = parse(kv.panelMount('#' + canvas.id, options.panel || 'admission',
-                                      options.state ? JSON.stringify(options.state) : '',
-                                      size[0], size[1], size[2], size[3], size[4], size[5]));
+      var reply = ask('panelMount', '#' + canvas.id, options.panel || 'admission', options.state ? JSON.stringify(options.state) : '',
+                      size[0], size[1], size[2], size[3], size[4], size[5]);
       if (reply.error) throw mountError(reply);
       var id = reply.id;
       var panel = { canvas: canvas, listeners: [], hoverListeners: [], cleanup: [] };
@@ -345,12 +344,12 @@ var KvPanels = (function () {
   // The built-in models and GPUs and every scenario field's range (core's catalog_to_json).
   function catalog() {
     if (!kv) throw new Error('KvPanels.catalog: call KvPanels.load() first');
-    return parse(kv.catalog());
+    return ask('catalog');
   }
 
   function evaluate(scenario) {
     if (!kv) throw new Error('KvPanels.evaluate: call KvPanels.load() first');
-    return parse(kv.evaluate(JSON.stringify(scenario || {})));
+    return ask('evaluate', JSON.stringify(scenario || {}));
   }
 
   // A vLLM start-up log explained by the core (core/logs/log_explain.hpp): the scenario the log describes,
@@ -358,7 +357,7 @@ var KvPanels = (function () {
   // what the log does not say, as scenario fields ({model: 'Qwen3-8B', gpu: 'L4'}).
   function explainLog(text, given) {
     if (!kv) throw new Error('KvPanels.explainLog: call KvPanels.load() first');
-    return parse(kv.explainLog(String(text == null ? '' : text), JSON.stringify(given || {})));
+    return ask('explainLog', String(text == null ? '' : text), JSON.stringify(given || {}));
   }
 
   // The flags that serve a load (core/plan/plan.hpp): `target` as `kvcache --plan` reads it; each
@@ -367,7 +366,7 @@ var KvPanels = (function () {
     if (!kv) throw new Error('KvPanels.plan: call KvPanels.load() first');
     var text;
     try { text = JSON.stringify(target === undefined ? {} : target); } catch (e) { text = 'not json'; }
-    return parse(kv.planFlags(text));
+    return ask('planFlags', text);
   }
 
   // A serving run (core/serving/simulate.hpp): the scenario as evaluate() takes it and a workload
@@ -376,13 +375,13 @@ var KvPanels = (function () {
     if (!kv) throw new Error('KvPanels.simulate: call KvPanels.load() first');
     var text;
     try { text = JSON.stringify(workload === undefined ? {} : workload); } catch (e) { text = 'not json'; }
-    return parse(kv.simulate(JSON.stringify(scenario || {}), text === undefined ? 'null' : text));
+    return ask('simulate', JSON.stringify(scenario || {}), text === undefined ? 'null' : text);
   }
 
   // Test and measurement hooks: frames drawn, animation frames requested, CPU time per frame, heap.
   function drawStats() {
     if (!kv) return null;
-    var stats = parse(kv.drawStats());
+    var stats = ask('drawStats');
     stats.wasm_heap_bytes = kv.HEAP8.length;   // the module's linear memory: it only ever grows
     return stats;
   }

@@ -209,6 +209,40 @@ test('16,000 configs nested 577 deep, sent and set, leave the module working and
   await page.close();
 });
 
+test('a module that aborts (its memory exhausted; it has no C++ exceptions) answers the verb with a named error, and the panel goes on', async () => {
+  const page = await browser.newPage();
+  const errors = watchErrors(page);
+  // Emscripten's abort() throws a WebAssembly.RuntimeError out of the verb; this module's explainLog
+  // does so once, on request, as an allocation that fails would.
+  await page.addInitScript(() => {
+    let factory;
+    Object.defineProperty(window, 'createKvModule', { configurable: true, set: (f) => { factory = f; },
+      get: () => factory && ((options) => factory(options).then((m) => {
+        const verb = m.explainLog;
+        m.explainLog = function () {
+          if (window.abortNext) { window.abortNext = false; throw new WebAssembly.RuntimeError('Aborted(OOM)'); }
+          return verb.apply(this, arguments);
+        };
+        return m;
+      })) });
+  });
+  await page.goto(`${server.url}/embed.html?panel=admission`);
+  await page.waitForFunction(() => window.KvEmbed && window.KvEmbed.handle, null, { timeout: 60000 });
+  const replies = await page.evaluate(() => {
+    window.abortNext = true;
+    const stopped = window.KvPanels.explainLog('INFO GPU KV cache size: 100 tokens');
+    const next = window.KvPanels.explainLog('INFO GPU KV cache size: 100 tokens');
+    return { stopped, next, set: window.KvEmbed.handle.setState({ prompt_tokens: 6144 }) };
+  });
+  assert.equal(replies.stopped.error.code, 'internal_error');
+  assert.equal(replies.stopped.error.field, 'module');
+  assert.match(replies.stopped.error.message, /Aborted\(OOM\).*reload the page/);
+  assert.equal(replies.next.terms[0].logged, 100);
+  assert.ok(!replies.set.error, JSON.stringify(replies.set.error));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('the serving panel refuses a deep config set beside a workload field by its depth, and keeps working', async () => {
   const page = await browser.newPage();
   const errors = watchErrors(page);

@@ -63,7 +63,7 @@ float frame(int id) {
         const std::string hovered = kvui::concept_at(panel->concept_rects, ImGui::GetIO().MousePos);
         if (hovered != panel->hovered_concept) {
             panel->hovered_concept = hovered;
-            emit(id, "hover", hovered.empty() ? "null" : nlohmann::json(hovered).dump());
+            emit(id, "hover", hovered.empty() ? "null" : kv::json_text(nlohmann::json(hovered)));
         }
     }
     const float height = ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y + ImGui::GetStyle().WindowPadding.y;
@@ -181,7 +181,7 @@ std::optional<kv::InputError> commit(Panel& panel, const kv::Scenario& scenario,
     if (run) replace_run(panel, std::move(*run));
     panel.rejected.reset();
     kvui::surface_invalidate(panel.surface);
-    if (panel.surface) emit(panel.id, "change", state_json(panel).dump());
+    if (panel.surface) emit(panel.id, "change", kv::json_text(state_json(panel)));
     return std::nullopt;
 }
 
