@@ -20,14 +20,21 @@ var KvLayout = (function () {
 
   function lowestTop(panel) { return Math.min(TOP, window.innerHeight - panel.figure.offsetHeight - TOP); }
 
-  function fit(panel) {
-    var min = lowestTop(panel);
-    panel.tall = min < TOP && getComputedStyle(panel.figure).position === 'sticky';
-    var top = panel.tall ? Math.max(min, Math.min(TOP, parseFloat(panel.figure.style.top) || min)) : min;
-    panel.figure.style.top = top + 'px';
-    // Room after the chapter's text for a tall panel to slide in (lesson.css, .kv-chapter::after),
-    // so its knobs can be brought back beside the text's last lines.
-    panel.figure.parentElement.style.setProperty('--kv-overhang', panel.tall ? TOP - min + 'px' : '0px');
+  // Panels are measured all first and moved all after: a move between two measurements would make
+  // the browser lay the whole page out again for the second (on a phone, tens of ms each).
+  function fit(list) {
+    var plans = list.map(function (panel) {
+      var min = lowestTop(panel);
+      var tall = min < TOP && getComputedStyle(panel.figure).position === 'sticky';
+      return { panel: panel, min: min, tall: tall, top: tall ? Math.max(min, Math.min(TOP, parseFloat(panel.figure.style.top) || min)) : min };
+    });
+    plans.forEach(function (p) {
+      p.panel.tall = p.tall;
+      p.panel.figure.style.top = p.top + 'px';
+      // Room after the chapter's text for a tall panel to slide in (lesson.css, .kv-chapter::after),
+      // so its knobs can be brought back beside the text's last lines.
+      p.panel.figure.parentElement.style.setProperty('--kv-overhang', p.tall ? TOP - p.min + 'px' : '0px');
+    });
   }
 
   function revealTop(panel) {
@@ -38,24 +45,24 @@ var KvLayout = (function () {
     var dy = window.scrollY - lastScrollY;
     lastScrollY = window.scrollY;
     if (!dy) return;
-    Object.keys(panels).forEach(function (id) {
+    var moves = Object.keys(panels).filter(function (id) { return panels[id].tall; }).map(function (id) {
       var panel = panels[id];
-      if (!panel.tall) return;
       var top = parseFloat(panel.figure.style.top) || TOP;
-      var next = Math.max(lowestTop(panel), Math.min(TOP, top - dy));
-      if (next !== top) panel.figure.style.top = next + 'px';
+      return { panel: panel, top: top, next: Math.max(lowestTop(panel), Math.min(TOP, top - dy)) };
     });
+    moves.forEach(function (m) { if (m.next !== m.top) m.panel.figure.style.top = m.next + 'px'; });
   }
 
   function fitAll(panels) {
     lastScrollY = window.scrollY;
+    var all = Object.keys(panels).map(function (k) { return panels[k]; });
     if (window.ResizeObserver) {
       var sizes = new ResizeObserver(function (entries) {
-        entries.forEach(function (e) { fit(panels[e.target.getAttribute('data-panel')]); });
+        fit(entries.map(function (e) { return panels[e.target.getAttribute('data-panel')]; }));
       });
-      Object.keys(panels).forEach(function (id) { sizes.observe(panels[id].figure); });
+      all.forEach(function (panel) { sizes.observe(panel.figure); });
     }
-    window.addEventListener('resize', function () { Object.keys(panels).forEach(function (k) { fit(panels[k]); }); });
+    window.addEventListener('resize', function () { fit(all); });
   }
 
   function mountNear(panels, mount) {
