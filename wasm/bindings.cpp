@@ -39,11 +39,14 @@ using nlohmann::json;
 // Core verbs
 //-----------------------------------------------------------------------------
 
+// An error as the verbs answer it: {"error": {field, code, message}}.
+std::string error_text(const kv::InputError& error) { return kv::json_text(kv::error_to_json(error)); }
+
 // Evaluates a scenario text and hands the result (or the error) to `on_result`.
 template <typename OnResult>
 std::string with_result(const std::string& scenario_text, OnResult on_result) {
     auto outcome = kv::evaluate_text(scenario_text);
-    if (auto* error = std::get_if<kv::InputError>(&outcome)) return kv::json_text(kv::error_to_json(*error));
+    if (auto* error = std::get_if<kv::InputError>(&outcome)) return error_text(*error);
     return kv::json_text(on_result(std::get<kv::Result>(outcome)));
 }
 
@@ -69,11 +72,11 @@ std::string format_value(double value, const std::string& format_name) { return 
 // log does not say (model, gpu). The error names "log" when nothing in it is a start-up line.
 std::string explain_log(const std::string& text, const std::string& given_json) {
     auto given = kv::parse_input_text(given_json.empty() ? "{}" : given_json, "scenario");
-    if (auto* error = std::get_if<kv::InputError>(&given)) return kv::json_text(kv::error_to_json(*error));
+    if (auto* error = std::get_if<kv::InputError>(&given)) return error_text(*error);
     if (!std::get<json>(given).is_object())
-        return kv::json_text(kv::error_to_json({"scenario", kv::ErrorCode::malformed_json, "the given scenario must be a JSON object"}));
+        return error_text({"scenario", kv::ErrorCode::malformed_json, "the given scenario must be a JSON object"});
     auto outcome = kv::explain_log_json(text, std::get<json>(given));
-    if (auto* error = std::get_if<kv::InputError>(&outcome)) return kv::json_text(kv::error_to_json(*error));
+    if (auto* error = std::get_if<kv::InputError>(&outcome)) return error_text(*error);
     return kv::json_text(kv::explanation_to_json(std::get<kv::LogExplanation>(outcome)));
 }
 
@@ -82,9 +85,9 @@ std::string explain_log(const std::string& text, const std::string& given_json) 
 // plan_to_json's {met, summary, candidates | closest, ...}, or the error naming the target's field.
 std::string plan_flags(const std::string& target_json) {
     auto target = kv::plan_target_from_text(target_json);
-    if (auto* error = std::get_if<kv::InputError>(&target)) return kv::json_text(kv::error_to_json(*error));
+    if (auto* error = std::get_if<kv::InputError>(&target)) return error_text(*error);
     auto outcome = kv::plan(std::get<kv::PlanTarget>(target));
-    if (auto* error = std::get_if<kv::InputError>(&outcome)) return kv::json_text(kv::error_to_json(*error));
+    if (auto* error = std::get_if<kv::InputError>(&outcome)) return error_text(*error);
     return kv::json_text(kv::plan_to_json(std::get<kv::PlanResult>(outcome)));
 }
 
@@ -94,11 +97,11 @@ std::string plan_flags(const std::string& target_json) {
 // (an engine that refuses to start is an error here: there is nothing to run).
 std::string simulate_workload(const std::string& scenario_text, const std::string& workload_text) {
     auto evaluated = kv::evaluate_text(scenario_text);
-    if (auto* error = std::get_if<kv::InputError>(&evaluated)) return kv::json_text(kv::error_to_json(*error));
+    if (auto* error = std::get_if<kv::InputError>(&evaluated)) return error_text(*error);
     auto workload = kv::workload_from_text(workload_text.empty() ? "{}" : workload_text);
-    if (auto* error = std::get_if<kv::InputError>(&workload)) return kv::json_text(kv::error_to_json(*error));
+    if (auto* error = std::get_if<kv::InputError>(&workload)) return error_text(*error);
     auto run = kv::simulate(std::get<kv::Result>(evaluated), std::get<kv::Workload>(workload));
-    if (auto* error = std::get_if<kv::InputError>(&run)) return kv::json_text(kv::error_to_json(*error));
+    if (auto* error = std::get_if<kv::InputError>(&run)) return error_text(*error);
     return kv::json_text(kv::simulation_to_json(std::get<kv::Simulation>(run)));
 }
 
@@ -107,7 +110,7 @@ std::string simulate_workload(const std::string& scenario_text, const std::strin
 //-----------------------------------------------------------------------------
 
 std::string unknown_panel(int id) {
-    return kv::json_text(kv::error_to_json({"panel", kv::ErrorCode::unknown_value, "no panel " + std::to_string(id) + " is mounted"}));
+    return error_text({"panel", kv::ErrorCode::unknown_value, "no panel " + std::to_string(id) + " is mounted"});
 }
 
 // {"id": n, "rejected": null | error}, or {"error": ...} when nothing was mounted. The geometry:
@@ -118,7 +121,7 @@ std::string panel_mount(const std::string& selector, const std::string& kind, co
     std::optional<kv::InputError> rejected;
     auto mounted =
         kvapp::mount(selector, kind, state_json, {css_width, css_height, pixel_width, pixel_height, content_left, content_top}, &rejected);
-    if (auto* error = std::get_if<kv::InputError>(&mounted)) return kv::json_text(kv::error_to_json(*error));
+    if (auto* error = std::get_if<kv::InputError>(&mounted)) return error_text(*error);
     json out = {{"id", std::get<int>(mounted)}, {"rejected", nullptr}};
     if (rejected) out["rejected"] = kv::error_to_json(*rejected)["error"];
     return kv::json_text(out);
@@ -134,7 +137,7 @@ std::string panel_get_state(int id) {
 std::string panel_set_state(int id, const std::string& partial_json) {
     kvapp::Panel* panel = kvapp::find_panel(id);
     if (!panel) return unknown_panel(id);
-    if (auto error = kvapp::apply_json(*panel, partial_json)) return kv::json_text(kv::error_to_json(*error));
+    if (auto error = kvapp::apply_json(*panel, partial_json)) return error_text(*error);
     return kv::json_text(json{{"ok", true}});
 }
 
@@ -193,7 +196,7 @@ std::string panel_layout(int id) {
 std::string panel_highlight(int id, const std::string& concept_name) {
     kvapp::Panel* panel = kvapp::find_panel(id);
     if (!panel) return unknown_panel(id);
-    if (auto error = kvapp::set_highlight(*panel, concept_name)) return kv::json_text(kv::error_to_json(*error));
+    if (auto error = kvapp::set_highlight(*panel, concept_name)) return error_text(*error);
     return kv::json_text(json{{"ok", true}});
 }
 
@@ -208,7 +211,7 @@ double panel_focus_bottom(int id) {
 std::string panel_focus(int id, const std::string& focus_json) {
     kvapp::Panel* panel = kvapp::find_panel(id);
     if (!panel) return unknown_panel(id);
-    if (auto error = kvapp::set_focus(*panel, focus_json)) return kv::json_text(kv::error_to_json(*error));
+    if (auto error = kvapp::set_focus(*panel, focus_json)) return error_text(*error);
     return kv::json_text(json{{"ok", true}});
 }
 
