@@ -24,6 +24,7 @@
 #include <string>
 
 #include "result/evaluate.hpp"
+#include "io/input_text.hpp"
 #include "io/json_io.hpp"
 #include "plan/plan.hpp"
 #include "io/simulate_json.hpp"
