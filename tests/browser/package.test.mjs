@@ -52,6 +52,7 @@ test('the SCORM manifest names the launch page and every file of the package', (
   const present = listFiles(course).filter((f) => f !== 'imsmanifest.xml');
   assert.deepEqual(listed, present);
   assert.ok(present.includes('js/kvscorm.js'));
+  assert.deepEqual(present.filter((f) => /\.(gz|br)$/.test(f)), [], 'a course platform serves files as they are; its index.html differs from the site\'s');
 });
 
 test('inside a course platform the lesson reports incomplete, then completed at its last section', async () => {
