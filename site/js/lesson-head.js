@@ -16,7 +16,9 @@ var KvPanelHead = (function () {
     if (value === null || value === undefined) return 'engine default';
     if (typeof value !== 'number') return String(value);
     if (window.KvPanels) try { return KvPanels.format(value, format); } catch (e) { /* not loaded yet */ }
-    return value.toLocaleString('en-US');
+    // Grouped by hand: the first toLocaleString of a page loads the locale's data, a task of about
+    // 60 ms (225 ms with the CPU slowed 4x, as Lighthouse's phone does).
+    return Number.isInteger(value) ? String(value).replace(/\B(?=(\d{3})+$)/g, ',') : String(value);
   }
 
   // One scenario field in words, as the header and the note name it.
