@@ -33,6 +33,9 @@ Scheduler::Scheduler(const Result& r, const Workload& w, const SimOptions& o, co
 void Scheduler::run() {
     const std::vector<SimRequest>& requests = sim_.requests;
     live_.resize(requests.size());
+    int64_t gaps = 0;  // one inter-token latency per output token after a request's first
+    for (const SimRequest& q : requests) gaps += std::max<int64_t>(0, q.spec.output_tokens - 1);
+    itl_samples_.reserve(static_cast<size_t>(gaps));
     if (options_.prompts_cached && keep_preempted_) warm_cache();
     size_t next_arrival = 0;
     double now = requests.empty() ? 0.0 : requests.front().spec.arrival_s;
