@@ -16,8 +16,8 @@ var KvPanelHead = (function () {
     if (value === null || value === undefined) return 'engine default';
     if (typeof value !== 'number') return String(value);
     if (window.KvPanels) try { return KvPanels.format(value, format); } catch (e) { /* not loaded yet */ }
-    // Grouped by hand: the first toLocaleString of a page loads the locale's data, a task of about
-    // 60 ms (225 ms with the CPU slowed 4x, as Lighthouse's phone does).
+    // Grouped by hand: a page's first toLocaleString loads the locale's data, a task of 225 ms
+    // with the CPU slowed 4x, as Lighthouse's phone is (measured in Chromium).
     return Number.isInteger(value) ? String(value).replace(/\B(?=(\d{3})+$)/g, ',') : String(value);
   }
 
