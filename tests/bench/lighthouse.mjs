@@ -3,19 +3,16 @@
 // its default mobile profile and the desktop preset, three runs each. Prints each run's category
 // scores, LCP, TBT and CLS, then each profile's medians; scores move a few points between runs.
 //   node tests/bench/lighthouse.mjs [runs]
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root } from '../browser/harness.mjs';
+import { root, serveLikeRun } from '../browser/harness.mjs';
 
 const runs = Math.max(1, Number(process.argv[2]) || 3);
-const server = spawn(process.execPath, [path.join(root, 'scripts/serve.mjs'), path.join(root, 'build/site')], { stdio: ['ignore', 'pipe', 'inherit'] });
-const url = await new Promise((resolve, reject) => {
-  server.stdout.on('data', (chunk) => { const m = /at (http:\/\/\S+\/) /.exec(String(chunk)); if (m) resolve(m[1]); });
-  server.on('exit', (code) => reject(new Error(`scripts/serve.mjs exited with ${code}`)));
-});
+const server = await serveLikeRun(path.join(root, 'build/site'));
+const url = `${server.url}/`;
 const lighthouse = path.join(root, 'node_modules/.bin/lighthouse');
 const flags = '--headless --no-sandbox --use-angle=swiftshader --enable-unsafe-swiftshader --disable-background-networking ' +
   '--disable-component-update --disable-sync --no-first-run';
@@ -43,4 +40,4 @@ for (const [label, extra] of [['mobile', []], ['desktop', ['--preset=desktop']]]
     `TBT ${Math.round(median(rows.map((r) => r.tbt_ms)))} ms, LCP ${median(rows.map((r) => r.lcp_s)).toFixed(1)} s, ` +
     `CLS ${median(rows.map((r) => r.cls)).toFixed(3)}`);
 }
-server.kill();
+server.close();

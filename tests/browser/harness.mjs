@@ -1,5 +1,6 @@
 // Shared by the browser tests: a static file server on 127.0.0.1 and Debian's Chromium driven by
 // playwright-core, with the flags this machine needs (no network, software WebGL2).
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -47,6 +48,17 @@ export function servePanelPages() {
     '/site/js/': path.join(root, 'site/js'),
     '/site/css/': path.join(root, 'site/css'),
   });
+}
+
+// scripts/serve.mjs on `dir` in a child process, as scripts/run starts it: {url, close()}, the url
+// without its trailing slash.
+export async function serveLikeRun(dir) {
+  const child = spawn(process.execPath, [path.join(root, 'scripts/serve.mjs'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => { const m = /at (http:\/\/\S+?)\/ /.exec(String(chunk)); if (m) resolve(m[1]); });
+    child.on('exit', (code) => reject(new Error(`scripts/serve.mjs exited with ${code}`)));
+  });
+  return { url, close: () => child.kill() };
 }
 
 // playwright-core starts Chromium on a new, empty profile of its own (it refuses a

@@ -3,12 +3,12 @@
 // Caddy's precompressed does (issue 23).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { serveLikeRun } from '../browser/harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const site = path.join(root, 'build/site');
@@ -35,19 +35,13 @@ test('every text asset of the site has a .gz and a .br beside it that unpack to 
   console.log(`kvcache.wasm: ${wasm('')} bytes, ${wasm('.gz')} gzip -9, ${wasm('.br')} brotli -q 11`);
 });
 
-let server, base;
-before(async () => {
-  server = spawn(process.execPath, [path.join(root, 'scripts/serve.mjs'), site], { stdio: ['ignore', 'pipe', 'inherit'] });
-  base = await new Promise((resolve, reject) => {
-    server.stdout.on('data', (chunk) => { const m = /at (http:\/\/\S+?)\/ /.exec(String(chunk)); if (m) resolve(m[1]); });
-    server.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}`)));
-  });
-});
-after(() => server?.kill());
+let server;
+before(async () => { server = await serveLikeRun(site); });
+after(() => server?.close());
 
 // One GET: its status, headers and body as sent (not decoded).
 const get = (urlPath, acceptEncoding) => new Promise((resolve, reject) => {
-  http.get(base + urlPath, { headers: acceptEncoding === undefined ? {} : { 'Accept-Encoding': acceptEncoding } }, (res) => {
+  http.get(server.url + urlPath, { headers: acceptEncoding === undefined ? {} : { 'Accept-Encoding': acceptEncoding } }, (res) => {
     const chunks = [];
     res.on('data', (c) => chunks.push(c));
     res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
