@@ -68,19 +68,48 @@ void read_quantization(ConfigReader& c, ModelSpec& m) {
                                         " linear layers; embedding and lm_head 16-bit)"});
 }
 
-// Hybrid models (Qwen3-Next) list linear-attention layers: they keep a fixed-size state per
-// request instead of a KV cache, which this model leaves out.
+// Hybrid models (Qwen3-Next) list linear-attention layers in layer_types; Qwen3-Next's config class
+// derives them from full_attention_interval when layer_types is absent (every interval-th layer is
+// full attention). Each keeps a fixed-size state per request, sized by the linear_* widths.
+int64_t count_linear_layers(ConfigReader& c, const ModelSpec& m) {
+    if (const json* types = c.find("layer_types"); types && types->is_array()) {
+        int64_t linear = 0;
+        for (const auto& t : *types) linear += t == "linear_attention" ? 1 : 0;
+        return linear;
+    }
+    const auto interval = c.integer("full_attention_interval", 1, ConfigLimits::max_layers);
+    return interval ? m.num_hidden_layers - m.num_hidden_layers / *interval : 0;
+}
+
 void read_linear_layers(ConfigReader& c, ModelSpec& m) {
-    const json* types = c.find("layer_types");
-    if (!types || !types->is_array()) return;
-    int64_t linear = 0;
-    for (const auto& t : *types) linear += t == "linear_attention" ? 1 : 0;
+    const int64_t linear = count_linear_layers(c, m);
     if (linear == 0) return;
     m.num_linear_layers = std::min(linear, m.num_hidden_layers - 1);
+    struct Width {
+        const char* key;
+        int64_t ModelSpec::*member;
+        int64_t max;
+    };
+    const Width widths[] = {{"linear_num_key_heads", &ModelSpec::linear_num_key_heads, ConfigLimits::max_heads},
+                            {"linear_num_value_heads", &ModelSpec::linear_num_value_heads, ConfigLimits::max_heads},
+                            {"linear_key_head_dim", &ModelSpec::linear_key_head_dim, ConfigLimits::max_head_dim},
+                            {"linear_value_head_dim", &ModelSpec::linear_value_head_dim, ConfigLimits::max_head_dim},
+                            {"linear_conv_kernel_dim", &ModelSpec::linear_conv_kernel, 64}};
+    for (const Width& w : widths) {
+        const auto v = c.integer(w.key, 1, w.max);
+        if (!v) {
+            c.note(fail(c.field(w.key), ErrorCode::missing_field,
+                        c.field(w.key) + " is needed for the linear-attention layers' state (a whole number from 1 to " +
+                            format_count(w.max) + ")"));
+            return;
+        }
+        m.*w.member = *v;
+    }
+    m.attention_output_gate = m.model_type == "qwen3_next" && c.flag("attn_output_gate", true);
     m.derived.push_back({"linear-attention layers", format_count(m.num_linear_layers) +
-                                                        " layers keep a fixed-size state instead of a KV cache; the model "
-                                                        "leaves that state out and caches the other " +
-                                                        format_count(m.num_hidden_layers - m.num_linear_layers)});
+                                                        " Gated DeltaNet layers keep a fixed-size state per request instead of "
+                                                        "a KV cache; the other " +
+                                                        format_count(m.num_hidden_layers - m.num_linear_layers) + " cache keys and values"});
 }
 
 void read_sliding_window(ConfigReader& c, ModelSpec& m) {

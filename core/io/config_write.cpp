@@ -31,12 +31,21 @@ json model_to_config(const ModelSpec& m) {
                   {"moe_intermediate_size", m.moe_intermediate_size},
                   {"shared_expert_intermediate_size", m.shared_expert_intermediate_size},
                   {"first_k_dense_replace", m.num_dense_layers}});
-    if (m.sliding_window > 0) {
+    if (m.sliding_window > 0 || m.num_linear_layers > 0) {
         json types = json::array();
         for (int64_t i = 0; i < m.num_hidden_layers; ++i)
-            types.push_back(i < m.num_sliding_layers ? "sliding_attention" : "full_attention");
-        c.update({{"sliding_window", m.sliding_window}, {"layer_types", types}});
+            types.push_back(i < m.num_sliding_layers                          ? "sliding_attention"
+                            : i < m.num_sliding_layers + m.num_linear_layers ? "linear_attention"
+                                                                              : "full_attention");
+        c["layer_types"] = types;
     }
+    if (m.sliding_window > 0) c["sliding_window"] = m.sliding_window;
+    if (m.num_linear_layers > 0)
+        c.update({{"linear_num_key_heads", m.linear_num_key_heads},
+                  {"linear_num_value_heads", m.linear_num_value_heads},
+                  {"linear_key_head_dim", m.linear_key_head_dim},
+                  {"linear_value_head_dim", m.linear_value_head_dim},
+                  {"linear_conv_kernel_dim", m.linear_conv_kernel}});
     switch (m.weight_format) {
         case WeightFormat::bf16:
             break;

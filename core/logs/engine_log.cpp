@@ -59,6 +59,20 @@ void log_reserved_kv_cache(const Result& r, std::vector<LogLine>& out) {
             "previous run where kv_cache_memory_bytes is suggested and update it correspondingly.");
 }
 
+// A hybrid model's configuration lines (vllm/model_executor/models/config.py): the block grown to hold
+// a linear-attention state per page, and the state's page padded to the attention page.
+void log_state_pages(const KvLayout& k, std::vector<LogLine>& out) {
+    if (k.linear_layers == 0) return;
+    if (k.block_size_raised)
+        add(out, LogKind::info,
+            "Setting attention block size to " + std::to_string(k.block_size) +
+                " tokens to ensure that attention page size is >= mamba page size.");
+    if (k.page_bytes > k.linear_state_bytes)
+        add(out, LogKind::info,
+            "Padding mamba page size by " + format_fixed(100.0 * (k.page_bytes - k.linear_state_bytes) / k.linear_state_bytes, 2) +
+                "% to ensure that mamba page size and attention page size are exactly equal.");
+}
+
 // The start-up lines the engine prints, in its own formats for the version.
 void log_startup(const Result& r, std::vector<LogLine>& out) {
     const MemoryPlan& m = r.memory;
@@ -77,6 +91,7 @@ void log_startup(const Result& r, std::vector<LogLine>& out) {
         add(out, LogKind::info, "Maximum concurrency for " + max_len + " tokens per request: " + concurrency(m.max_concurrency));
         return;
     }
+    log_state_pages(m.layout, out);
     // The V2 runner's line said "GiB and" for a while (engine_rules.hpp).
     const bool says_memory = rules.loading_log_says_memory && (!m.model_runner_v2 || rules.model_runner_v2_loading_log_says_memory);
     add(out, LogKind::info,

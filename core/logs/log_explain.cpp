@@ -115,10 +115,17 @@ void add_pool_terms(LogExplanation& x) {
     const ParsedLog& p = x.log;
     const MemoryPlan& m = x.result.memory;
     const TermAdder term{x};
+    // With several KV-cache groups (sliding windows, linear-attention state) the printed tokens are not
+    // the pool over one token's bytes, so the model's side is the same quotient.
+    const bool grouped = m.layout.num_groups > 1 && m.kv_cache_tokens > 0;
     if (x.inference.kv_bytes_per_token)
-        term("KV bytes per token", *x.inference.kv_bytes_per_token / 1024.0, m.layout.kv_bytes_per_token / 1024.0, "KiB",
-             "Inferred: the pool over its tokens. One token's keys and values on this rank, over every layer: KV heads per "
-             "rank x head_dim x 2 x the cache's bytes per element.",
+        term("KV bytes per token", *x.inference.kv_bytes_per_token / 1024.0,
+             (grouped ? m.available_kv_bytes / static_cast<double>(m.kv_cache_tokens) : m.layout.kv_bytes_per_token) / 1024.0, "KiB",
+             grouped ? "Inferred: the pool over the tokens it prints. This model's layers fall into several KV-cache groups "
+                       "(sliding-window or linear-attention layers beside full attention) that share the pool, so a printed "
+                       "token stands for more bytes than one token's keys and values."
+                     : "Inferred: the pool over its tokens. One token's keys and values on this rank, over every layer: KV heads "
+                       "per rank x head_dim x 2 x the cache's bytes per element.",
              true);
     if (x.evaluated ? x.result.rules.v1_engine : !p.gpu_blocks)
         term("GPU KV cache size", p.kv_cache_tokens ? std::optional<double>(static_cast<double>(*p.kv_cache_tokens)) : std::nullopt,

@@ -126,6 +126,25 @@ double activation_peak(const ModelSpec& m, const Scenario& s, const GpuSpec& gpu
     return std::max(forward, sampler);
 }
 
+// vLLM's HybridAttentionMambaModelConfig (vllm/model_executor/models/config.py): one page of the pool
+// holds one layer's state for one request, so the attention block grows to the smallest multiple of
+// 16 tokens (FlashAttention's block multiple) whose page is at least the state; the state's page is
+// then padded to the attention page. With prefix caching off, the default for hybrid models, a
+// request holds one state page per linear-attention layer (MambaSpec.max_memory_usage_bytes, cache
+// mode "none"). A block_size set larger stays.
+void raise_block_for_state(KvLayout& k, const ModelSpec& m, const Scenario& s, const Stage& st) {
+    constexpr int64_t alignment = 16;
+    k.linear_layers = m.num_linear_layers * st.layers / m.num_hidden_layers;
+    k.linear_state_bytes = linear_state_bytes(m, s.tensor_parallel_size);
+    k.state_pages_per_request = 1;
+    const auto tokens = static_cast<int64_t>(std::ceil(k.linear_state_bytes / (to_d(alignment) * k.bytes_per_token_per_layer)));
+    const int64_t needed = alignment * tokens;
+    if (!s.block_size || *s.block_size < needed) {
+        k.block_size = needed;
+        k.block_size_raised = true;
+    }
+}
+
 KvLayout layout_of(const ModelSpec& m, const Scenario& s, const ResolvedLimits& limits, const EngineRules& rules, const Stage& st) {
     KvLayout k;
     k.block_size = limits.block_size;
@@ -141,25 +160,28 @@ KvLayout layout_of(const ModelSpec& m, const Scenario& s, const ResolvedLimits& 
         k.kv_heads_replicated = tp > m.num_key_value_heads;
         k.bytes_per_token_per_layer = to_d(2 * k.kv_heads_per_rank * m.head_dim * dtype);
     }
-    k.page_bytes = k.bytes_per_token_per_layer * to_d(k.block_size);
     // Sliding-window (and linear-attention) layers keep their share on every stage.
     k.layers = num_kv_cache_layers(m) * st.layers / m.num_hidden_layers;
     k.sliding_layers = m.num_sliding_layers * st.layers / m.num_hidden_layers;
     k.kv_bytes_per_token = k.bytes_per_token_per_layer * to_d(k.layers);
+    const bool hybrid_allocator = rules.v1_engine && rules.hybrid_kv_allocator;
+    if (hybrid_allocator && m.num_linear_layers > 0) raise_block_for_state(k, m, s, st);
+    k.page_bytes = k.bytes_per_token_per_layer * to_d(k.block_size);
 
-    const int64_t full = k.layers - k.sliding_layers, sliding = k.sliding_layers;
-    const bool hybrid = rules.v1_engine && rules.hybrid_kv_allocator && full > 0 && sliding > 0;
-    if (!hybrid) {
+    const int64_t full = k.layers - k.sliding_layers, other = k.sliding_layers + k.linear_layers;
+    if (!hybrid_allocator || full == 0 || other == 0 || (k.sliding_layers > 0 && k.linear_layers > 0)) {
         k.group_size = k.layers;
         k.num_groups = 1;
+        k.linear_layers = 0;
         return k;
     }
     // kv_cache_utils: groups of equal layer counts, the smaller type's count as the group size
     // unless the two counts are within 1.5x of each other.
-    const int64_t lo = std::min(full, sliding), hi = std::max(full, sliding);
+    const int64_t lo = std::min(full, other), hi = std::max(full, other);
     k.group_size = to_d(hi) < to_d(lo) * 1.5 ? hi : lo;
-    k.num_groups = ceil_div(full, k.group_size) + ceil_div(sliding, k.group_size);
-    k.padding_layers = k.num_groups * k.group_size - k.layers;
+    k.linear_groups = ceil_div(k.linear_layers, k.group_size);
+    k.num_groups = ceil_div(full, k.group_size) + ceil_div(k.sliding_layers, k.group_size) + k.linear_groups;
+    k.padding_layers = k.num_groups * k.group_size - k.layers - k.linear_layers;
     return k;
 }
 
@@ -198,8 +220,9 @@ double request_kv_bytes(const KvLayout& k, const ModelSpec& m, int64_t tokens, i
         return to_d(blocks) * k.page_bytes * to_d(k.layers);
     }
     const int64_t full_groups = ceil_div(full_layers, k.group_size);
-    const int64_t sliding_groups = k.num_groups - full_groups;
-    return to_d(k.group_size) * k.page_bytes * to_d(full_groups * full_blocks + sliding_groups * sliding_blocks);
+    const int64_t sliding_groups = k.num_groups - full_groups - k.linear_groups;
+    return to_d(k.group_size) * k.page_bytes *
+           to_d(full_groups * full_blocks + sliding_groups * sliding_blocks + k.linear_groups * k.state_pages_per_request);
 }
 
 MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu, const EngineRules& rules, const Calibration& c) {
@@ -245,6 +268,7 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
             plan.num_gpu_blocks = blocks;
         }
     }
+    plan.limits.block_size = plan.layout.block_size;  // a hybrid model's block holds a state page
     const KvLayout& k = plan.layout;
     plan.kv_cache_tokens = plan.num_gpu_blocks / k.num_groups * k.block_size;
     const int64_t in_flight = in_flight_tokens(rules, s, lim, plan.model_runner_v2);

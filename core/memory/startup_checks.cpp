@@ -24,6 +24,13 @@ std::optional<StartupError> config_refusal(const Scenario& s, const ModelSpec& m
                             "The " + std::to_string(kv) + " KV heads cannot be sharded over tensor parallel size " + tps +
                                 ": vLLM's QKV projection needs the KV heads to divide evenly among the ranks, or the "
                                 "ranks to divide evenly among the KV heads (then each head is replicated)."};
+    // A Gated DeltaNet layer splits its key and value heads over the ranks (vllm.distributed.divide
+    // asserts it in gated_delta_net_state_shape and the projections).
+    if (m.num_linear_layers > 0 && (m.linear_num_key_heads % tp != 0 || m.linear_num_value_heads % tp != 0))
+        return StartupError{RefusalStage::configuration, RefusalKind::tensor_parallel_mismatch,
+                            "The linear-attention layers' " + std::to_string(m.linear_num_key_heads) + " key heads and " +
+                                std::to_string(m.linear_num_value_heads) + " value heads must be divisible by tensor parallel size (" +
+                                tps + "): vLLM splits them over the ranks."};
     // Without expert parallel every expert is sliced over the TP x DP GPUs, and FusedMoEConfig
     // asserts its width divides (memory/parallelism.hpp); MXFP4 experts are padded instead.
     const ExpertPlacement experts = place_experts(m, s);

@@ -14,6 +14,14 @@ ModelSpec with_multi_head_attention(ModelSpec model) {
 
 int64_t num_kv_cache_layers(const ModelSpec& m) { return m.num_hidden_layers - m.num_linear_layers; }
 int64_t num_full_attention_layers(const ModelSpec& m) { return num_kv_cache_layers(m) - m.num_sliding_layers; }
+double linear_state_bytes(const ModelSpec& m, int64_t tp) {
+    if (m.num_linear_layers == 0 || tp <= 0) return 0.0;
+    const int64_t conv_dim = 2 * m.linear_num_key_heads * m.linear_key_head_dim + m.linear_num_value_heads * m.linear_value_head_dim;
+    const int64_t conv = (m.linear_conv_kernel - 1) * (conv_dim / tp);
+    const int64_t recurrent = m.linear_num_value_heads / tp * m.linear_value_head_dim * m.linear_key_head_dim;
+    constexpr int64_t model_dtype_bytes = 2;
+    return static_cast<double>((conv + recurrent) * model_dtype_bytes);
+}
 int64_t query_width(const ModelSpec& m) { return m.num_attention_heads * m.head_dim; }
 int64_t kv_width(const ModelSpec& m) { return m.num_key_value_heads * m.head_dim; }
 
@@ -28,8 +36,19 @@ int64_t attention_per_layer(const ModelSpec& m) {
         const int64_t kv_up = m.kv_lora_rank * heads * (m.qk_nope_head_dim + m.v_head_dim);
         return q + kv_down + kv_up + heads * m.v_head_dim * h;
     }
-    return h * query_width(m) + 2 * h * kv_width(m) + query_width(m) * h + (m.attention_bias ? query_width(m) + 2 * kv_width(m) : 0) +
+    const int64_t q_out = query_width(m) * (m.attention_output_gate ? 2 : 1);
+    return h * q_out + 2 * h * kv_width(m) + query_width(m) * h + (m.attention_bias ? query_width(m) + 2 * kv_width(m) : 0) +
            (m.qk_norm ? 2 * m.head_dim : 0);
+}
+
+// A Gated DeltaNet layer (vLLM's qwen3_next.py): in_proj_qkvz (q, k, v and the output gate z),
+// in_proj_ba (two scalars per value head), the depthwise convolution over q, k and v, A_log and
+// dt_bias per value head, the gated norm over one value head, and out_proj.
+int64_t linear_attention_per_layer(const ModelSpec& m) {
+    const int64_t key = m.linear_num_key_heads * m.linear_key_head_dim, value = m.linear_num_value_heads * m.linear_value_head_dim;
+    const int64_t conv = 2 * key + value;
+    return m.hidden_size * (2 * key + 2 * value) + m.hidden_size * 2 * m.linear_num_value_heads + conv * m.linear_conv_kernel +
+           2 * m.linear_num_value_heads + m.linear_value_head_dim + value * m.hidden_size;
 }
 
 }  // namespace
@@ -39,7 +58,7 @@ ParameterCount count_parameters(const ModelSpec& m) {
     const int64_t h = m.hidden_size;
     p.embedding = m.vocab_size * h;
     p.lm_head = m.tie_word_embeddings ? 0 : m.vocab_size * h;
-    p.attention = m.num_hidden_layers * attention_per_layer(m);
+    p.attention = num_kv_cache_layers(m) * attention_per_layer(m) + m.num_linear_layers * linear_attention_per_layer(m);
     p.norms = m.num_hidden_layers * m.norms_per_layer * h + h;
     const int64_t dense_layers = m.num_experts > 0 ? m.num_dense_layers : m.num_hidden_layers;
     p.dense_mlp = dense_layers * 3 * h * m.intermediate_size;  // gate, up, down

@@ -10,8 +10,10 @@
 //   optional first dense layers).
 //   Weights: 16-bit, or quantised linear layers (FP8, AWQ/GPTQ 4-bit with group scales, MXFP4
 //   experts) with the embedding and lm_head kept in 16 bits, as published checkpoints do.
-// Leaves out vision encoders of multimodal checkpoints (only `text_config` is read), Mamba/linear
-// attention layers, and small tensors (biases of gpt-oss experts, attention sinks).
+//   Linear-attention layers (Qwen3-Next's Gated DeltaNet): no KV cache, a fixed-size state per
+//   request instead, which vLLM keeps in the KV pool in pages as large as an attention block.
+// Leaves out vision encoders of multimodal checkpoints (only `text_config` is read), Mamba2 layers,
+// and small tensors (biases of gpt-oss experts, attention sinks).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -54,8 +56,17 @@ struct ModelSpec {
     int64_t sliding_window = 0;
     int64_t num_sliding_layers = 0;
 
-    // Linear-attention layers (Qwen3-Next): no KV cache; their fixed-size state is left out.
+    // Linear-attention layers (Qwen3-Next's Gated DeltaNet): no KV cache. Each request keeps, per
+    // layer, the last conv_kernel - 1 inputs of a short convolution over q, k and v, and a recurrent
+    // matrix of value_head_dim x key_head_dim per value head (vllm/model_executor/layers/mamba/
+    // mamba_utils.py, gated_delta_net_state_shape).
     int64_t num_linear_layers = 0;
+    int64_t linear_num_key_heads = 0;
+    int64_t linear_num_value_heads = 0;
+    int64_t linear_key_head_dim = 0;
+    int64_t linear_value_head_dim = 0;
+    int64_t linear_conv_kernel = 0;
+    bool attention_output_gate = false;  // Qwen3-Next's q_proj also projects a gate as wide as the query
 
     // Mixture of experts (num_experts = 0: dense).
     int64_t num_experts = 0;
@@ -80,6 +91,10 @@ struct ModelSpec {
 ModelSpec with_multi_head_attention(ModelSpec model);
 
 int64_t num_full_attention_layers(const ModelSpec& model);
+// One linear-attention layer's state for one request on one of `tp` ranks, in bytes: the conv window
+// (conv_kernel - 1 inputs of q, k and v) and the recurrent matrices, both in the model's 16-bit dtype
+// (mamba_cache_dtype "auto"; vllm/model_executor/layers/mamba/mamba_utils.py).
+double linear_state_bytes(const ModelSpec& model, int64_t tp);
 int64_t num_kv_cache_layers(const ModelSpec& model);  // layers with a KV cache
 
 // Parameters by where they live; the weight bytes of each part depend on how it is stored.

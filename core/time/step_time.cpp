@@ -28,7 +28,8 @@ struct AttentionFlops {
 AttentionFlops attention_flops(const StepEngine& r, int64_t tp) {
     const ModelSpec& m = r.model;
     const int64_t heads_per_rank = m.num_attention_heads / tp;  // the engine requires tp to divide them
-    const double per_width = 2.0 * static_cast<double>(m.num_hidden_layers) * static_cast<double>(heads_per_rank);
+    // Linear-attention layers attend over no context: their state update is per token and small.
+    const double per_width = 2.0 * static_cast<double>(num_kv_cache_layers(m)) * static_cast<double>(heads_per_rank);
     if (m.attention != AttentionKind::mla) {
         const double pair = per_width * 2.0 * static_cast<double>(m.head_dim);
         return {pair, pair, 0.0};
@@ -132,14 +133,18 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
                                          attention.context_token * load.prefill_kv_read_tokens;
     const double matmul_bytes = passes * weight_bytes;
     const double prefill_kv_bytes = (load.prefill_tokens + load.prefill_kv_read_tokens) * r.memory.layout.kv_bytes_per_token;
+    // A decoding sequence's linear-attention state is read with its pages (decode_kv_bytes) and
+    // written back whole: the recurrent update rewrites every element each step.
+    const double state_write_bytes =
+        load.decode_tokens * static_cast<double>(r.memory.layout.linear_layers) * r.memory.layout.linear_state_bytes;
     phase.flops = matmul_flops + attention_flops_total;
-    phase.bytes = matmul_bytes + load.decode_kv_bytes + prefill_kv_bytes;
+    phase.bytes = matmul_bytes + load.decode_kv_bytes + state_write_bytes + prefill_kv_bytes;
     const double matmul_rate = step_flops_per_s(r.gpu, r.scenario.weight_dtype, c);
     const double attention_rate = step_flops_per_s(r.gpu, DType::bf16, c);  // attention computes in 16 bits
     const double matmul_compute_s = matmul_flops / matmul_rate, attention_compute_s = attention_flops_total / attention_rate;
     const double matmul_memory_s = matmul_bytes / step_bytes_per_s(r.gpu, c);
     const double attention_memory_s =
-        prefill_kv_bytes / step_bytes_per_s(r.gpu, c) + load.decode_kv_bytes / attention_read_bytes_per_s(r.gpu, c);
+        (prefill_kv_bytes + state_write_bytes) / step_bytes_per_s(r.gpu, c) + load.decode_kv_bytes / attention_read_bytes_per_s(r.gpu, c);
     phase.compute_s = matmul_compute_s + attention_compute_s;
     phase.memory_s = matmul_memory_s + attention_memory_s;
     phase.matmul_s = blended_roofline_s(matmul_compute_s, matmul_memory_s, c.matmul_roofline_exponent);
