@@ -109,7 +109,8 @@ void read_linear_layers(ConfigReader& c, ModelSpec& m) {
     m.derived.push_back({"linear-attention layers", format_count(m.num_linear_layers) +
                                                         " Gated DeltaNet layers keep a fixed-size state per request instead of "
                                                         "a KV cache; the other " +
-                                                        format_count(m.num_hidden_layers - m.num_linear_layers) + " cache keys and values"});
+                                                        format_count(m.num_hidden_layers - m.num_linear_layers) +
+                                                        " cache keys and values"});
 }
 
 void read_sliding_window(ConfigReader& c, ModelSpec& m) {

@@ -34,9 +34,9 @@ json model_to_config(const ModelSpec& m) {
     if (m.sliding_window > 0 || m.num_linear_layers > 0) {
         json types = json::array();
         for (int64_t i = 0; i < m.num_hidden_layers; ++i)
-            types.push_back(i < m.num_sliding_layers                          ? "sliding_attention"
+            types.push_back(i < m.num_sliding_layers                         ? "sliding_attention"
                             : i < m.num_sliding_layers + m.num_linear_layers ? "linear_attention"
-                                                                              : "full_attention");
+                                                                             : "full_attention");
         c["layer_types"] = types;
     }
     if (m.sliding_window > 0) c["sliding_window"] = m.sliding_window;

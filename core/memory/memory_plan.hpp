@@ -63,7 +63,7 @@ struct KvLayout {
     int64_t sliding_layers = 0;
     int64_t group_size = 0;  // layers per KV-cache group
     int64_t num_groups = 1;
-    int64_t padding_layers = 0;     // empty slots the grouping adds
+    int64_t padding_layers = 0;  // empty slots the grouping adds
     // Linear-attention layers (hybrid models): each keeps one state per request in a page of the
     // pool, padded to the attention page; the block size grows until an attention page holds one.
     int64_t linear_layers = 0;
@@ -71,7 +71,7 @@ struct KvLayout {
     double linear_state_bytes = 0;  // one layer's state for one request, before padding
     int64_t state_pages_per_request = 0;
     bool block_size_raised = false;  // the engine raised block_size for the state (it logs it)
-    double kv_bytes_per_token = 0;  // every attention layer of the rank, as if full attention
+    double kv_bytes_per_token = 0;   // every attention layer of the rank, as if full attention
 };
 
 struct MemoryPlan {

@@ -20,11 +20,21 @@ namespace {
 
 // A small dense hybrid in Qwen3-Next's layout: 6 Gated DeltaNet layers and 2 full attention.
 nlohmann::json small_hybrid() {
-    return {{"model_type", "qwen3_next"},  {"num_hidden_layers", 8},      {"hidden_size", 1024},
-            {"intermediate_size", 4096},   {"num_attention_heads", 8},    {"num_key_value_heads", 2},
-            {"head_dim", 128},             {"vocab_size", 32000},         {"max_position_embeddings", 8192},
-            {"full_attention_interval", 4}, {"linear_num_key_heads", 2},  {"linear_num_value_heads", 4},
-            {"linear_key_head_dim", 64},   {"linear_value_head_dim", 64}, {"linear_conv_kernel_dim", 4}};
+    return {{"model_type", "qwen3_next"},
+            {"num_hidden_layers", 8},
+            {"hidden_size", 1024},
+            {"intermediate_size", 4096},
+            {"num_attention_heads", 8},
+            {"num_key_value_heads", 2},
+            {"head_dim", 128},
+            {"vocab_size", 32000},
+            {"max_position_embeddings", 8192},
+            {"full_attention_interval", 4},
+            {"linear_num_key_heads", 2},
+            {"linear_num_value_heads", 4},
+            {"linear_key_head_dim", 64},
+            {"linear_value_head_dim", 64},
+            {"linear_conv_kernel_dim", 4}};
 }
 
 nlohmann::json qwen3_next(int64_t tp) {
