@@ -127,6 +127,10 @@ void add_pool_terms(LogExplanation& x) {
                      : "Inferred: the pool over its tokens. One token's keys and values on this rank, over every layer: KV heads "
                        "per rank x head_dim x 2 x the cache's bytes per element.",
              true);
+    if (p.state_block_size)
+        term("attention block size", static_cast<double>(*p.state_block_size), static_cast<double>(m.layout.block_size), "tokens",
+             "A hybrid model's block: grown until one attention page weighs as much as one linear-attention layer's state for one "
+             "request, which shares the pool; the state's page is padded to it.");
     if (x.evaluated ? x.result.rules.v1_engine : !p.gpu_blocks)
         term("GPU KV cache size", p.kv_cache_tokens ? std::optional<double>(static_cast<double>(*p.kv_cache_tokens)) : std::nullopt,
              static_cast<double>(m.kv_cache_tokens), "tokens",

@@ -130,6 +130,9 @@ bool read_cache_line(ParsedLog& p, std::string_view line) {
         keep(p.kv_cache_tokens, integer_after(line, "GPU KV cache size: "));
         keep(p.concurrency_tokens, integer_after(line, "Maximum concurrency for "));
         keep(p.max_concurrency, number_after(line, "tokens per request: "));
+    } else if (contains(line, "Setting attention block size to ")) {
+        // Hybrid models (vllm/model_executor/models/config.py): the block grown to hold a state page.
+        keep(p.state_block_size, integer_after(line, "Setting attention block size to "));
     } else if (contains(line, "The current --gpu-memory-utilization=")) {
         keep(p.gpu_memory_utilization, number_after(line, "The current --gpu-memory-utilization="));
         keep(p.equivalent_utilization, number_after(line, "is equivalent to --gpu-memory-utilization="));

@@ -9,6 +9,7 @@
 #include "base/units.hpp"
 #include "io/fields_json.hpp"
 #include "logs/engine_log.hpp"
+#include "logs/log_explain.hpp"
 #include "time/step_time.hpp"
 #include "memory/memory_plan.hpp"
 #include "support.hpp"
@@ -143,4 +144,28 @@ TEST_CASE("a hybrid's config.json written back reads to the same pool (links car
     CHECK(again.model.num_linear_layers == 36);
     CHECK(again.memory.weight_bytes == r.memory.weight_bytes);
     CHECK(again.memory.kv_cache_tokens == r.memory.kv_cache_tokens);
+}
+
+TEST_CASE("a hybrid start-up explained: its block size read, and the pool over printed tokens compared like for like") {
+    std::string paste =
+        "(APIServer pid=1) INFO 10-23 15:10:10 [utils.py:328] non-default args: {'model': '/data/models/Qwen3-Next-80B-A3B-Instruct', "
+        "'tensor_parallel_size': 2}\n"
+        "(APIServer pid=1) INFO 10-23 15:10:22 [config.py:390] Setting attention block size to 544 tokens to ensure that attention "
+        "page size is >= mamba page size.\n"
+        "(Worker_TP0 pid=2) INFO 10-23 15:14:30 [gpu_worker.py:298] Available KV cache memory: 44.59 GiB\n"
+        "(Worker_TP0 pid=2) INFO 10-23 15:14:56 [gpu_worker.py:391] Free memory on device (139.21/139.81 GiB) on startup. Desired GPU "
+        "memory utilization is (0.9, 125.83 GiB).\n"
+        "(EngineCore_DP0 pid=3) INFO 10-23 15:14:30 [kv_cache_utils.py:1028] GPU KV cache size: 973,760 tokens\n";
+    auto outcome = explain_log(paste);
+    REQUIRE(std::holds_alternative<LogExplanation>(outcome));
+    const LogExplanation& x = std::get<LogExplanation>(outcome);
+    REQUIRE(x.log.state_block_size);
+    CHECK(*x.log.state_block_size == 544);
+    bool compared = false;
+    for (const auto& t : x.terms)
+        if (t.term == "KV bytes per token" && t.logged && t.model) {
+            compared = true;
+            CHECK(*t.model == Approx(*t.logged).epsilon(0.02));  // 48 KiB a printed token on both sides, not 12 against 48
+        }
+    CHECK(compared);
 }

@@ -216,6 +216,7 @@ TEST_CASE("real pastes from public threads (tests/validation/log_pastes.json): e
         expect_number("gpu_blocks", as_double(x.log.gpu_blocks));
         expect_number("max_concurrency", x.log.max_concurrency);
         expect_number("gpu_memory_utilization", x.log.gpu_memory_utilization);
+        expect_number("state_block_size", as_double(x.log.state_block_size));
         if (!e.value("data_parallel_ranks", nlohmann::json()).is_null())
             CHECK(static_cast<int64_t>(x.log.data_parallel_ranks.size()) == e.at("data_parallel_ranks").get<int64_t>());
         const nlohmann::json failure = e.value("failure", nlohmann::json());
