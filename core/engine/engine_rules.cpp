@@ -53,6 +53,9 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.custom_allreduce = !(v < EngineVersion{0, 3, 0});
     r.custom_allreduce_on_amd = !(v < EngineVersion{0, 8, 3});
     r.mla_attention = !(v < EngineVersion{0, 7, 1});
+    r.lora_in_profile = !(v < EngineVersion{0, 8, 0});
+    r.fused_moe_lora = !(v < EngineVersion{0, 11, 1});
+    r.lora_extra_vocab = v < EngineVersion{0, 12, 0};
     return r;
 }
 

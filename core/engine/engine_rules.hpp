@@ -127,6 +127,17 @@ struct EngineRules {
     // and value (padded to the key's width), about ten times the bytes: 54,560 tokens on 8 H200s at
     // 0.7.0 against 512,000 after.
     bool mla_attention = true;
+    // LoRA (memory/lora.hpp). Its buffers are created inside the load's memory measurement, so they
+    // are part of "Model loading took" and come out of the KV pool, from PR #14469 (2025-03-08, in
+    // 0.8.0); before, V0 created them after the profile run, outside the budget (issue #14450: the
+    // rank and max_loras "did not affect the number of kv cache blocks").
+    bool lora_in_profile = true;
+    // An MoE's routed experts get LoRA buffers (FusedMoEWithLoRA, PR #21229, merged about 2025-10-20;
+    // placed at 0.11.1, the first release cut after it); before, only the other linear layers.
+    bool fused_moe_lora = true;
+    // lora_extra_vocab_size (256 rows more in the embedding's and lm_head's buffers, and a table of
+    // that many rows per adapter) until PRs #28382 and #28545 (2025-11) removed it: placed at 0.12.0.
+    bool lora_extra_vocab = false;
 };
 
 EngineRules engine_rules(const EngineVersion& version);

@@ -82,6 +82,7 @@ json memory_fields(const Result& r) {
             {"budget_bytes", mem.requested_bytes},
             {"outside_budget_bytes", r.admission.outside_budget_bytes},
             {"weight_bytes", mem.weight_bytes},
+            {"lora_bytes", mem.lora_bytes},
             {"activation_bytes", mem.activation_peak_bytes},
             {"non_torch_bytes", mem.non_torch_bytes},
             {"cuda_graph_bytes", mem.cuda_graph_bytes},

@@ -79,7 +79,9 @@ void log_startup(const Result& r, std::vector<LogLine>& out) {
     const EngineRules& rules = r.rules;
     const std::string max_len = std::to_string(*r.scenario.max_model_len);
     if (!rules.v1_engine) {
+        if (r.scenario.enable_lora && rules.lora_in_profile) add(out, LogKind::info, "Using PunicaWrapperGPU.");
         add(out, LogKind::info, "Loading model weights took " + gib(m.weight_bytes, 4) + " GB");
+        if (r.scenario.enable_lora && !rules.lora_in_profile) add(out, LogKind::info, "Using PunicaWrapperGPU.");
         add(out, LogKind::info,
             "Memory profiling results: total_gpu_memory=" + gib(m.visible_bytes, 2) +
                 "GiB peak_torch_memory=" + gib(m.weight_bytes + m.activation_peak_bytes, 2) +
@@ -92,6 +94,8 @@ void log_startup(const Result& r, std::vector<LogLine>& out) {
         return;
     }
     log_state_pages(m.layout, out);
+    // LoRA's wrapper is set up inside the load's measurement from 0.8.0, so its line comes first.
+    if (r.scenario.enable_lora) add(out, LogKind::info, "Using PunicaWrapperGPU.");
     // The V2 runner's line said "GiB and" for a while (engine_rules.hpp).
     const bool says_memory = rules.loading_log_says_memory && (!m.model_runner_v2 || rules.model_runner_v2_loading_log_says_memory);
     add(out, LogKind::info,

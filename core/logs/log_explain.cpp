@@ -231,6 +231,9 @@ std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenSc
     else if (!p.data_parallel_ranks.empty())
         s.data_parallel_size = *std::max_element(p.data_parallel_ranks.begin(), p.data_parallel_ranks.end()) + 1;
     if (p.enable_expert_parallel) s.enable_expert_parallel = *p.enable_expert_parallel;
+    if (p.enable_lora) s.enable_lora = *p.enable_lora;
+    if (p.max_loras) s.max_loras = *p.max_loras;
+    if (p.max_lora_rank) s.max_lora_rank = *p.max_lora_rank;
     if (p.max_num_seqs) s.max_num_seqs = *p.max_num_seqs;
     if (p.max_num_batched_tokens) s.max_num_batched_tokens = *p.max_num_batched_tokens;
     if (p.block_size) s.block_size = *p.block_size;

@@ -17,7 +17,7 @@ struct Setting {
     std::optional<T> ParsedLog::*slot;
 };
 
-constexpr std::array<Setting<int64_t>, 8> integer_settings{{
+constexpr std::array<Setting<int64_t>, 10> integer_settings{{
     {{"max_seq_len", "max_model_len", "--max-model-len"}, &ParsedLog::max_model_len},
     {{"tensor_parallel_size", "tensor_parallel_size", "--tensor-parallel-size"}, &ParsedLog::tensor_parallel_size},
     {{"pipeline_parallel_size", "pipeline_parallel_size", "--pipeline-parallel-size"}, &ParsedLog::pipeline_parallel_size},
@@ -27,6 +27,8 @@ constexpr std::array<Setting<int64_t>, 8> integer_settings{{
     {{"block_size", "block_size", "--block-size"}, &ParsedLog::block_size},
     // Not on the engine's config line; in the non-default args and the command (0.11+, PR #21489).
     {{"", "kv_cache_memory_bytes", "--kv-cache-memory-bytes"}, &ParsedLog::kv_cache_memory_bytes},
+    {{"", "max_loras", "--max-loras"}, &ParsedLog::max_loras},
+    {{"", "max_lora_rank", "--max-lora-rank"}, &ParsedLog::max_lora_rank},
 }};
 constexpr std::array<Setting<std::string>, 5> word_settings{{
     {{"model", "model", "--model"}, &ParsedLog::model},
@@ -35,10 +37,11 @@ constexpr std::array<Setting<std::string>, 5> word_settings{{
     {{"quantization", "quantization", "--quantization"}, &ParsedLog::quantization},
     {{"dtype", "dtype", "--dtype"}, &ParsedLog::dtype},
 }};
-constexpr std::array<Setting<bool>, 3> switch_settings{{
+constexpr std::array<Setting<bool>, 4> switch_settings{{
     {{"enforce_eager", "enforce_eager", "--enforce-eager"}, &ParsedLog::enforce_eager},
     {{"disable_custom_all_reduce", "disable_custom_all_reduce", "--disable-custom-all-reduce"}, &ParsedLog::disable_custom_all_reduce},
     {{"enable_expert_parallel", "enable_expert_parallel", "--enable-expert-parallel"}, &ParsedLog::enable_expert_parallel},
+    {{"", "enable_lora", "--enable-lora"}, &ParsedLog::enable_lora},
 }};
 
 std::string_view name_in(const Spellings& s, FlagForm form) {

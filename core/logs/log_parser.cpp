@@ -67,6 +67,9 @@ bool read_engine_line(ParsedLog& p, std::string_view line) {
         read_flags(p, line, FlagForm::command_line);
     } else if (contains(line, "Disabled the custom all-reduce kernel")) {
         p.disable_custom_all_reduce = true;
+    } else if (contains(line, "Using PunicaWrapper")) {
+        // LoRA's kernel wrapper (vllm/lora/punica_wrapper/punica_selector.py): printed only with LoRA on.
+        p.enable_lora = true;
     } else if (contains(line, "Model loading took ")) {
         keep(p.weights_gib, number_after(line, "Model loading took "));
         if (!p.v1_engine) p.v1_engine = true;

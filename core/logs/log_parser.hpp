@@ -37,9 +37,9 @@ struct ParsedLog {
     std::optional<double> gpu_memory_utilization;
     std::optional<double> equivalent_utilization;  // 0.20+: the same budget without the CUDA-graph estimate
     std::optional<int64_t> max_model_len, tensor_parallel_size, pipeline_parallel_size, data_parallel_size, max_num_seqs,
-        max_num_batched_tokens, block_size, kv_cache_memory_bytes;
+        max_num_batched_tokens, block_size, kv_cache_memory_bytes, max_loras, max_lora_rank;
     std::optional<std::string> kv_cache_dtype, quantization, dtype;
-    std::optional<bool> enforce_eager, disable_custom_all_reduce, enable_expert_parallel;
+    std::optional<bool> enforce_eager, disable_custom_all_reduce, enable_expert_parallel, enable_lora;
     // Memory, in GiB as the engine prints it.
     std::optional<double> total_gib, weights_gib, activation_gib, non_torch_gib, cuda_graph_estimate_gib, cuda_graph_captured_gib,
         available_gib;

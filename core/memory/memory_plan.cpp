@@ -1,4 +1,5 @@
 #include "memory/memory_plan.hpp"
+#include "memory/lora.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -249,7 +250,8 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
     for (size_t i = 0; i < layers.size(); ++i) {
         const Stage st{layers[i], i == 0, i + 1 == layers.size()};
         const KvLayout layout = layout_of(m, s, lim, rules, st);
-        const double weights = weights_of_stage(m, s, st, layout);
+        const double lora = lora_buffer_bytes(m, s, rules, st.layers, st.first, st.last);
+        const double weights = weights_of_stage(m, s, st, layout) + (rules.lora_in_profile ? lora : 0.0);
         const double peak = activation_peak(m, s, gpu, st, plan.profile_tokens, plan.profile_rows, rules, c);
         const double graphs = s.enforce_eager ? 0.0 : c.cuda_graph_fixed_bytes + c.cuda_graph_bytes_per_layer * to_d(st.layers);
         const double available = s.kv_cache_memory_bytes ? static_cast<double>(*s.kv_cache_memory_bytes)
@@ -262,6 +264,7 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
             have_plan = true;
             plan.layout = layout;
             plan.weight_bytes = weights;
+            plan.lora_bytes = lora;
             plan.activation_peak_bytes = peak;
             plan.cuda_graph_bytes = graphs;
             plan.available_kv_bytes = available;

@@ -80,6 +80,7 @@ struct MemoryPlan {
     double visible_bytes = 0;
     double requested_bytes = 0;  // visible x gpu_memory_utilization
     double weight_bytes = 0;
+    double lora_bytes = 0;  // LoRA buffers (memory/lora.hpp): part of weight_bytes from 0.8.0, outside the budget before
     double activation_peak_bytes = 0;
     double non_torch_bytes = 0;
     double cuda_graph_bytes = 0;

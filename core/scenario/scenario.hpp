@@ -48,6 +48,9 @@ struct Scenario {
     int64_t data_parallel_size = 1;       // --data-parallel-size: engines, each with its own TP x PP GPUs and KV pool
     bool enable_expert_parallel = false;  // --enable-expert-parallel: whole routed experts per GPU over TP x DP
     int64_t num_scheduler_steps = 1;      // V0's multi-step scheduling (0.5.5 to 0.7); V1 has none
+    bool enable_lora = false;             // --enable-lora: LoRA buffers for max_loras adapters of max_lora_rank
+    int64_t max_loras = 1;                // --max-loras: adapters one batch may use at once
+    int64_t max_lora_rank = 16;           // --max-lora-rank: the rank every buffer is sized for
 };
 
 }  // namespace kv

@@ -239,6 +239,29 @@ constexpr FieldSpec rows[] = {
      .flag = "--num-scheduler-steps",
      .help = "V0's multi-step scheduling (0.5.5 to 0.7, PR #7000): the scheduler and the output processing run once per N "
              "forward passes instead of every pass. V1 ignores it."},
+    {.name = "enable_lora",
+     .type = FieldType::boolean,
+     .flag = "--enable-lora",
+     .help = "vLLM's --enable-lora: serve LoRA adapters. At load time the engine allocates, in every layer it wraps "
+             "(attention and MLP projections, the embedding and lm_head, from 0.11.1 an MoE's experts), buffers for "
+             "max_loras adapters of max_lora_rank, whether or not any adapter is ever loaded. From 0.8.0 they are part of "
+             "what \"Model loading took\" reports, so they come out of the KV pool; before, they sat in the headroom."},
+    {.name = "max_loras",
+     .type = FieldType::integer,
+     .lo = 1,
+     .hi = 256,
+     .unit = "adapters",
+     .flag = "--max-loras",
+     .help = "vLLM's --max-loras (default 1): how many LoRA adapters one batch may use at once; every LoRA buffer holds "
+             "this many. Only with enable_lora."},
+    {.name = "max_lora_rank",
+     .type = FieldType::integer,
+     .lo = 1,
+     .hi = 512,
+     .unit = "rank",
+     .flag = "--max-lora-rank",
+     .help = "vLLM's --max-lora-rank (default 16; the engine accepts 1, 8, 16, 32, 64, 128, 256, 320 or 512): the rank "
+             "every LoRA buffer is sized for, whatever the adapters' own ranks. Only with enable_lora."},
 };
 
 }  // namespace
@@ -277,6 +300,9 @@ const std::vector<Field<Scenario>>& scenario_fields() {
         {&scenario_field("data_parallel_size"), &Scenario::data_parallel_size},
         {&scenario_field("enable_expert_parallel"), &Scenario::enable_expert_parallel},
         {&scenario_field("num_scheduler_steps"), &Scenario::num_scheduler_steps},
+        {&scenario_field("enable_lora"), &Scenario::enable_lora},
+        {&scenario_field("max_loras"), &Scenario::max_loras},
+        {&scenario_field("max_lora_rank"), &Scenario::max_lora_rank},
     };
     return fields;
 }

@@ -24,11 +24,13 @@ struct ValidationRow {
     double logged_weights_gib = -1, predicted_weights_gib = 0;  // -1: the log does not say
     std::string startup_error;                                  // the model's refusal kind, when it refuses
     bool logged_refusal = false;                                // the engine stopped at start-up
+    bool restated = false;  // the figure is its author's restatement (a table entry), not a printed line
 };
 
 struct ValidationSummary {
     std::vector<ValidationRow> rows;
     double median_abs_error = 0, max_abs_error = 0;
+    double printed_max_abs_error = 0;  // over the figures the engine printed (no restated ones)
     double fit_median_abs_error = 0, holdout_median_abs_error = 0;
     int refusals_logged = 0, refusals_agreeing = 0;  // start-ups refused, and how many the model refuses too
     int refusals_unexpected = 0;                     // the model refuses where the engine started
@@ -41,6 +43,7 @@ struct StartupRecord {
     // What the log printed (unset: it does not say).
     std::optional<double> kv_cache_tokens, num_gpu_blocks, available_kv_cache_gib, model_weights_gib;
     bool logged_refusal = false;  // the engine stopped at start-up
+    bool restated = false;        // `figure_restated`: its author restated the figure
 };
 
 std::variant<ValidationSummary, InputError> validate_startups(const std::vector<StartupRecord>& records,

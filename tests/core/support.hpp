@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "logs/log_explain.hpp"
 #include "result/evaluate.hpp"
 #include "io/json_io.hpp"
 #include "scenario/scenario_fields.hpp"
@@ -24,6 +25,13 @@ inline kv::InputError evaluate_error(const std::string& text) {
     auto outcome = kv::evaluate(std::get<kv::Scenario>(scenario));
     REQUIRE(std::holds_alternative<kv::InputError>(outcome));
     return std::get<kv::InputError>(outcome);
+}
+
+// A pasted log explained (the paste must hold a start-up line).
+inline kv::LogExplanation explained(const std::string& text) {
+    auto outcome = kv::explain_log(text);
+    REQUIRE(std::holds_alternative<kv::LogExplanation>(outcome));
+    return std::get<kv::LogExplanation>(outcome);
 }
 
 // The largest value a scenario field's row accepts.

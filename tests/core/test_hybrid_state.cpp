@@ -156,9 +156,7 @@ TEST_CASE("a hybrid start-up explained: its block size read, and the pool over p
         "(Worker_TP0 pid=2) INFO 10-23 15:14:56 [gpu_worker.py:391] Free memory on device (139.21/139.81 GiB) on startup. Desired GPU "
         "memory utilization is (0.9, 125.83 GiB).\n"
         "(EngineCore_DP0 pid=3) INFO 10-23 15:14:30 [kv_cache_utils.py:1028] GPU KV cache size: 973,760 tokens\n";
-    auto outcome = explain_log(paste);
-    REQUIRE(std::holds_alternative<LogExplanation>(outcome));
-    const LogExplanation& x = std::get<LogExplanation>(outcome);
+    const LogExplanation x = kvtest::explained(paste);
     REQUIRE(x.log.state_block_size);
     CHECK(*x.log.state_block_size == 544);
     bool compared = false;

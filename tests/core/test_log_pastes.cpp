@@ -9,16 +9,12 @@
 #include "io/validation_json.hpp"
 #include "logs/log_explain.hpp"
 #include "result/evaluate.hpp"
+#include "support.hpp"
 
 using namespace kv;
+using kvtest::explained;
 
 namespace {
-
-LogExplanation explained(const std::string& text) {
-    auto outcome = explain_log(text);
-    REQUIRE(std::holds_alternative<LogExplanation>(outcome));
-    return std::get<LogExplanation>(outcome);
-}
 
 bool names_model(const std::string& line) {
     for (const char* marker : {"model=", "'model'", "'model_tag'", "vllm serve"})
