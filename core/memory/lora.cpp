@@ -29,7 +29,8 @@ PerRank per_rank_elements(const ModelSpec& m, const Scenario& s, const EngineRul
         p.attention = (3.0 * h + q + 2.0 * kv) + (to_d(query_width(m)) / tp + h);  // qkv (three slices), o_proj
     }
     if (m.num_linear_layers > 0) {
-        const double key = to_d(m.linear_num_key_heads * m.linear_key_head_dim), value = to_d(m.linear_num_value_heads * m.linear_value_head_dim);
+        const double key = to_d(m.linear_num_key_heads * m.linear_key_head_dim),
+                     value = to_d(m.linear_num_value_heads * m.linear_value_head_dim);
         p.linear_attention = (h + (2.0 * key + 2.0 * value) / tp) + (h + 2.0 * to_d(m.linear_num_value_heads) / tp) + (value / tp + h);
     }
     p.dense_mlp = (2.0 * h + 2.0 * to_d(m.intermediate_size) / tp) + (to_d(m.intermediate_size) / tp + h);
