@@ -137,7 +137,6 @@ void raise_block_for_state(KvLayout& k, const ModelSpec& m, const Scenario& s, c
     constexpr int64_t alignment = 16;
     k.linear_layers = m.num_linear_layers * st.layers / m.num_hidden_layers;
     k.linear_state_bytes = linear_state_bytes(m, s.tensor_parallel_size);
-    k.state_pages_per_request = 1;
     const auto tokens = static_cast<int64_t>(std::ceil(k.linear_state_bytes / (to_d(alignment) * k.bytes_per_token_per_layer)));
     const int64_t needed = alignment * tokens;
     if (!s.block_size || *s.block_size < needed) {
@@ -222,8 +221,7 @@ double request_kv_bytes(const KvLayout& k, const ModelSpec& m, int64_t tokens, i
     }
     const int64_t full_groups = ceil_div(full_layers, k.group_size);
     const int64_t sliding_groups = k.num_groups - full_groups - k.linear_groups;
-    return to_d(k.group_size) * k.page_bytes *
-           to_d(full_groups * full_blocks + sliding_groups * sliding_blocks + k.linear_groups * k.state_pages_per_request);
+    return to_d(k.group_size) * k.page_bytes * to_d(full_groups * full_blocks + sliding_groups * sliding_blocks + k.linear_groups);
 }
 
 MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu, const EngineRules& rules, const Calibration& c) {

@@ -65,11 +65,11 @@ struct KvLayout {
     int64_t num_groups = 1;
     int64_t padding_layers = 0;  // empty slots the grouping adds
     // Linear-attention layers (hybrid models): each keeps one state per request in a page of the
-    // pool, padded to the attention page; the block size grows until an attention page holds one.
+    // pool (cache mode "none": one page per request and layer, so one block per state group), padded
+    // to the attention page; the block size grows until an attention page holds one.
     int64_t linear_layers = 0;
     int64_t linear_groups = 0;
-    double linear_state_bytes = 0;  // one layer's state for one request, before padding
-    int64_t state_pages_per_request = 0;
+    double linear_state_bytes = 0;   // one layer's state for one request, before padding
     bool block_size_raised = false;  // the engine raised block_size for the state (it logs it)
     double kv_bytes_per_token = 0;   // every attention layer of the rank, as if full attention
 };
