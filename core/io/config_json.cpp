@@ -194,6 +194,9 @@ std::variant<ModelSpec, InputError> model_from_config(const json& config, const 
     read_linear_layers(c, m);
     read_sliding_window(c, m);
     read_quantization(c, m);
+    // The multi-token-prediction layers the checkpoint carries for --speculative-config's mtp
+    // (DeepSeek-V3, GLM-4.5, MiMo); Qwen3-Next's MTP model takes one when the key is absent.
+    m.num_mtp_layers = c.integer("num_nextn_predict_layers", 0, 16).value_or(m.model_type == "qwen3_next" ? 1 : 0);
     if (c.error) return *c.error;
     flag_typos(config, m);
     if (nested) flag_typos(config["text_config"], m);

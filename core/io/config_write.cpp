@@ -40,6 +40,7 @@ json model_to_config(const ModelSpec& m) {
         c["layer_types"] = types;
     }
     if (m.sliding_window > 0) c["sliding_window"] = m.sliding_window;
+    if (m.num_mtp_layers > 0) c["num_nextn_predict_layers"] = m.num_mtp_layers;
     if (m.num_linear_layers > 0)
         c.update({{"linear_num_key_heads", m.linear_num_key_heads},
                   {"linear_num_value_heads", m.linear_num_value_heads},

@@ -96,6 +96,8 @@ void log_startup(const Result& r, std::vector<LogLine>& out) {
     log_state_pages(m.layout, out);
     // LoRA's wrapper is set up inside the load's measurement from 0.8.0, so its line comes first.
     if (r.scenario.enable_lora) add(out, LogKind::info, "Using PunicaWrapperGPU.");
+    // A drafter loads inside the same measurement (memory/speculative.hpp); n-gram lookup has none.
+    if (m.drafter.runs_on_gpu) add(out, LogKind::info, "Loading drafter model...");
     // The V2 runner's line said "GiB and" for a while (engine_rules.hpp).
     const bool says_memory = rules.loading_log_says_memory && (!m.model_runner_v2 || rules.model_runner_v2_loading_log_says_memory);
     add(out, LogKind::info,

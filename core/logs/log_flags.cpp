@@ -65,9 +65,28 @@ std::optional<std::string> given(std::string_view line, std::string_view name, F
     return std::nullopt;
 }
 
+// --speculative-config as the engine config line (SpeculativeConfig(method='eagle', ...,
+// num_spec_tokens=3)), the non-default args' nested dict or the command's JSON writes it.
+void read_speculative(ParsedLog& p, std::string_view line) {
+    const size_t at = line.find("speculative");
+    if (at == std::string_view::npos || contains(line, "speculative_config=None") || contains(line, "'speculative_config': None")) return;
+    const std::string_view rest = line.substr(at);
+    std::optional<std::string> method;
+    for (std::string_view marker : {"method='", "'method': '", "\"method\": \"", "\"method\":\""}) keep(method, word_after(rest, marker));
+    if (method) {
+        const bool mtp = method->size() >= 3 && method->compare(method->size() - 3, 3, "mtp") == 0;  // deepseek_mtp, qwen3_next_mtp...
+        if (mtp || *method == "ngram" || *method == "eagle" || *method == "eagle3" || *method == "draft_model")
+            p.speculative_method = mtp ? "mtp" : *method;
+    }
+    for (std::string_view marker :
+         {"num_spec_tokens=", "'num_speculative_tokens': ", "\"num_speculative_tokens\": ", "\"num_speculative_tokens\":"})
+        keep(p.num_speculative_tokens, integer_after(rest, marker));
+}
+
 }  // namespace
 
 void read_flags(ParsedLog& p, std::string_view line, FlagForm form) {
+    read_speculative(p, line);
     if (form == FlagForm::command_line) {
         // `vllm serve MODEL ...`: the model comes first, without a flag.
         if (const size_t serve = line.find("vllm serve "); serve != std::string_view::npos) {

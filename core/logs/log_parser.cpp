@@ -70,6 +70,8 @@ bool read_engine_line(ParsedLog& p, std::string_view line) {
     } else if (contains(line, "Using PunicaWrapper")) {
         // LoRA's kernel wrapper (vllm/lora/punica_wrapper/punica_selector.py): printed only with LoRA on.
         p.enable_lora = true;
+    } else if (contains(line, "Loading drafter model...")) {
+        p.drafter_loaded = true;  // speculative decoding: its weights are in the next line's figure
     } else if (contains(line, "Model loading took ")) {
         keep(p.weights_gib, number_after(line, "Model loading took "));
         if (!p.v1_engine) p.v1_engine = true;

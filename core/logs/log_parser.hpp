@@ -40,6 +40,10 @@ struct ParsedLog {
         max_num_batched_tokens, block_size, kv_cache_memory_bytes, max_loras, max_lora_rank;
     std::optional<std::string> kv_cache_dtype, quantization, dtype;
     std::optional<bool> enforce_eager, disable_custom_all_reduce, enable_expert_parallel, enable_lora;
+    // --speculative-config: its method ("mtp" for every model's MTP) and token count; a drafter loaded.
+    std::optional<std::string> speculative_method;
+    std::optional<int64_t> num_speculative_tokens;
+    bool drafter_loaded = false;
     // Memory, in GiB as the engine prints it.
     std::optional<double> total_gib, weights_gib, activation_gib, non_torch_gib, cuda_graph_estimate_gib, cuda_graph_captured_gib,
         available_gib;

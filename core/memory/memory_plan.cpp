@@ -93,8 +93,6 @@ double weights_of_stage(const ModelSpec& m, const Scenario& s, const Stage& st, 
     return bytes;
 }
 
-// The devices vLLM gives its larger batch defaults: at least 70 GiB and not an A100.
-
 // One engine's profile run. Data and expert parallelism are left out: the MoE's widths stay those
 // of tensor parallelism alone (without expert parallel the TP x DP slices are narrower, but the
 // MoE layer gathers every engine's tokens; with it, whole experts see only the tokens routed to them).
@@ -145,7 +143,8 @@ void raise_block_for_state(KvLayout& k, const ModelSpec& m, const Scenario& s, c
     }
 }
 
-KvLayout layout_of(const ModelSpec& m, const Scenario& s, const ResolvedLimits& limits, const EngineRules& rules, const Stage& st) {
+KvLayout layout_of(const ModelSpec& m, const Scenario& s, const ResolvedLimits& limits, const EngineRules& rules, const Stage& st,
+                   int64_t draft_layers) {
     KvLayout k;
     k.block_size = limits.block_size;
     const int64_t tp = s.tensor_parallel_size;
@@ -163,6 +162,9 @@ KvLayout layout_of(const ModelSpec& m, const Scenario& s, const ResolvedLimits& 
     // Sliding-window (and linear-attention) layers keep their share on every stage.
     k.layers = num_kv_cache_layers(m) * st.layers / m.num_hidden_layers;
     k.sliding_layers = m.num_sliding_layers * st.layers / m.num_hidden_layers;
+    // A drafter runs after the last layer, on the last stage; its layers are full attention.
+    if (st.last) k.draft_layers = draft_layers;
+    k.layers += k.draft_layers;
     k.kv_bytes_per_token = k.bytes_per_token_per_layer * to_d(k.layers);
     const bool hybrid_allocator = rules.v1_engine && rules.hybrid_kv_allocator;
     if (hybrid_allocator && m.num_linear_layers > 0) raise_block_for_state(k, m, s, st);
@@ -183,6 +185,22 @@ KvLayout layout_of(const ModelSpec& m, const Scenario& s, const ResolvedLimits& 
     k.num_groups = ceil_div(full, k.group_size) + ceil_div(k.sliding_layers, k.group_size) + k.linear_groups;
     k.padding_layers = k.num_groups * k.group_size - k.layers - k.linear_layers;
     return k;
+}
+
+// A drafter's weights on the last stage's rank (memory/speculative.hpp): what it adds beside the
+// model's (a shared embedding or lm_head is not loaded again) and what one of its passes reads
+// (its layers, its fc and whichever lm_head it scores with).
+struct DrafterWeights {
+    double added = 0, per_pass = 0;
+};
+DrafterWeights drafter_weights(const Drafter& d, const Scenario& s, const ResolvedLimits& lim, const EngineRules& rules) {
+    if (!d.runs_on_gpu) return {};
+    const Stage body{d.model.num_hidden_layers, false, false};
+    const double layers = weights_of_stage(d.model, s, body, layout_of(d.model, s, lim, rules, body, 0));
+    const double fc = d.fc_params * 2.0;  // 16-bit, replicated
+    const double table = to_d(ceil_div(d.model.vocab_size, 64) * 64) / to_d(s.tensor_parallel_size) * to_d(d.model.hidden_size) * 2.0;
+    const bool separate_head = d.own_lm_head && !(d.own_embedding && d.model.tie_word_embeddings);
+    return {layers + fc + (d.own_embedding ? table : 0.0) + (separate_head ? table : 0.0), layers + fc + table};
 }
 
 // The tokens beyond its window a sliding-window layer holds for one request while sizing the pool
@@ -241,15 +259,19 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
     plan.kv_cache_memory_bytes_set = s.kv_cache_memory_bytes.has_value();
     plan.cuda_graph_in_budget = !plan.kv_cache_memory_bytes_set && cuda_graph_estimate_in_budget(rules, m, s.enforce_eager);
     plan.model_runner_v2 = runs_model_runner_v2(rules, m);
+    plan.drafter = make_drafter(s, m);
+    const DrafterWeights drafter = drafter_weights(plan.drafter, s, lim, rules);
+    plan.draft_pass_weight_bytes = drafter.per_pass;
 
     // Every pipeline stage is its own rank; the engine clamps all of them to the fewest blocks.
     const std::vector<int64_t> layers = stage_layers(m.num_hidden_layers, s.pipeline_parallel_size);
     bool have_plan = false;
     for (size_t i = 0; i < layers.size(); ++i) {
         const Stage st{layers[i], i == 0, i + 1 == layers.size()};
-        const KvLayout layout = layout_of(m, s, lim, rules, st);
+        const KvLayout layout = layout_of(m, s, lim, rules, st, plan.drafter.kv_layers);
         const double lora = lora_buffer_bytes(m, s, rules, st.layers, st.first, st.last);
-        const double weights = weights_of_stage(m, s, st, layout) + (rules.lora_in_profile ? lora : 0.0);
+        const double draft = st.last ? drafter.added : 0.0;
+        const double weights = weights_of_stage(m, s, st, layout) + (rules.lora_in_profile ? lora : 0.0) + draft;
         const double peak = activation_peak(m, s, gpu, st, plan.profile_tokens, plan.profile_rows, rules, c);
         const double graphs = s.enforce_eager ? 0.0 : c.cuda_graph_fixed_bytes + c.cuda_graph_bytes_per_layer * to_d(st.layers);
         const double available = s.kv_cache_memory_bytes ? static_cast<double>(*s.kv_cache_memory_bytes)
@@ -263,6 +285,7 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
             plan.layout = layout;
             plan.weight_bytes = weights;
             plan.lora_bytes = lora;
+            plan.draft_weight_bytes = draft;
             plan.activation_peak_bytes = peak;
             plan.cuda_graph_bytes = graphs;
             plan.available_kv_bytes = available;

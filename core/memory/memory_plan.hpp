@@ -21,6 +21,7 @@
 #include "engine/engine_rules.hpp"
 #include "model/gpu_spec.hpp"
 #include "model/model_spec.hpp"
+#include "memory/speculative.hpp"
 #include "scenario/defaults.hpp"
 #include "scenario/scenario.hpp"
 
@@ -71,6 +72,7 @@ struct KvLayout {
     int64_t linear_groups = 0;
     double linear_state_bytes = 0;   // one layer's state for one request, before padding
     bool block_size_raised = false;  // the engine raised block_size for the state (it logs it)
+    int64_t draft_layers = 0;        // a drafter's attention layers, among `layers` (memory/speculative.hpp)
     double kv_bytes_per_token = 0;   // every attention layer of the rank, as if full attention
 };
 
@@ -80,7 +82,10 @@ struct MemoryPlan {
     double visible_bytes = 0;
     double requested_bytes = 0;  // visible x gpu_memory_utilization
     double weight_bytes = 0;
-    double lora_bytes = 0;  // LoRA buffers (memory/lora.hpp): part of weight_bytes from 0.8.0, outside the budget before
+    double lora_bytes = 0;               // LoRA buffers (memory/lora.hpp): part of weight_bytes from 0.8.0, outside the budget before
+    Drafter drafter;                     // --speculative-config's (memory/speculative.hpp); method none without one
+    double draft_weight_bytes = 0;       // what the drafter adds to weight_bytes (shared tables not again)
+    double draft_pass_weight_bytes = 0;  // what one draft pass reads: its layers, fc and the lm_head it uses
     double activation_peak_bytes = 0;
     double non_torch_bytes = 0;
     double cuda_graph_bytes = 0;

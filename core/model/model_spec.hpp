@@ -75,6 +75,8 @@ struct ModelSpec {
     int64_t shared_expert_intermediate_size = 0;  // total width of the shared experts
     int64_t num_dense_layers = 0;                 // leading dense layers (DeepSeek's first_k_dense_replace)
 
+    int64_t num_mtp_layers = 0;  // multi-token-prediction layers beyond num_hidden_layers (num_nextn_predict_layers)
+
     WeightFormat weight_format = WeightFormat::bf16;
     int64_t quant_group_size = 0;  // int4: weights per scale
     bool multimodal = false;       // a text_config was read; the vision encoder is left out

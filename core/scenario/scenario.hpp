@@ -51,6 +51,14 @@ struct Scenario {
     bool enable_lora = false;             // --enable-lora: LoRA buffers for max_loras adapters of max_lora_rank
     int64_t max_loras = 1;                // --max-loras: adapters one batch may use at once
     int64_t max_lora_rank = 16;           // --max-lora-rank: the rank every buffer is sized for
+    // --speculative-config (memory/speculative.hpp): "none", "ngram", "eagle", "eagle3", "mtp" or
+    // "draft_model"; its num_speculative_tokens (unset: MTP's one layer; vLLM requires it otherwise);
+    // the draft_model method's catalog model; and the chance that a drafted token is accepted once the
+    // ones before it were, an outcome of the model pair and the prompts that this model takes as given.
+    std::string speculative_method = "none";
+    std::optional<int64_t> num_speculative_tokens;
+    std::string draft_model = "Qwen3-0.6B";
+    double draft_acceptance_rate = 0.7;
 };
 
 }  // namespace kv

@@ -9,6 +9,8 @@ namespace {
 // The rows' lists, constant data (nothing runs at start-up).
 constexpr Choice bf16_or_fp8[] = {{"bf16", "BF16"}, {"fp8", "FP8"}};
 constexpr Choice entries[] = {{"serve", "vllm serve"}, {"offline", "LLM class"}};
+constexpr Choice speculative_methods[] = {{"none", "none"},      {"ngram", "n-gram"}, {"eagle", "EAGLE"},
+                                          {"eagle3", "EAGLE-3"}, {"mtp", "MTP"},      {"draft_model", "draft model"}};
 constexpr Choice versions[] = {
     {"0.6.3", "0.6.3", "V0 engine: profiles max(max_model_len, 2,048) tokens; the server turns chunked prefill on above 32K (512)"},
     {"0.8.5", "0.8.5", "V1 engine: profiles max_num_batched_tokens"},
@@ -262,6 +264,42 @@ constexpr FieldSpec rows[] = {
      .flag = "--max-lora-rank",
      .help = "vLLM's --max-lora-rank (default 16; the engine accepts 1, 8, 16, 32, 64, 128, 256, 320 or 512): the rank "
              "every LoRA buffer is sized for, whatever the adapters' own ranks. Only with enable_lora."},
+    {.name = "speculative_method",
+     .type = FieldType::choice,
+     .choices = speculative_methods,
+     .choice_words = "\"none\", \"ngram\", \"eagle\", \"eagle3\", \"mtp\" or \"draft_model\"",
+     .flag = "--speculative-config",
+     .help = "The method of vLLM's --speculative-config (V1 engine, 0.8.0 and later). A drafter proposes "
+             "num_speculative_tokens tokens per sequence, and one forward pass of the model checks them all: ngram looks "
+             "them up in the prompt (no weights, no KV); eagle and eagle3 run one extra decoder layer of the model's shape "
+             "on its hidden states; mtp runs the checkpoint's own multi-token-prediction layer; draft_model runs a small "
+             "model of the same tokenizer. The drafter's weights count in \"Model loading took\" and its attention layers "
+             "take their share of every KV block."},
+    {.name = "num_speculative_tokens",
+     .type = FieldType::integer,
+     .lo = 1,
+     .hi = 16,
+     .nullable = true,
+     .unit = "tokens",
+     .help = "num_speculative_tokens of --speculative-config: tokens drafted per sequence and step; the verifying pass "
+             "carries one more per sequence. Unset: 1 for mtp (the checkpoint's one prediction layer); vLLM requires it "
+             "for the other methods."},
+    {.name = "draft_model",
+     .type = FieldType::text,
+     .rule = TextRule::model_id,
+     .help = "The model of --speculative-config for the draft_model method: a catalog model with the target's "
+             "vocabulary, run whole k times a step, its weights and KV beside the target's."},
+    {.name = "draft_acceptance_rate",
+     .type = FieldType::number,
+     .lo = 0.0,
+     .hi = 0.99,
+     .decimals = 2,
+     .unit = "fraction",
+     .help = "Not a flag but an outcome: the chance that the target accepts a drafted token once it accepted the ones "
+             "before it. Drafted position i is then accepted with this to the power i, and the mean acceptance length "
+             "vLLM's SpecDecoding metrics line prints is 1 plus their sum. 0.7 lies between EAGLE-3 on Llama-3.1-8B over "
+             "MT-Bench (mean acceptance length 3.53 with 7 tokens, vLLM #26191) and DeepSeek's MTP (0.81 with 1 token, "
+             "vLLM #12755); n-gram lookup on prompts it cannot find in sits near 0."},
 };
 
 }  // namespace
@@ -303,6 +341,10 @@ const std::vector<Field<Scenario>>& scenario_fields() {
         {&scenario_field("enable_lora"), &Scenario::enable_lora},
         {&scenario_field("max_loras"), &Scenario::max_loras},
         {&scenario_field("max_lora_rank"), &Scenario::max_lora_rank},
+        {&scenario_field("speculative_method"), &Scenario::speculative_method},
+        {&scenario_field("num_speculative_tokens"), &Scenario::num_speculative_tokens},
+        {&scenario_field("draft_model"), &Scenario::draft_model},
+        {&scenario_field("draft_acceptance_rate"), &Scenario::draft_acceptance_rate},
     };
     return fields;
 }

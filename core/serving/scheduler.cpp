@@ -14,6 +14,8 @@ Scheduler::Scheduler(const Result& r, const Workload& w, const SimOptions& o, co
     const KvLayout& k = r.memory.layout;
     block_size_ = k.block_size;
     block_set_bytes_ = k.page_bytes * static_cast<double>(k.group_size);
+    model_kv_share_ = model_kv_share(k);
+    speculative_tokens_ = r.memory.drafter.num_speculative_tokens;
     one_group_ = k.num_groups == 1 && k.sliding_layers == 0;
     budget_ = *r.scenario.max_num_batched_tokens;
     max_seqs_ = *r.scenario.max_num_seqs;
@@ -156,7 +158,9 @@ const std::vector<Scheduled>& Scheduler::schedule() {
     for (size_t i = 0; i < running_.size() && budget > 0;) {
         Live* l = running_[i];
         const int64_t tokens = std::min(l->tokens() - l->computed, budget);
-        const int64_t need = blocks_for(l->computed + tokens) - static_cast<int64_t>(l->blocks.size());
+        // A decode also scores its drafts: they take budget and slots (vLLM's lookahead tokens).
+        const int64_t scored = is_decode({l, tokens}) ? tokens + speculative_tokens_ : tokens;
+        const int64_t need = blocks_for(l->computed + scored) - static_cast<int64_t>(l->blocks.size());
         bool self_preempted = false;
         while (need > pool_.free()) {
             Live* victim = running_.back();
@@ -170,7 +174,7 @@ const std::vector<Scheduled>& Scheduler::schedule() {
         if (self_preempted) break;
         for (int64_t b = 0; b < need; ++b) l->blocks.push_back(pool_.allocate(l->index, prefix_blocks_));
         batch.push_back({l, tokens});
-        budget -= tokens;
+        budget -= std::min(scored, budget);
         ++i;
     }
     // Waiting requests only in a step that preempted nobody (as V1's scheduler does).
@@ -274,7 +278,7 @@ void Scheduler::add_to_load(StepLoad& load, const Scheduled& s) const {
     if (is_decode(s)) {
         load.decode_tokens += 1;
         load.decode_context_tokens += static_cast<double>(l.computed + 1);
-        load.decode_kv_bytes += static_cast<double>(l.blocks.size()) * block_set_bytes_;
+        load.decode_kv_bytes += static_cast<double>(l.blocks.size()) * block_set_bytes_ * model_kv_share_;
     } else {
         load.prefill_tokens += tokens;
         load.prefill_context_pairs += tokens * (static_cast<double>(l.computed) + tokens / 2.0);
@@ -285,14 +289,20 @@ void Scheduler::add_to_load(StepLoad& load, const Scheduled& s) const {
 void Scheduler::finish_step(const std::vector<Scheduled>& batch, double now) {
     for (const Scheduled& s : batch) {
         Live& l = *s.request;
-        if (!is_decode(s)) interval_prompt_tokens_ += s.tokens, total_prompt_tokens_ += s.tokens;
+        const bool decode = is_decode(s);
+        if (!decode) interval_prompt_tokens_ += s.tokens, total_prompt_tokens_ += s.tokens;
         l.computed += s.tokens;
-        offer_prefix_blocks(l);
-        if (l.computed < l.tokens()) continue;  // a chunk: no token yet
+        if (l.computed < l.tokens()) {  // a chunk: no token yet
+            offer_prefix_blocks(l);
+            continue;
+        }
         SimRequest& q = sim_.requests[static_cast<size_t>(l.index)];
-        ++l.generated;
-        ++interval_generated_;
-        ++total_generated_;
+        const int64_t gained = decode ? tokens_gained(l) : 1;
+        l.computed += gained - 1;  // the accepted drafts' KV stays; the last token is the next step's input
+        offer_prefix_blocks(l);
+        l.generated += gained;
+        interval_generated_ += gained;
+        total_generated_ += gained;
         if (q.first_token_s < 0) q.first_token_s = now;
         else itl_samples_.push_back(static_cast<float>(now - l.last_token_s));
         l.last_token_s = now;
@@ -303,6 +313,26 @@ void Scheduler::finish_step(const std::vector<Scheduled>& batch, double now) {
             running_.erase(std::find(running_.begin(), running_.end(), &l));
         }
     }
+}
+
+int64_t Scheduler::tokens_gained(const Live& l) {
+    if (speculative_tokens_ == 0) return 1;
+    // Position i is accepted when i - 1 was and a draw falls under the acceptance rate, so position i
+    // with the rate to the power i: the run's length is geometric. One draw per request and step,
+    // from a hash of both, keeps runs repeatable.
+    uint64_t z = (static_cast<uint64_t>(l.index) << 32 | static_cast<uint64_t>(l.generated)) + 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    const double u = (static_cast<double>((z ^ (z >> 31)) >> 11) + 0.5) / 9007199254740992.0;  // (0, 1)
+    const double rate = r_.scenario.draft_acceptance_rate;
+    const int64_t run =
+        rate <= 0 ? 0 : static_cast<int64_t>(std::min(static_cast<double>(speculative_tokens_), std::floor(std::log(u) / std::log(rate))));
+    const int64_t gained = std::min(1 + run, l.output - l.generated);
+    ++interval_drafts_;
+    interval_accepted_ += gained - 1;
+    interval_accepted_at_.resize(static_cast<size_t>(speculative_tokens_));
+    for (int64_t i = 0; i + 1 < gained; ++i) ++interval_accepted_at_[static_cast<size_t>(i)];
+    return gained;
 }
 
 // Full blocks of the shared prefix this request has computed join the cache, unless another

@@ -72,6 +72,9 @@ private:
     void split(const std::vector<Scheduled>& batch, const StepLoad& load, double step_s);
 
     void finish_step(const std::vector<Scheduled>& batch, double now);
+    // Tokens a decode gains this step: 1, or with speculative decoding the accepted drafts and the
+    // sampler's own, the mean acceptance length on average.
+    int64_t tokens_gained(const Live& l);
 
     // Full blocks of the shared prefix this request has computed join the cache, unless another
     // copy is already there.
@@ -82,6 +85,7 @@ private:
     void snapshot();
 
     void log_stats(double now);
+    void log_speculative(double now, double interval);
 
     void summarise();
     void classify_load(double first_arrival_s, double last_arrival_s);
@@ -98,6 +102,8 @@ private:
     // Requests the server holds (running or waiting): what the client's concurrency cap counts.
     int64_t in_flight() const { return static_cast<int64_t>(running_.size() + waiting_.size()); }
     double block_set_bytes_ = 0;
+    double model_kv_share_ = 1;       // of each block set, the model's own layers' part (not a drafter's)
+    int64_t speculative_tokens_ = 0;  // drafts a decode scores (memory/speculative.hpp)
     bool one_group_ = true;
     bool keep_preempted_ = false;         // prefix caching is on: a preempted request's blocks stay cached
     std::vector<int32_t> prefix_blocks_;  // physical block per shared-prefix block, -1: not cached
@@ -110,6 +116,8 @@ private:
     int64_t window_queries_ = 0, window_hits_ = 0, total_queries_ = 0, total_hits_ = 0;
     int64_t preemptions_ = 0, finished_ = 0, rejected_ = 0;
     int64_t interval_prompt_tokens_ = 0, interval_generated_ = 0, total_prompt_tokens_ = 0, total_generated_ = 0;
+    int64_t interval_drafts_ = 0, interval_accepted_ = 0;  // speculative decoding, for its metrics line
+    std::vector<int64_t> interval_accepted_at_;            // accepted drafts by position
     double next_log_s_ = 0, last_log_s_ = 0, peak_usage_ = 0, running_time_ = 0;
     double saturated_s_ = 0;                         // time in steps that left requests waiting
     double decode_time_s_ = 0, prefill_time_s_ = 0;  // SimOptions::split_time

@@ -85,11 +85,17 @@ double expert_weight_bytes(const StepEngine& r) {
 
 }  // namespace
 
+double tokens_per_decode_step(const StepEngine& r) { return r.memory.drafter.acceptance_length; }
+
+double model_kv_share(const KvLayout& k) {
+    return k.layers > 0 ? static_cast<double>(k.layers - k.draft_layers) / static_cast<double>(k.layers) : 1.0;
+}
+
 StepLoad decode_load(const StepEngine& r, double sequences, int64_t context_tokens) {
     StepLoad load;
     load.decode_tokens = sequences;
     load.decode_context_tokens = sequences * static_cast<double>(context_tokens);
-    load.decode_kv_bytes = sequences * request_kv_bytes(r.memory.layout, r.model, context_tokens, 1);
+    load.decode_kv_bytes = sequences * request_kv_bytes(r.memory.layout, r.model, context_tokens, 1) * model_kv_share(r.memory.layout);
     return load;
 }
 
@@ -115,9 +121,31 @@ double layer_floors_s(const StepEngine& r, bool graph, double tokens_per_pass, c
     return floors;
 }
 
+// A drafter's k passes after the model's, one token per decoding sequence each, on the drafter's
+// share of the rank: the weights a pass reads and its layers' part of the cache. Prompt tokens go
+// through the drafter too (its first pass), to give its layers their keys and values.
+double draft_passes_s(const StepEngine& r, const StepLoad& load, const Calibration& c) {
+    const Drafter& d = r.memory.drafter;
+    const KvLayout& k = r.memory.layout;
+    if (!d.runs_on_gpu || load.decode_tokens + load.prefill_tokens <= 0 || k.layers <= k.draft_layers) return 0.0;
+    const auto passes = load.decode_tokens > 0 ? static_cast<double>(d.num_speculative_tokens) : 1.0;
+    MemoryPlan share;
+    share.weight_bytes = r.memory.draft_pass_weight_bytes;
+    StepLoad drafting = load;
+    drafting.decode_tokens = load.decode_tokens * passes;
+    drafting.decode_context_tokens = load.decode_context_tokens * passes;
+    drafting.decode_kv_bytes =
+        load.decode_kv_bytes * static_cast<double>(k.draft_layers) / static_cast<double>(k.layers - k.draft_layers) * passes;
+    drafting.prefill_kv_read_tokens = 0;
+    drafting.passes = passes;
+    return time_step({r.scenario, d.model, r.gpu, share, r.rules}, drafting, c).gpu_s;
+}
+
 PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibration& c) {
     const int64_t tp = r.scenario.tensor_parallel_size;
-    const double tokens = load.decode_tokens + load.prefill_tokens;
+    // With speculative decoding a decoding sequence's pass scores its k drafted tokens too.
+    const double scored_per_decode = 1.0 + static_cast<double>(r.memory.drafter.num_speculative_tokens);
+    const double tokens = load.decode_tokens * scored_per_decode + load.prefill_tokens;
     const double passes = std::max(1.0, load.passes);
     const double matmul_flops_per_token = 2.0 * static_cast<double>(active_parameter_count(r.model)) / static_cast<double>(tp);
     // A mixture of experts reads only the experts the pass's tokens route to (uniform routing).
@@ -128,7 +156,7 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
     // and attention (the cache in) each take the longer of their own FLOPs and bytes, so one kind's
     // reads do not hide under the other's arithmetic.
     const double matmul_flops = tokens * matmul_flops_per_token;
-    const double attention_flops_total = attention.decode_pair * load.decode_context_tokens +
+    const double attention_flops_total = attention.decode_pair * load.decode_context_tokens * scored_per_decode +
                                          attention.prefill_pair * load.prefill_context_pairs +
                                          attention.context_token * load.prefill_kv_read_tokens;
     const double matmul_bytes = passes * weight_bytes;
@@ -154,7 +182,8 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
     const double message_bytes = tokens / passes * static_cast<double>(r.model.hidden_size) * c.activation_bytes_per_element;
     const double allreduces = 2.0 * static_cast<double>(r.model.num_hidden_layers) + 2.0;
     phase.communication_s = passes * allreduces * allreduce_s(message_bytes, tp, r.gpu, r.rules, r.scenario, c);
-    phase.gpu_s = phase.matmul_s + phase.attention_s + phase.kernel_s + phase.communication_s;
+    phase.draft_s = draft_passes_s(r, load, c);
+    phase.gpu_s = phase.matmul_s + phase.attention_s + phase.kernel_s + phase.communication_s + phase.draft_s;
     phase.host_s = passes * host_step_s(r.rules, r.scenario, load.decode_tokens + load.prefill_sequences / passes, c);
     phase.total_s = r.rules.async_scheduling ? std::max(phase.gpu_s, phase.host_s) : phase.gpu_s + phase.host_s;
     phase.bound = phase.compute_s > phase.memory_s ? Bound::compute : Bound::memory;
@@ -183,8 +212,8 @@ StepTimes time_steps(const StepEngine& r, const Admission& a, bool started, cons
     if (a.running == 0) return t;
     const auto running = static_cast<double>(a.running);
     t.decode = time_step(r, decode_load(r, running, s.prompt_tokens + s.output_tokens), c);
-    t.itl_s = t.decode.total_s;
-    t.decode_tokens_per_s = running / t.decode.total_s;
+    t.itl_s = t.decode.total_s / tokens_per_decode_step(r);
+    t.decode_tokens_per_s = running * tokens_per_decode_step(r) / t.decode.total_s;
     const double step_weight_bytes = t.decode.bytes - running * a.bytes_per_sequence;
     t.weight_share = step_weight_bytes / t.decode.bytes;
     t.dram_active = t.decode.bytes / (t.decode.total_s * r.gpu.hbm_bytes_per_s);

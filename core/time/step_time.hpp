@@ -11,14 +11,17 @@
 //   layer its routing and alignment;
 //   communication: 2 all-reduces per layer, one for the embedding and a logits gather, each a
 //   latency plus the ring's bytes over the link;
-//   host: the CPU's scheduling, input preparation and output processing for the step.
-// GPU time = max(compute, memory) + kernels + communication; the step takes GPU + host time, or the
+//   host: the CPU's scheduling, input preparation and output processing for the step;
+//   draft: with speculative decoding, the drafter's k passes after the model's (memory/speculative.hpp),
+//   each costed by time_step() on the drafter's share of the rank; the model's pass then scores 1 + k
+//   tokens per decoding sequence, and each sequence gains the mean acceptance length a step.
+// GPU time = max(compute, memory) + kernels + communication + draft; the step takes GPU + host time, or the
 // longer of the two once async scheduling overlaps them (step_costs.hpp has each term's sources).
 // Every forward pass, whatever it carries, is costed by time_step() from a StepLoad: the single-batch
 // views (a decode step, one prompt's prefill), the serving steady state (steady.cpp) and each step of
 // the simulation (serving/).
-// Leaves out overlap of communication with compute, pipeline-parallel bubbles, speculative decoding
-// and the sampler's sort for top-p/top-k (benchmark_latency and benchmark_throughput sample without it).
+// Leaves out overlap of communication with compute, pipeline-parallel bubbles, the first draft pass's
+// extra tokens (it runs over the accepted ones) and the sampler's sort for top-p/top-k (benchmark_latency and benchmark_throughput sample without it).
 #pragma once
 #include <cstdint>
 
@@ -54,7 +57,8 @@ struct PhaseTiming {
     double attention_s = 0;      // attention: the longer of its FLOPs and its cache reads and writes
     double kernel_s = 0;         // per-layer kernel floors (and MoE routing)
     double communication_s = 0;  // tensor-parallel all-reduces
-    double gpu_s = 0;            // matmuls + attention + kernels + communication
+    double draft_s = 0;          // a drafter's passes (speculative decoding)
+    double gpu_s = 0;            // matmuls + attention + kernels + communication + draft
     double host_s = 0;           // the CPU's work for the step, before any overlap
     double total_s = 0;          // gpu + host, or the longer of the two with async scheduling
     Bound bound = Bound::none;
@@ -128,6 +132,12 @@ struct StepTimes {
     // Serving: the single-batch decode above pays nothing for prefill; this does.
     ServingSteady serving;
 };
+
+// Tokens a decoding sequence gains per step: 1, or with speculative decoding the mean acceptance length.
+double tokens_per_decode_step(const StepEngine& engine);
+
+// Of a sequence's KV, the part the model's own layers hold (the rest is a drafter's, read in its passes).
+double model_kv_share(const KvLayout& layout);
 
 // Decodes only: `sequences` each reading its cache at `context_tokens`.
 StepLoad decode_load(const StepEngine& engine, double sequences, int64_t context_tokens);

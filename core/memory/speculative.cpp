@@ -1,0 +1,129 @@
+#include "memory/speculative.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "base/format.hpp"
+#include "model/catalog.hpp"
+#include "scenario/scenario_fields.hpp"
+
+namespace kv {
+namespace {
+
+double to_d(int64_t v) { return static_cast<double>(v); }
+
+// EAGLE-3 heads predict over a smaller vocabulary of their own (draft_vocab_size in the published
+// heads' config.json, mapped back to the model's by d2t).
+constexpr int64_t eagle3_draft_vocab = 32000;
+
+// One decoder layer of the model's shape: an EAGLE head's (a dense Llama layer) or the checkpoint's
+// MTP layer (an MoE layer where the model's last layers are).
+ModelSpec one_layer_of(const ModelSpec& t, bool mixture_of_experts) {
+    ModelSpec d = t;
+    d.derived.clear();
+    d.suspicious_keys.clear();
+    d.num_hidden_layers = 1;
+    d.sliding_window = d.num_sliding_layers = 0;
+    d.num_linear_layers = 0;
+    d.num_mtp_layers = 0;
+    d.num_dense_layers = 0;
+    d.tie_word_embeddings = false;  // its lm_head is read whole each pass, shared or not
+    if (!mixture_of_experts) {
+        if (d.intermediate_size == 0) d.intermediate_size = d.moe_intermediate_size * d.experts_per_token;
+        d.num_experts = d.experts_per_token = d.moe_intermediate_size = d.shared_expert_intermediate_size = 0;
+        d.attention_output_gate = false;
+        d.weight_format = WeightFormat::bf16;  // published heads are 16-bit
+    }
+    return d;
+}
+
+// K and V bytes per token of one attention layer on one of `tp` ranks, in elements.
+double kv_elements_per_layer(const ModelSpec& m, int64_t tp) {
+    if (m.attention == AttentionKind::mla) return to_d(m.kv_lora_rank + m.qk_rope_head_dim);
+    return 2.0 * to_d(std::max<int64_t>(1, m.num_key_value_heads / tp) * m.head_dim);
+}
+
+}  // namespace
+
+SpecMethod spec_method(const Scenario& s) {
+    const auto index = choice_index(scenario_field("speculative_method"), s.speculative_method);
+    return static_cast<SpecMethod>(index.value_or(0));
+}
+
+double mean_acceptance_length(double rate, int64_t k) {
+    double length = 1.0, accepted = 1.0;
+    for (int64_t i = 0; i < k; ++i) length += (accepted *= rate);
+    return length;
+}
+
+Drafter make_drafter(const Scenario& s, const ModelSpec& t) {
+    Drafter d;
+    d.method = spec_method(s);
+    if (d.method == SpecMethod::none) return d;
+    d.num_speculative_tokens = s.num_speculative_tokens.value_or(std::max<int64_t>(1, t.num_mtp_layers));
+    d.acceptance_length = mean_acceptance_length(s.draft_acceptance_rate, d.num_speculative_tokens);
+    const double h = to_d(t.hidden_size);
+    switch (d.method) {
+        case SpecMethod::none:
+        case SpecMethod::ngram:
+            break;
+        case SpecMethod::eagle:
+            d.model = one_layer_of(t, false);
+            d.fc_params = 2.0 * h * h;
+            d.kv_layers = 1;
+            break;
+        case SpecMethod::eagle3:
+            d.model = one_layer_of(t, false);
+            d.model.vocab_size = eagle3_draft_vocab;
+            d.own_lm_head = true;
+            // Three hidden states in, and a qkv projection over the embedding and the fc's output.
+            d.fc_params = 3.0 * h * h + h * to_d(query_width(t) + 2 * kv_width(t)) / to_d(s.tensor_parallel_size);
+            d.kv_layers = 1;
+            break;
+        case SpecMethod::mtp:
+            d.model = one_layer_of(t, t.num_experts > 0);
+            d.fc_params = 2.0 * h * h;  // eh_proj
+            d.kv_layers = std::max<int64_t>(1, t.num_mtp_layers);
+            break;
+        case SpecMethod::draft_model:
+            if (const ModelSpec* found = find_model(s.draft_model)) d.model = *found;
+            d.own_embedding = d.own_lm_head = true;
+            d.kv_layers =
+                static_cast<int64_t>(std::ceil(to_d(num_kv_cache_layers(d.model)) * kv_elements_per_layer(d.model, s.tensor_parallel_size) /
+                                               kv_elements_per_layer(t, s.tensor_parallel_size)));
+            break;
+    }
+    d.runs_on_gpu = d.method != SpecMethod::ngram;
+    return d;
+}
+
+std::optional<InputError> check_speculative(const Scenario& s, const ModelSpec& t, bool v1_engine) {
+    const SpecMethod method = spec_method(s);
+    if (method == SpecMethod::none) return std::nullopt;
+    if (!v1_engine)
+        return InputError{
+            "speculative_method", ErrorCode::inconsistent_config,
+            "speculative_method is modelled for the V1 engine only (vLLM 0.8.0 and later); vLLM " + s.vllm_version + " runs V0"};
+    if (method == SpecMethod::mtp && t.num_mtp_layers == 0)
+        return InputError{"speculative_method", ErrorCode::inconsistent_config,
+                          "speculative_method \"mtp\" needs a checkpoint with multi-token-prediction layers (num_nextn_predict_layers "
+                          "in config.json); this model has none"};
+    if (method != SpecMethod::mtp && !s.num_speculative_tokens)
+        return InputError{"num_speculative_tokens", ErrorCode::missing_field,
+                          "num_speculative_tokens is needed for speculative_method \"" + s.speculative_method +
+                              "\" (a whole number from 1 to 16): vLLM refuses a --speculative-config without it"};
+    if (method == SpecMethod::draft_model) {
+        const ModelSpec* draft = find_model(s.draft_model);
+        if (!draft)
+            return InputError{"draft_model", ErrorCode::unknown_value,
+                              "draft_model \"" + format_excerpt(s.draft_model) + "\" is not known; use one of " + model_ids()};
+        if (draft->vocab_size != t.vocab_size)
+            return InputError{"draft_model", ErrorCode::inconsistent_config,
+                              "draft_model " + s.draft_model + " has a vocabulary of " + format_count(draft->vocab_size) +
+                                  " tokens and the model " + format_count(t.vocab_size) +
+                                  ": a draft model must share the model's tokenizer"};
+    }
+    return std::nullopt;
+}
+
+}  // namespace kv
