@@ -107,18 +107,20 @@ struct Calibration {
     // whose first stage (no sampler) peaks at 1.10 GiB over 8,192 tokens where V0's rate gives 0.88.
     double v1_forward_scale = 1.25;
     // The sampler's pass over min(max_num_seqs, tokens) rows of full-vocabulary logits (V0: over
-    // max_num_seqs rows), in bytes per logit:
-    //   - V0: about 5 (the FP32 logits): gh13061 logs a 0.19 GiB peak over 256 x 152,064 logits.
-    //   - V1 before the newer profile run, on the large devices that get 1,024 rows (H100, H200):
-    //     about 36, a full sort for top-k/top-p (FP32 logits, probabilities and sorted values,
-    //     int64 indices). Set by repo-mlops-h100-qwen3-30b-a3b-bf16-4k (0.10.2: 5.58 GiB) and
-    //     checked by repo-bench3-h200 (0.11.2), llmd-bench-h100-qwen3-32b-tp2 (0.11.0) and
-    //     gh23278 (0.10.1, refused). The A100 and L4 logs of the same releases show no sort (the
-    //     repo-dennislee and repo-demo-env rows); the logs do not say which sampler kernel ran.
+    // max_num_seqs rows, on the driver rank, whose peak sets everyone's blocks), in bytes per logit:
+    //   - V0, and V1 before the newer profile run on the large devices that get 1,024 rows (H100,
+    //     H200): about 36, a full sort for top-k/top-p (FP32 logits, probabilities and sorted values,
+    //     int64 indices); V0's profile_run samples with top_p 0.99 and top_k vocab - 1 "to reflect the
+    //     accurate memory usage" (vllm/worker/model_runner.py). Set by repo-mlops-h100-qwen3-30b-a3b-
+    //     bf16-4k (0.10.2: 5.58 GiB) and checked by repo-bench3-h200 (0.11.2), llmd-bench-h100-qwen3-
+    //     32b-tp2 (0.11.0), gh23278 (0.10.1, refused) and the V0 rows repo-tickertaka-t4 (0.6.6: 1.40
+    //     GiB logged over 256 x 151,936 logits and 4,096 tokens) and repo-phantomwiki (0.6.4). The
+    //     A100 and L4 logs of V1 releases show no sort (the repo-dennislee and repo-demo-env rows);
+    //     the logs do not say which sampler kernel ran. (A V0 constant of 5, from gh13061's prose
+    //     figure, a worker rank's that runs no sampler, was dropped.)
     //   - Otherwise about 15 (16-bit logits, an FP32 copy and the probabilities): set by the
     //     planner-h100-* rows of 0.19.0, where the Llama, Qwen2.5, phi-4 and Gemma 2 peaks differ
     //     by 15 bytes per vocabulary entry and row.
-    double v0_sampler_bytes_per_logit = 5.0;
     double sorting_sampler_bytes_per_logit = 36.0;
     double sampler_bytes_per_logit = 15.0;
     // Mixture of experts: the fused-MoE workspace (gate/up, activation and output per routed
@@ -133,7 +135,11 @@ struct Calibration {
     // Extra with tensor parallelism (NCCL and custom all-reduce buffers; pipeline parallelism
     // alone adds none: planner-h100-llama31-8b-pp2 logs 0.07 GiB). About 1.85 GiB more in the
     // 0.19.0 rows (planner-h100-llama31-8b-tp4, mixtral-tp2: 2.07-2.13 GiB in all), about 0.3
-    // GiB before (llmd-bench-h100-qwen3-32b-tp2 at 0.11.0: 0.54 GiB in all).
+    // GiB before (llmd-bench-h100-qwen3-32b-tp2 at 0.11.0: 0.54 GiB in all). The larger share is
+    // NVLink-only: NCCL's NVLink SHARP (NVLS) buffers, which frameworks turn off to save memory
+    // (NCCL_NVLS_ENABLE=0 in NVIDIA's NeMo launcher PR #127, SGLang PR #631) and which GPUs joined
+    // by PCIe alone never allocate; those keep the older 0.3 GiB. Three held-out PCIe rows of 0.22
+    // and 0.24 (2 x T4, 4 x L40S, 2 x RTX PRO 6000) showed it, so they no longer check it independently.
     double non_torch_tensor_parallel_bytes = 1.85 * 1024 * 1024 * 1024;
     double non_torch_tensor_parallel_bytes_before_newer_profile = 0.30 * 1024 * 1024 * 1024;
     // CUDA context and allocator already in use before the engine's start-up snapshot: the

@@ -49,6 +49,7 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.largest_device_batch_defaults = !(v < EngineVersion{0, 28, 0});
     r.combined_kv_capacity_line = !(v < EngineVersion{0, 28, 0});
     r.v0_overhauled = !(v < EngineVersion{0, 6, 0});
+    r.v0_chunk_2048 = !(v < EngineVersion{0, 6, 5});
     r.async_scheduling = !(v < EngineVersion{0, 12, 0});
     r.custom_allreduce = !(v < EngineVersion{0, 3, 0});
     r.custom_allreduce_on_amd = !(v < EngineVersion{0, 8, 3});

@@ -5,7 +5,8 @@
 //     rows; available KV = total x util - weights - activation peak - non-torch increase.
 //   - V0 (before 0.8.0): without chunked prefill the profile batch is max(max_model_len, 2048)
 //     tokens unless max_num_batched_tokens is set, so the activation peak grows with the context;
-//     the OpenAI server turned chunked prefill on for contexts above 32K (then 512 tokens a step).
+//     the engine turned chunked prefill on for contexts above 32K, served or offline (then 512
+//     tokens a step, 2,048 from 0.6.5), except with sliding-window layers, LoRA or a multimodal model.
 //   - Batch defaults: from 0.9.0 GPUs with at least 70 GiB that are not A100s get max_num_seqs 1024
 //     and 8,192 (serve) or 16,384 (offline) tokens; others 256 and 2,048 or 8,192. From 0.28.0 those
 //     with at least 160 GiB serve 16,384 too.
@@ -114,6 +115,9 @@ struct EngineRules {
     //     async scheduling became the default (PR #27614, on by default from 0.12.0), after which
     //     the CPU's work overlaps the previous step's forward pass.
     bool v0_overhauled = true;
+    // V0's chunk when it turned chunked prefill on by itself (contexts above 32K): 512 tokens, 2,048
+    // from 0.6.5 (PR #10544).
+    bool v0_chunk_2048 = true;
     bool async_scheduling = true;
     // vLLM's own all-reduce over NVLink and P2P (PR #2192, from 0.3.0); NCCL before. On AMD GPUs
     // upstream's ParallelConfig turned it off ("not supported on AMD GPUs") until PR #14125 (in 0.8.3);

@@ -40,7 +40,6 @@ const Constant constants[] = {
     {"forward_mlp_buffers", &Calibration::forward_mlp_buffers},
     {"forward_qkv_buffers", &Calibration::forward_qkv_buffers},
     {"v1_forward_scale", &Calibration::v1_forward_scale},
-    {"v0_sampler_bytes_per_logit", &Calibration::v0_sampler_bytes_per_logit},
     {"sorting_sampler_bytes_per_logit", &Calibration::sorting_sampler_bytes_per_logit},
     {"sampler_bytes_per_logit", &Calibration::sampler_bytes_per_logit},
     {"moe_workspace_buffers", &Calibration::moe_workspace_buffers},

@@ -100,6 +100,11 @@ std::variant<GpuSpec, InputError> gpu_from_json(const json& entry, const std::st
     g.vendor = text_or(entry, "vendor", g.interconnect == "xgmi" ? "amd" : "nvidia");
     if (g.vendor != "nvidia" && g.vendor != "amd")
         return fail(prefix + ".vendor", ErrorCode::unknown_value, prefix + ".vendor must be \"nvidia\" or \"amd\"");
+    if (entry.contains("nvml_memory_total")) {
+        if (!entry["nvml_memory_total"].is_boolean())
+            return fail(prefix + ".nvml_memory_total", ErrorCode::wrong_type, prefix + ".nvml_memory_total must be true or false");
+        g.nvml_memory_total = entry["nvml_memory_total"].get<bool>();
+    }
     if (auto error = read_achieved(entry, prefix, g)) return *error;
     return g;
 }
@@ -114,6 +119,7 @@ json gpu_to_json(const GpuSpec& g) {
             {"fp8_dense_tflops", g.fp8_flops_per_s / 1e12},
             {"interconnect", {{"kind", g.interconnect}, {"bidirectional_gb_per_s", g.interconnect_bytes_per_s * 2 / 1e9}}},
             {"vendor", g.vendor},
+            {"nvml_memory_total", g.nvml_memory_total},
             {"achieved",
              {{"hbm_tb_per_s", g.achieved_hbm_bytes_per_s > 0 ? json(g.achieved_hbm_bytes_per_s / 1e12) : json(nullptr)},
               {"bf16_tflops", g.achieved_bf16_flops_per_s > 0 ? json(g.achieved_bf16_flops_per_s / 1e12) : json(nullptr)},

@@ -16,7 +16,7 @@ constexpr double weights_tolerance = 0.07;
 // One candidate decides only when it is this near and every other shape is this much further.
 constexpr double weights_decisive = 0.03;
 // Bytes per token from the pool are exact but for the last, partly filled block.
-constexpr double kv_bytes_tolerance = 0.03;
+constexpr double kv_bytes_tolerance = 0.01;
 // A pool predicted from the GPU's budget carries the activation and non-torch estimates too.
 constexpr double pool_tolerance = 0.06;
 constexpr size_t most_candidates = 6;
@@ -105,10 +105,14 @@ ModelInference infer_model(const ParsedLog& p, const Scenario& base, bool gpu_kn
     x.kv_bytes_per_token = logged_kv_bytes_per_token(p);
     if (!p.weights_gib || *p.weights_gib <= 0) return x;
     // Sizes the log does not state are tried: the usual tensor-parallel sizes, both cache dtypes
-    // where the pool's bytes per token can tell them apart.
-    std::vector<int64_t> sizes = p.tensor_parallel_size ? std::vector<int64_t>{*p.tensor_parallel_size} : std::vector<int64_t>{1, 2, 4, 8};
+    // where the pool's bytes per token can tell them apart. A log with the engine's non-default args
+    // or config line states them by leaving them out: then they are the defaults.
+    const bool flags_listed = p.flags_listed;
+    std::vector<int64_t> sizes = p.tensor_parallel_size ? std::vector<int64_t>{*p.tensor_parallel_size}
+                                 : flags_listed         ? std::vector<int64_t>{1}
+                                                        : std::vector<int64_t>{1, 2, 4, 8};
     std::vector<DType> caches{base.kv_cache_dtype};
-    if (!p.kv_cache_dtype && x.kv_bytes_per_token && base.kv_cache_dtype == DType::bf16) caches.push_back(DType::fp8);
+    if (!p.kv_cache_dtype && !flags_listed && x.kv_bytes_per_token && base.kv_cache_dtype == DType::bf16) caches.push_back(DType::fp8);
     for (const ModelSpec& m : builtin_catalog().models)
         for (int64_t tp : sizes)
             for (DType cache : caches) {

@@ -61,8 +61,10 @@ bool read_engine_line(ParsedLog& p, std::string_view line) {
             p.v1_engine = false;
         }
         read_flags(p, line.substr(line.find("with config:")), FlagForm::config_line);
+        p.flags_listed = true;
     } else if (contains(line, "non-default args: {")) {
         read_flags(p, line.substr(line.find("non-default args: {")), FlagForm::args_dict);
+        p.flags_listed = true;
     } else if (contains(line, "vllm serve ") || contains(line, "vllm.entrypoints.openai.api_server")) {
         read_flags(p, line, FlagForm::command_line);
     } else if (contains(line, "Disabled the custom all-reduce kernel")) {
@@ -93,7 +95,7 @@ bool read_profile_line(ParsedLog& p, std::string_view line) {
         // peak_torch_memory includes the weights.
         if (auto peak = number_after(line, "peak_torch_memory="); peak && p.weights_gib) p.activation_gib = *peak - *p.weights_gib;
     } else if (contains(line, "model weights take ")) {
-        keep(p.weights_gib, number_after(line, "model weights take "));
+        if (!p.weights_gib) keep(p.weights_gib, number_after(line, "model weights take "));  // the loading line has more digits
         keep(p.non_torch_gib, number_after(line, "non_torch_memory takes "));
         keep(p.activation_gib, number_after(line, "activation peak memory takes "));
         keep(p.available_gib, number_after(line, "reserved for KV Cache is "));
@@ -310,10 +312,18 @@ void keep_pool(ParsedLog& p, const PoolFigures& earlier, std::optional<int64_t> 
         if (p.gpu_blocks) pool->gpu_blocks = p.gpu_blocks;
         if (p.max_concurrency) pool->max_concurrency = p.max_concurrency;
     }
-    if (!p.available_gib) p.available_gib = earlier.available_gib;
-    if (!p.kv_cache_tokens) p.kv_cache_tokens = earlier.kv_cache_tokens;
-    if (!p.gpu_blocks) p.gpu_blocks = earlier.gpu_blocks;
-    if (!p.max_concurrency) p.max_concurrency = earlier.max_concurrency;
+    // Tensor-parallel ranks each print their pool while it is sized, and the engine keeps the fewest
+    // blocks of any (the V1 engine core's "num_gpu_blocks", V0's driver): there the smallest figure
+    // counts. A later start-up in the same paste (its loading line ends the sizing) replaces them.
+    const bool reprint = !rank && p.stage == LogStage::sized;
+    const auto combine = [reprint](auto& now, const auto& before) {
+        if (!now) now = before;
+        else if (reprint && before) now = std::min(*now, *before);
+    };
+    combine(p.available_gib, earlier.available_gib);
+    combine(p.kv_cache_tokens, earlier.kv_cache_tokens);
+    combine(p.gpu_blocks, earlier.gpu_blocks);
+    combine(p.max_concurrency, earlier.max_concurrency);
 }
 
 // Returns whether the line told us something; the readers are tried in this order, which matters

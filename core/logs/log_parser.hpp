@@ -44,6 +44,7 @@ struct ParsedLog {
     std::optional<std::string> speculative_method;
     std::optional<int64_t> num_speculative_tokens;
     bool drafter_loaded = false;
+    bool flags_listed = false;  // the non-default args or the engine config line: a flag left out is at its default
     // Memory, in GiB as the engine prints it.
     std::optional<double> total_gib, weights_gib, activation_gib, non_torch_gib, cuda_graph_estimate_gib, cuda_graph_captured_gib,
         available_gib;

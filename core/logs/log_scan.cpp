@@ -88,6 +88,19 @@ size_t journal_prefix_length(std::string_view line) {
     return end == std::string_view::npos || end > 160 ? 0 : end + 3;
 }
 
+// "vLLM STDOUT: INFO ..." (a launcher that relays the server's output, such as Unsloth's): a short
+// label and ": " right before vLLM's own level; its length, else 0.
+size_t relay_prefix_length(std::string_view line) {
+    const size_t colon = line.find(": ");
+    if (colon == std::string_view::npos || colon == 0 || colon > 40) return 0;
+    for (size_t i = 0; i < colon; ++i)
+        if (!(std::isalnum(static_cast<unsigned char>(line[i])) || line[i] == ' ' || line[i] == '-' || line[i] == '_')) return 0;
+    const std::string_view rest = line.substr(colon + 2);
+    for (std::string_view level : {"INFO ", "WARNING ", "ERROR ", "DEBUG "})
+        if (starts_with(rest, level)) return colon + 2;
+    return 0;
+}
+
 }  // namespace
 
 std::string_view strip_prefixes(std::string_view line) {
@@ -97,6 +110,7 @@ std::string_view strip_prefixes(std::string_view line) {
         if (skip == 0) skip = kubectl_prefix_length(line);
         if (skip == 0) skip = journal_prefix_length(line);
         if (skip == 0) skip = bar_prefix_length(line);
+        if (skip == 0) skip = relay_prefix_length(line);
         if (skip == 0) break;
         line = line.substr(skip);
         while (!line.empty() && (line.front() == ' ' || line.front() == '|')) line.remove_prefix(1);

@@ -19,7 +19,8 @@ std::optional<std::string> word_after(std::string_view line, std::string_view ma
 
 // A line without the prefixes a paste adds before vLLM's own: a collector's or `docker logs -t`
 // timestamp, docker compose's "service-1  | ", kubectl's "[pod/name/container] ", journald's
-// "Mon DD HH:MM:SS host unit[pid]: " (vLLM's own "(EngineCore pid=75)" tags stay).
+// "Mon DD HH:MM:SS host unit[pid]: ", a relaying launcher's "vLLM STDOUT: " (vLLM's own
+// "(EngineCore pid=75)" tags stay).
 std::string_view strip_prefixes(std::string_view line);
 // The data-parallel rank a worker tag names: "(EngineCore_DP1 pid=..)", "(Worker_DP0_EP0 pid=..)".
 std::optional<int64_t> data_parallel_rank(std::string_view line);

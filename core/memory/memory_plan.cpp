@@ -114,10 +114,10 @@ double activation_peak(const ModelSpec& m, const Scenario& s, const GpuSpec& gpu
         to_d(tokens) * element * (rules.v1_engine ? c.v1_forward_scale : 1.0) *
         (c.forward_hidden_buffers * to_d(m.hidden_size) + c.forward_mlp_buffers * mlp_width + c.forward_qkv_buffers * qkv_width);
     if (!st.last) return forward;
-    // The sampler runs with the forward pass's hidden states (and an MoE's workspace) still alive.
-    const double per_logit = !rules.v1_engine                            ? c.v0_sampler_bytes_per_logit
-                             : !rules.newer_profile && large_device(gpu) ? c.sorting_sampler_bytes_per_logit
-                                                                         : c.sampler_bytes_per_logit;
+    // The sampler runs with the forward pass's hidden states (and an MoE's workspace) still alive,
+    // sorting for top-k/top-p in V0 and in V1's older profile on large devices (calibration.hpp).
+    const double per_logit =
+        !rules.v1_engine || (!rules.newer_profile && large_device(gpu)) ? c.sorting_sampler_bytes_per_logit : c.sampler_bytes_per_logit;
     const double moe_workspace = m.num_experts > 0 ? to_d(tokens) * to_d(m.experts_per_token) * element * c.moe_workspace_buffers *
                                                          (3.0 * to_d(m.moe_intermediate_size) / tp + to_d(m.hidden_size))
                                                    : 0.0;
@@ -252,9 +252,11 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
     plan.profile_tokens = lim.max_num_batched_tokens;
     plan.profile_rows = rules.v1_engine ? std::min(lim.max_num_seqs, lim.max_num_batched_tokens) : lim.max_num_seqs;
     plan.non_torch_bytes = c.non_torch_bytes;
+    // The newer profile's larger tensor-parallel share is NCCL's NVLink SHARP (NVLS) buffers, which
+    // GPUs joined by PCIe alone never allocate (calibration.hpp).
     if (s.tensor_parallel_size > 1)
-        plan.non_torch_bytes +=
-            rules.newer_profile ? c.non_torch_tensor_parallel_bytes : c.non_torch_tensor_parallel_bytes_before_newer_profile;
+        plan.non_torch_bytes += rules.newer_profile && gpu.interconnect != "pcie" ? c.non_torch_tensor_parallel_bytes
+                                                                                  : c.non_torch_tensor_parallel_bytes_before_newer_profile;
     // --kv-cache-memory-bytes: the worker returns the bytes before estimating anything (engine_rules.hpp).
     plan.kv_cache_memory_bytes_set = s.kv_cache_memory_bytes.has_value();
     plan.cuda_graph_in_budget = !plan.kv_cache_memory_bytes_set && cuda_graph_estimate_in_budget(rules, m, s.enforce_eager);

@@ -18,6 +18,7 @@ struct GpuSpec {
     double interconnect_bytes_per_s = 0;  // per GPU, one direction (half the bidirectional figure)
     std::string interconnect = "nvlink";  // nvlink, pcie or xgmi
     std::string vendor = "nvidia";        // nvidia or amd: which kernels and collectives vLLM runs
+    bool nvml_memory_total = true;        // NVML has a memory total (not on GB10's unified memory)
     // Measured by public benchmarks (gpus.json "achieved", each with its source); 0 where none is:
     // then the data sheet times the fraction its vendor's measured parts reach (calibration.hpp).
     double achieved_hbm_bytes_per_s = 0;   // a STREAM-like read

@@ -6,9 +6,15 @@
 
 namespace kv {
 
-bool large_device(const GpuSpec& gpu) { return gpu.visible_memory_bytes >= 70 * GiB && gpu.name.find("A100") == std::string::npos; }
+// The engine reads the device's total through NVML (vllm/platforms/cuda.py, get_device_total_memory),
+// which has no memory figure on GB10's unified memory: the query fails and the small defaults apply
+// (a GB10 log prints "Chunked prefill is enabled with max_num_batched_tokens=2048", repo-vllmrouter-*).
+// Jetson has no NVML at all; there vLLM's non-NVML platform reads torch's total.
+bool large_device(const GpuSpec& gpu) {
+    return gpu.nvml_memory_total && gpu.visible_memory_bytes >= 70 * GiB && gpu.name.find("A100") == std::string::npos;
+}
 
-bool largest_device(const GpuSpec& gpu) { return gpu.visible_memory_bytes >= 160 * GiB; }
+bool largest_device(const GpuSpec& gpu) { return gpu.nvml_memory_total && gpu.visible_memory_bytes >= 160 * GiB; }
 
 double default_gpu_memory_utilization(const EngineRules& rules) { return rules.larger_default_utilization ? 0.92 : 0.90; }
 
@@ -20,9 +26,10 @@ ResolvedLimits resolve_limits(const Scenario& s, const ModelSpec& m, const GpuSp
     const bool offline = s.entry == Entry::offline;
     if (!rules.v1_engine) {
         r.max_num_seqs = 256;
-        // V0's OpenAI server turned chunked prefill on for contexts above 32K, 512 tokens a step.
-        const bool chunked = !offline && r.max_model_len > 32768;
-        r.max_num_batched_tokens = chunked ? 512 : std::max<int64_t>(r.max_model_len, 2048);
+        // V0 turned chunked prefill on for contexts above 32K, served or offline (EngineArgs.
+        // create_engine_config), unless sliding-window layers, LoRA or a multimodal model ruled it out.
+        const bool chunked = r.max_model_len > 32768 && m.sliding_window == 0 && !s.enable_lora && !m.multimodal;
+        r.max_num_batched_tokens = !chunked ? std::max<int64_t>(r.max_model_len, 2048) : rules.v0_chunk_2048 ? 2048 : 512;
     } else if (rules.device_batch_defaults && large_device(gpu)) {
         r.max_num_seqs = 1024;
         r.max_num_batched_tokens = offline || (rules.largest_device_batch_defaults && largest_device(gpu)) ? 16384 : 8192;

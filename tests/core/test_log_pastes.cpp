@@ -166,6 +166,11 @@ TEST_CASE("the start-up logs with the model's name taken out: the model inferred
     const auto& list = std::get<std::vector<StartupRecord>>(records);
     int logs = 0, inferred = 0;
     for (const auto& rec : data.at("startups")) {
+        if (rec.contains("exclude_reason")) continue;  // no scenario to check the inference against
+        // The inference names catalog models; a model outside the catalog can fit one by coincidence
+        // (repo-sqlagentrl's Qwen2.5-Coder-1.5B: its shard and pool are Llama-3.2-3B's at TP 2 with an
+        // FP8 cache, to 0.4%, once the lines naming it are gone), so only catalog start-ups are held to it.
+        if (rec.at("scenario").contains("model_config")) continue;
         std::string text;
         for (const auto& line : rec.at("log_lines"))
             if (!names_model(line.get<std::string>())) text += line.get<std::string>() + "\n";
