@@ -99,30 +99,24 @@ Drafter make_drafter(const Scenario& s, const ModelSpec& t) {
 
 std::optional<InputError> check_speculative(const Scenario& s, const ModelSpec& t, bool v1_engine) {
     const SpecMethod method = spec_method(s);
+    const auto refuse = [](const char* field, ErrorCode code, std::string message) {
+        return std::optional<InputError>(InputError{field, code, std::move(message)});
+    };
     if (method == SpecMethod::none) return std::nullopt;
     if (!v1_engine)
-        return InputError{
-            "speculative_method", ErrorCode::inconsistent_config,
-            "speculative_method is modelled for the V1 engine only (vLLM 0.8.0 and later); vLLM " + s.vllm_version + " runs V0"};
+        return refuse("speculative_method", ErrorCode::inconsistent_config,
+                      "speculative_method is modelled for V1 (0.8.0 and later) only; " + s.vllm_version + " runs V0");
     if (method == SpecMethod::mtp && t.num_mtp_layers == 0)
-        return InputError{"speculative_method", ErrorCode::inconsistent_config,
-                          "speculative_method \"mtp\" needs a checkpoint with multi-token-prediction layers (num_nextn_predict_layers "
-                          "in config.json); this model has none"};
+        return refuse("speculative_method", ErrorCode::inconsistent_config,
+                      "speculative_method mtp needs multi-token-prediction layers (num_nextn_predict_layers); this model has none");
     if (method != SpecMethod::mtp && !s.num_speculative_tokens)
-        return InputError{"num_speculative_tokens", ErrorCode::missing_field,
-                          "num_speculative_tokens is needed for speculative_method \"" + s.speculative_method +
-                              "\" (a whole number from 1 to 16): vLLM refuses a --speculative-config without it"};
-    if (method == SpecMethod::draft_model) {
-        const ModelSpec* draft = find_model(s.draft_model);
-        if (!draft)
-            return InputError{"draft_model", ErrorCode::unknown_value,
-                              "draft_model \"" + format_excerpt(s.draft_model) + "\" is not known; use one of " + model_ids()};
-        if (draft->vocab_size != t.vocab_size)
-            return InputError{"draft_model", ErrorCode::inconsistent_config,
-                              "draft_model " + s.draft_model + " has a vocabulary of " + format_count(draft->vocab_size) +
-                                  " tokens and the model " + format_count(t.vocab_size) +
-                                  ": a draft model must share the model's tokenizer"};
-    }
+        return refuse("num_speculative_tokens", ErrorCode::missing_field,
+                      "num_speculative_tokens (1 to 16) is needed for speculative_method " + s.speculative_method);
+    const ModelSpec* draft = method == SpecMethod::draft_model ? find_model(s.draft_model) : nullptr;
+    if (draft && draft->vocab_size != t.vocab_size)
+        return refuse("draft_model", ErrorCode::inconsistent_config,
+                      "draft_model " + s.draft_model + " must share the model's tokenizer: its vocabulary is " +
+                          format_count(draft->vocab_size) + " tokens, the model's " + format_count(t.vocab_size));
     return std::nullopt;
 }
 

@@ -267,39 +267,31 @@ constexpr FieldSpec rows[] = {
     {.name = "speculative_method",
      .type = FieldType::choice,
      .choices = speculative_methods,
-     .choice_words = "\"none\", \"ngram\", \"eagle\", \"eagle3\", \"mtp\" or \"draft_model\"",
+     .choice_words = "none, ngram, eagle, eagle3, mtp or draft_model",
      .flag = "--speculative-config",
-     .help = "The method of vLLM's --speculative-config (V1 engine, 0.8.0 and later). A drafter proposes "
-             "num_speculative_tokens tokens per sequence, and one forward pass of the model checks them all: ngram looks "
-             "them up in the prompt (no weights, no KV); eagle and eagle3 run one extra decoder layer of the model's shape "
-             "on its hidden states; mtp runs the checkpoint's own multi-token-prediction layer; draft_model runs a small "
-             "model of the same tokenizer. The drafter's weights count in \"Model loading took\" and its attention layers "
-             "take their share of every KV block."},
+     .help = "The method of vLLM's --speculative-config (V1): a drafter guesses num_speculative_tokens tokens a "
+             "sequence and one pass of the model checks them. ngram looks them up in the prompt; eagle and eagle3 "
+             "add one layer of the model's shape; mtp runs the checkpoint's prediction layer; draft_model a small "
+             "model. Its weights and attention layers take memory from the pool."},
     {.name = "num_speculative_tokens",
      .type = FieldType::integer,
      .lo = 1,
      .hi = 16,
      .nullable = true,
      .unit = "tokens",
-     .help = "num_speculative_tokens of --speculative-config: tokens drafted per sequence and step; the verifying pass "
-             "carries one more per sequence. Unset: 1 for mtp (the checkpoint's one prediction layer); vLLM requires it "
-             "for the other methods."},
+     .help = "Tokens drafted per sequence and step. Unset: 1 for mtp; vLLM requires it otherwise."},
     {.name = "draft_model",
      .type = FieldType::text,
      .rule = TextRule::model_id,
-     .help = "The model of --speculative-config for the draft_model method: a catalog model with the target's "
-             "vocabulary, run whole k times a step, its weights and KV beside the target's."},
+     .help = "The draft_model method's catalog model; it must share the model's vocabulary."},
     {.name = "draft_acceptance_rate",
      .type = FieldType::number,
      .lo = 0.0,
      .hi = 0.99,
      .decimals = 2,
      .unit = "fraction",
-     .help = "Not a flag but an outcome: the chance that the target accepts a drafted token once it accepted the ones "
-             "before it. Drafted position i is then accepted with this to the power i, and the mean acceptance length "
-             "vLLM's SpecDecoding metrics line prints is 1 plus their sum. 0.7 lies between EAGLE-3 on Llama-3.1-8B over "
-             "MT-Bench (mean acceptance length 3.53 with 7 tokens, vLLM #26191) and DeepSeek's MTP (0.81 with 1 token, "
-             "vLLM #12755); n-gram lookup on prompts it cannot find in sits near 0."},
+     .help = "An outcome, not a flag: the chance a drafted token is accepted once the ones before it were; the mean "
+             "acceptance length is 1 plus its powers up to k."},
 };
 
 }  // namespace
