@@ -190,6 +190,19 @@ std::string refusal_advice(const ParsedLog& p) {
     }
 }
 
+// --speculative-config as the log states it. A draft model's catalog id cannot be read from its
+// repository name here: it is left to the reader.
+void read_speculative_config(const ParsedLog& p, Scenario& s, std::vector<std::string>& assumptions) {
+    if (!p.speculative_method || *p.speculative_method == "draft_model") return;
+    if (!engine_rules_of(s.vllm_version).v1_engine) {
+        assumptions.push_back("speculative_method " + *p.speculative_method +
+                              ": left out, as the model's speculative decoding is V1's and " + s.vllm_version + " runs V0");
+        return;
+    }
+    s.speculative_method = *p.speculative_method;
+    if (p.num_speculative_tokens) s.num_speculative_tokens = *p.num_speculative_tokens;
+}
+
 // The scenario the log describes: what it states, over what the caller gave, over the defaults.
 std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenScenario& given, std::vector<std::string>& assumptions,
                                                bool& model_named, bool& gpu_known) {
@@ -234,16 +247,7 @@ std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenSc
     if (p.enable_lora) s.enable_lora = *p.enable_lora;
     if (p.max_loras) s.max_loras = *p.max_loras;
     if (p.max_lora_rank) s.max_lora_rank = *p.max_lora_rank;
-    // A draft model's catalog id cannot be read from its repository name here: it is left to the reader.
-    if (p.speculative_method && *p.speculative_method != "draft_model") {
-        if (engine_rules_of(s.vllm_version).v1_engine) {
-            s.speculative_method = *p.speculative_method;
-            if (p.num_speculative_tokens) s.num_speculative_tokens = *p.num_speculative_tokens;
-        } else {
-            assumptions.push_back("speculative_method " + *p.speculative_method +
-                                  ": left out, as the model's speculative decoding is V1's and " + s.vllm_version + " runs V0");
-        }
-    }
+    read_speculative_config(p, s, assumptions);
     if (p.max_num_seqs) s.max_num_seqs = *p.max_num_seqs;
     if (p.max_num_batched_tokens) s.max_num_batched_tokens = *p.max_num_batched_tokens;
     if (p.block_size) s.block_size = *p.block_size;

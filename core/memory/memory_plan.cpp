@@ -225,6 +225,15 @@ int64_t longest_fitting_len(const MemoryPlan& plan, const ModelSpec& m, int64_t 
     return lo;
 }
 
+// Memory outside torch: the CUDA context's growth, and with tensor parallelism NCCL's buffers. The
+// newer profile's larger share is NCCL's NVLink SHARP (NVLS) buffers, which GPUs joined by PCIe
+// alone never allocate (calibration.hpp).
+double non_torch_bytes(const Scenario& s, const GpuSpec& gpu, const EngineRules& rules, const Calibration& c) {
+    if (s.tensor_parallel_size <= 1) return c.non_torch_bytes;
+    return c.non_torch_bytes + (rules.newer_profile && gpu.interconnect != "pcie" ? c.non_torch_tensor_parallel_bytes
+                                                                                  : c.non_torch_tensor_parallel_bytes_before_newer_profile);
+}
+
 }  // namespace
 
 double request_kv_bytes(const KvLayout& k, const ModelSpec& m, int64_t tokens, int64_t tokens_in_flight) {
@@ -244,25 +253,17 @@ double request_kv_bytes(const KvLayout& k, const ModelSpec& m, int64_t tokens, i
 
 MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu, const EngineRules& rules, const Calibration& c) {
     MemoryPlan plan;
-    plan.limits = resolve_limits(s, m, gpu, rules);
-    const ResolvedLimits& lim = plan.limits;
-    plan.visible_bytes = gpu.visible_memory_bytes;
-    plan.requested_bytes = plan.visible_bytes * lim.gpu_memory_utilization;
+    const ResolvedLimits& lim = plan.limits = resolve_limits(s, m, gpu, rules);
+    plan.requested_bytes = (plan.visible_bytes = gpu.visible_memory_bytes) * lim.gpu_memory_utilization;
     plan.free_at_start_bytes = plan.visible_bytes - c.startup_context_bytes;
     plan.profile_tokens = lim.max_num_batched_tokens;
     plan.profile_rows = rules.v1_engine ? std::min(lim.max_num_seqs, lim.max_num_batched_tokens) : lim.max_num_seqs;
-    plan.non_torch_bytes = c.non_torch_bytes;
-    // The newer profile's larger tensor-parallel share is NCCL's NVLink SHARP (NVLS) buffers, which
-    // GPUs joined by PCIe alone never allocate (calibration.hpp).
-    if (s.tensor_parallel_size > 1)
-        plan.non_torch_bytes += rules.newer_profile && gpu.interconnect != "pcie" ? c.non_torch_tensor_parallel_bytes
-                                                                                  : c.non_torch_tensor_parallel_bytes_before_newer_profile;
+    plan.non_torch_bytes = non_torch_bytes(s, gpu, rules, c);
     // --kv-cache-memory-bytes: the worker returns the bytes before estimating anything (engine_rules.hpp).
     plan.kv_cache_memory_bytes_set = s.kv_cache_memory_bytes.has_value();
     plan.cuda_graph_in_budget = !plan.kv_cache_memory_bytes_set && cuda_graph_estimate_in_budget(rules, m, s.enforce_eager);
     plan.model_runner_v2 = runs_model_runner_v2(rules, m);
-    plan.drafter = make_drafter(s, m);
-    const DrafterWeights drafter = drafter_weights(plan.drafter, s, lim, rules);
+    const DrafterWeights drafter = drafter_weights(plan.drafter = make_drafter(s, m), s, lim, rules);
     plan.draft_pass_weight_bytes = drafter.per_pass;
 
     // Every pipeline stage is its own rank; the engine clamps all of them to the fewest blocks.

@@ -158,18 +158,14 @@ const std::vector<Scheduled>& Scheduler::schedule() {
     for (size_t i = 0; i < running_.size() && budget > 0;) {
         Live* l = running_[i];
         const int64_t tokens = std::min(l->tokens() - l->computed, budget);
-        // A decode also scores its drafts: they take budget and slots (vLLM's lookahead tokens).
-        const int64_t scored = is_decode({l, tokens}) ? tokens + speculative_tokens_ : tokens;
+        const int64_t scored = is_decode({l, tokens}) ? tokens + speculative_tokens_ : tokens;  // drafts take budget and slots
         const int64_t need = blocks_for(l->computed + scored) - static_cast<int64_t>(l->blocks.size());
         bool self_preempted = false;
-        while (need > pool_.free()) {
+        while (need > pool_.free() && !self_preempted) {
             Live* victim = running_.back();
             preempt(victim);
             preempted = true;
-            if (victim == l) {
-                self_preempted = true;
-                break;
-            }
+            self_preempted = victim == l;
         }
         if (self_preempted) break;
         for (int64_t b = 0; b < need; ++b) l->blocks.push_back(pool_.allocate(l->index, prefix_blocks_));
