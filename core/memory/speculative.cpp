@@ -46,6 +46,7 @@ double kv_elements_per_layer(const ModelSpec& m, int64_t tp) {
 }  // namespace
 
 SpecMethod spec_method(const Scenario& s) {
+    if (s.speculative_method == "none") return SpecMethod::none;  // every evaluation asks: no table search
     const auto index = choice_index(scenario_field("speculative_method"), s.speculative_method);
     return static_cast<SpecMethod>(index.value_or(0));
 }

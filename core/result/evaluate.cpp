@@ -68,7 +68,8 @@ std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibr
         return InputError{"kv_cache_memory_bytes", ErrorCode::unknown_field,
                           "kv_cache_memory_bytes (--kv-cache-memory-bytes) is not an engine argument of vLLM " + scenario.vllm_version +
                               ": it came with PR #21489, first released in 0.11.0"};
-    if (auto error = check_speculative(scenario, model, engine_rules_of(scenario.vllm_version).v1_engine)) return *error;
+    if (spec_method(scenario) != SpecMethod::none)
+        if (auto error = check_speculative(scenario, model, engine_rules_of(scenario.vllm_version).v1_engine)) return *error;
     Result r = evaluate_resolved(scenario, model, gpu, calibration);
     // Only the top-level evaluation looks for ways out: sweeps and the planner evaluate many
     // refused configurations and need none of them.
