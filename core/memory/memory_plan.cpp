@@ -193,10 +193,17 @@ KvLayout layout_of(const ModelSpec& m, const Scenario& s, const ResolvedLimits& 
 struct DrafterWeights {
     double added = 0, per_pass = 0;
 };
-DrafterWeights drafter_weights(const Drafter& d, const Scenario& s, const ResolvedLimits& lim, const EngineRules& rules) {
+// A draft model's layers are counted in the model's layer widths: vLLM grows the narrower pages'
+// blocks until they match, which costs the same bytes per token.
+DrafterWeights drafter_weights(Drafter& d, const ModelSpec& m, const Scenario& s, const ResolvedLimits& lim, const EngineRules& rules) {
     if (!d.runs_on_gpu) return {};
     const Stage body{d.model.num_hidden_layers, false, false};
-    const double layers = weights_of_stage(d.model, s, body, layout_of(d.model, s, lim, rules, body, 0));
+    const KvLayout own = layout_of(d.model, s, lim, rules, body, 0);
+    if (d.method == SpecMethod::draft_model) {
+        const double model_width = layout_of(m, s, lim, rules, Stage{m.num_hidden_layers, true, true}, 0).bytes_per_token_per_layer;
+        d.kv_layers = static_cast<int64_t>(std::ceil(to_d(own.layers) * own.bytes_per_token_per_layer / model_width));
+    }
+    const double layers = weights_of_stage(d.model, s, body, own);
     const double fc = d.fc_params * 2.0;  // 16-bit, replicated
     const double table = to_d(ceil_div(d.model.vocab_size, 64) * 64) / to_d(s.tensor_parallel_size) * to_d(d.model.hidden_size) * 2.0;
     const bool separate_head = d.own_lm_head && !(d.own_embedding && d.model.tie_word_embeddings);
@@ -263,7 +270,7 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
     plan.kv_cache_memory_bytes_set = s.kv_cache_memory_bytes.has_value();
     plan.cuda_graph_in_budget = !plan.kv_cache_memory_bytes_set && cuda_graph_estimate_in_budget(rules, m, s.enforce_eager);
     plan.model_runner_v2 = runs_model_runner_v2(rules, m);
-    const DrafterWeights drafter = drafter_weights(plan.drafter = make_drafter(s, m), s, lim, rules);
+    const DrafterWeights drafter = drafter_weights(plan.drafter = make_drafter(s, m), m, s, lim, rules);
     plan.draft_pass_weight_bytes = drafter.per_pass;
 
     // Every pipeline stage is its own rank; the engine clamps all of them to the fewest blocks.

@@ -1,6 +1,6 @@
 #include "memory/speculative.hpp"
 
-#include <cmath>
+#include <algorithm>
 #include <string>
 
 #include "base/format.hpp"
@@ -35,12 +35,6 @@ ModelSpec one_layer_of(const ModelSpec& t, bool mixture_of_experts) {
         d.weight_format = WeightFormat::bf16;  // published heads are 16-bit
     }
     return d;
-}
-
-// K and V bytes per token of one attention layer on one of `tp` ranks, in elements.
-double kv_elements_per_layer(const ModelSpec& m, int64_t tp) {
-    if (m.attention == AttentionKind::mla) return to_d(m.kv_lora_rank + m.qk_rope_head_dim);
-    return 2.0 * to_d(std::max<int64_t>(1, m.num_key_value_heads / tp) * m.head_dim);
 }
 
 }  // namespace
@@ -89,9 +83,7 @@ Drafter make_drafter(const Scenario& s, const ModelSpec& t) {
         case SpecMethod::draft_model:
             if (const ModelSpec* found = find_model(s.draft_model)) d.model = *found;
             d.own_embedding = d.own_lm_head = true;
-            d.kv_layers =
-                static_cast<int64_t>(std::ceil(to_d(num_kv_cache_layers(d.model)) * kv_elements_per_layer(d.model, s.tensor_parallel_size) /
-                                               kv_elements_per_layer(t, s.tensor_parallel_size)));
+            d.kv_layers = num_kv_cache_layers(d.model);  // in its own widths until memory_plan converts them
             break;
     }
     d.runs_on_gpu = d.method != SpecMethod::ngram;

@@ -41,7 +41,7 @@ struct Drafter {
     bool own_embedding = false;  // loaded beside the model's (a draft model's)
     bool own_lm_head = false;    // loaded beside the model's (a draft model's, an EAGLE-3 head's)
     double fc_params = 0;        // the replicated fc / eh_proj that joins the hidden states
-    int64_t kv_layers = 0;       // attention layers it adds to each block, in the model's layer widths
+    int64_t kv_layers = 0;  // attention layers it adds to each block, in the model's layer widths (plan_memory converts a draft model's)
 };
 
 // The mean acceptance length of k drafted tokens when each is accepted with probability `rate`
