@@ -94,6 +94,11 @@ struct Calibration {
     double host_v1_step_s = 100e-6;
     double host_v1_per_sequence_s = 1e-6;
     int64_t activation_bytes_per_element = 2;  // activations stay 16-bit whatever the weights are
+    // KV offloading's copies between GPU and CPU memory (memory/offload.hpp) reach this share of the
+    // host link's data-sheet rate one way: about 50 GB/s of PCIe Gen5 x16's 64 on an H100 for blocks
+    // of 2 MB, DMA and a copy kernel alike (the vLLM blog "Inside vLLM's New Offloading Connector",
+    // 2025-12-29, figures 3 and 4). Not fitted; no offloading run checks it yet.
+    double host_link_copy_fraction = 50.0 / 64.0;
 
     // --- The profile run's activation peak (torch_peak_increase in vLLM's logs) ---
     // Live activations per profiled token during the forward pass, in 16-bit elements: this many

@@ -35,6 +35,7 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.larger_default_utilization = r.cuda_graphs_in_budget;
     r.loading_log_says_memory = !(v < EngineVersion{0, 11, 0});
     r.kv_cache_memory_bytes_argument = !(v < first_kv_cache_memory_bytes_version);
+    r.kv_offloading_argument = !(v < EngineVersion{0, 14, 0});
     r.kv_tokens_from_concurrency = !(v < EngineVersion{0, 21, 0});
     r.refusals_name_cpu_backend = !(v < EngineVersion{0, 22, 0});
     r.model_runner_v2 = v < EngineVersion{0, 22, 0}   ? ModelRunnerV2Scope::none

@@ -73,6 +73,11 @@ struct EngineRules {
     // measurement: no CUDA-graph estimate, no "Available KV cache memory" line, and no check that
     // the weights and activations fit beside it (a pool too large runs out of memory later).
     bool kv_cache_memory_bytes_argument = true;
+    // --kv-offloading-size / --kv-offloading-backend (PR #24498, reviewed 2026-01-08; native the
+    // default backend from PR #32421, 2026-01-15, asked for 0.14): placed at 0.14.0. The same release
+    // loads a preempted request's blocks back from the CPU (PR #29870; the vLLM blog of 2025-12-29).
+    // Earlier releases (0.11.0+) reach the same connector only through --kv-transfer-config.
+    bool kv_offloading_argument = true;
     // The profile run of newer releases: a sampler pass without the top-k/top-p sort, and NCCL
     // symmetric-memory buffers under tensor parallelism. The logs place the change after 0.11.2
     // and before 0.19.0; the model puts it at 0.14.0 (calibration.hpp says which rows show it).

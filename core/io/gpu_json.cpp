@@ -46,6 +46,23 @@ std::optional<InputError> read_achieved(const json& entry, const std::string& pr
     return std::nullopt;
 }
 
+// The link KV offloading copies over ("host_link": {kind, gb_per_s one way}); PCIe 4.0 x16 when absent.
+std::optional<InputError> read_host_link(const json& entry, const std::string& prefix, GpuSpec& g) {
+    const auto link = entry.find("host_link");
+    if (link == entry.end() || link->is_null()) return std::nullopt;
+    const std::string f = prefix + ".host_link";
+    const std::string kind = text_or(*link, "kind", "");
+    if (kind != "pcie3" && kind != "pcie4" && kind != "pcie5" && kind != "pcie6" && kind != "c2c" && kind != "unified")
+        return fail(f + ".kind", ErrorCode::unknown_value, f + ".kind must be pcie3, pcie4, pcie5, pcie6, c2c or unified");
+    const auto rate = link->find("gb_per_s");
+    const double gb = rate != link->end() && rate->is_number() ? rate->get<double>() : 0.0;
+    if (!(gb >= 1 && gb <= 2000))
+        return fail(f + ".gb_per_s", ErrorCode::out_of_range, f + ".gb_per_s (one direction) must be a number from 1 to 2,000");
+    g.host_link = kind;
+    g.host_link_bytes_per_s = gb * 1e9;
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::variant<GpuSpec, InputError> gpu_from_json(const json& entry, const std::string& prefix) {
@@ -105,7 +122,7 @@ std::variant<GpuSpec, InputError> gpu_from_json(const json& entry, const std::st
             return fail(prefix + ".nvml_memory_total", ErrorCode::wrong_type, prefix + ".nvml_memory_total must be true or false");
         g.nvml_memory_total = entry["nvml_memory_total"].get<bool>();
     }
-    if (auto error = read_achieved(entry, prefix, g)) return *error;
+    if (auto error = read_achieved(entry, prefix, g); error || (error = read_host_link(entry, prefix, g))) return *error;
     return g;
 }
 
@@ -120,6 +137,7 @@ json gpu_to_json(const GpuSpec& g) {
             {"interconnect", {{"kind", g.interconnect}, {"bidirectional_gb_per_s", g.interconnect_bytes_per_s * 2 / 1e9}}},
             {"vendor", g.vendor},
             {"nvml_memory_total", g.nvml_memory_total},
+            {"host_link", {{"kind", g.host_link}, {"gb_per_s", g.host_link_bytes_per_s / 1e9}}},
             {"achieved",
              {{"hbm_tb_per_s", g.achieved_hbm_bytes_per_s > 0 ? json(g.achieved_hbm_bytes_per_s / 1e12) : json(nullptr)},
               {"bf16_tflops", g.achieved_bf16_flops_per_s > 0 ? json(g.achieved_bf16_flops_per_s / 1e12) : json(nullptr)},

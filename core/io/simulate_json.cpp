@@ -87,6 +87,8 @@ json simulation_to_json(const Simulation& sim, bool with_stats_lines) {
         {"generation_tokens_per_s", s.generation_tokens_per_s},
         {"prompt_tokens_per_s", s.prompt_tokens_per_s},
         {"prefix_hit_rate", s.prefix_hit_rate},
+        {"external_hit_rate", s.external_hit_rate},
+        {"external_hit_tokens", s.external_hit_tokens},
         {"peak_kv_cache_usage", s.peak_kv_cache_usage},
         {"mean_running", s.mean_running},
         {"ttft_s", percentiles_to_json(s.ttft_s, &s.ttft_histogram)},

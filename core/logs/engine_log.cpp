@@ -73,6 +73,19 @@ void log_state_pages(const KvLayout& k, std::vector<LogLine>& out) {
                 "% to ensure that mamba page size and attention page size are exactly equal.");
 }
 
+// --kv-offloading-size: the connector the engine creates once the pool is sized (vLLM's
+// kv_connector/factory.py; the engine_id is a fresh uuid4 per start, this one stands in for it), and
+// what the CPU tier holds, which the engine does not print.
+void log_offload(const Result& r, std::vector<LogLine>& out) {
+    const CpuOffload& o = r.memory.offload;
+    if (!o.on) return;
+    add(out, LogKind::info, "Creating v1 connector with name: OffloadingConnector and engine_id: 5f0c2a9e-1d4b-4c8e-9a67-3b2f8d1e7c40");
+    add(out, LogKind::lesson,
+        "CPU tier: " + format_count(o.cpu_tokens) + " tokens in " + format_gib(o.cpu_bytes, 1) + " of pinned memory, beside " +
+            format_count(r.memory.kv_cache_tokens) + " on the GPU; a block's " + format_bytes(o.block_bytes_per_rank) +
+            " per GPU come back over " + r.gpu.host_link + " in " + format_duration(o.load_s_per_block) + ".");
+}
+
 // The start-up lines the engine prints, in its own formats for the version.
 void log_startup(const Result& r, std::vector<LogLine>& out) {
     const MemoryPlan& m = r.memory;
@@ -124,6 +137,7 @@ void log_startup(const Result& r, std::vector<LogLine>& out) {
         add(out, LogKind::info, size);
         add(out, LogKind::info, most);
     }
+    log_offload(r, out);
 }
 
 // Data and expert parallelism: every engine prints the lines above for its own pool (the model's

@@ -203,6 +203,16 @@ void read_speculative_config(const ParsedLog& p, Scenario& s, std::vector<std::s
     if (p.num_speculative_tokens) s.num_speculative_tokens = *p.num_speculative_tokens;
 }
 
+// --kv-offloading-size as the non-default args or the command give it, where the release takes it.
+void read_offloading(const ParsedLog& p, Scenario& s, std::vector<std::string>& assumptions) {
+    if (!p.kv_offloading_size_gib) return;
+    if (!engine_rules_of(s.vllm_version).kv_offloading_argument) {
+        assumptions.push_back("kv_offloading_size_gib: left out, as " + s.vllm_version + " predates the flag (0.14.0)");
+        return;
+    }
+    s.kv_offloading_size_gib = *p.kv_offloading_size_gib;
+}
+
 // The scenario the log describes: what it states, over what the caller gave, over the defaults.
 std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenScenario& given, std::vector<std::string>& assumptions,
                                                bool& model_named, bool& gpu_known) {
@@ -248,6 +258,7 @@ std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenSc
     if (p.max_loras) s.max_loras = *p.max_loras;
     if (p.max_lora_rank) s.max_lora_rank = *p.max_lora_rank;
     read_speculative_config(p, s, assumptions);
+    read_offloading(p, s, assumptions);
     if (p.max_num_seqs) s.max_num_seqs = *p.max_num_seqs;
     if (p.max_num_batched_tokens) s.max_num_batched_tokens = *p.max_num_batched_tokens;
     if (p.block_size) s.block_size = *p.block_size;

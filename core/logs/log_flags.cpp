@@ -110,6 +110,14 @@ void read_flags(ParsedLog& p, std::string_view line, FlagForm form) {
     }
     const std::string_view utilisation = form == FlagForm::command_line ? "--gpu-memory-utilization" : "gpu_memory_utilization";
     if (auto w = given(line, utilisation, form)) keep(p.gpu_memory_utilization, number_after(*w, ""));
+    // Not on the engine's config line (it becomes the KV transfer config's cpu_bytes_to_use).
+    static constexpr std::string_view offloading_names[] = {"kv_offloading_size", "--kv-offloading-size", "--kv_offloading_size"};
+    if (form == FlagForm::args_dict) {
+        if (auto w = given(line, offloading_names[0], form)) keep(p.kv_offloading_size_gib, number_after(*w, ""));
+    } else if (form == FlagForm::command_line) {
+        for (std::string_view name : {offloading_names[1], offloading_names[2]})
+            if (auto w = given(line, name, form)) keep(p.kv_offloading_size_gib, number_after(*w, ""));
+    }
 }
 
 }  // namespace kv

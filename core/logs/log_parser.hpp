@@ -43,6 +43,7 @@ struct ParsedLog {
     // --speculative-config: its method ("mtp" for every model's MTP) and token count; a drafter loaded.
     std::optional<std::string> speculative_method;
     std::optional<int64_t> num_speculative_tokens;
+    std::optional<double> kv_offloading_size_gib;  // --kv-offloading-size (args dict or command)
     bool drafter_loaded = false;
     bool flags_listed = false;  // the non-default args or the engine config line: a flag left out is at its default
     // Memory, in GiB as the engine prints it.

@@ -314,6 +314,7 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
     // Python's int() of the same double product.
     if (rules.kv_tokens_from_concurrency) plan.kv_cache_tokens = static_cast<int64_t>(plan.max_concurrency * to_d(lim.max_model_len));
     if (!rules.v1_engine) plan.cpu_swap_blocks = static_cast<int64_t>(4.0 * GiB / block_set_bytes);
+    plan.offload = plan_offload(s, k, gpu, c);
     plan.estimated_max_model_len = longest_fitting_len(plan, m, in_flight);
     return plan;
 }

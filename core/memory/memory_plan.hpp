@@ -21,6 +21,7 @@
 #include "engine/engine_rules.hpp"
 #include "model/gpu_spec.hpp"
 #include "model/model_spec.hpp"
+#include "memory/offload.hpp"
 #include "memory/speculative.hpp"
 #include "scenario/defaults.hpp"
 #include "scenario/scenario.hpp"
@@ -102,6 +103,7 @@ struct MemoryPlan {
     double request_kv_bytes = 0;                // KV one max_model_len request needs on this rank
     int64_t estimated_max_model_len = 0;        // longest max_model_len the pool would take
     int64_t cpu_swap_blocks = 0;                // V0's "# CPU blocks" (4 GiB of swap space)
+    CpuOffload offload;                         // --kv-offloading-size's CPU tier (memory/offload.hpp)
     std::optional<StartupError> startup_error;  // set by check_startup (startup_checks.hpp)
 };
 

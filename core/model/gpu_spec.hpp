@@ -19,6 +19,11 @@ struct GpuSpec {
     std::string interconnect = "nvlink";  // nvlink, pcie or xgmi
     std::string vendor = "nvidia";        // nvidia or amd: which kernels and collectives vLLM runs
     bool nvml_memory_total = true;        // NVML has a memory total (not on GB10's unified memory)
+    // The path to the host's memory that KV offloading copies over, one direction at its data-sheet
+    // rate (gpus.json "host_link"): PCIe x16 of a generation (pcie3 to pcie6), NVLink-C2C on Grace
+    // parts (c2c), or unified, where CPU and GPU share one memory and the CPU tier comes out of it.
+    std::string host_link = "pcie4";
+    double host_link_bytes_per_s = 32e9;
     // Measured by public benchmarks (gpus.json "achieved", each with its source); 0 where none is:
     // then the data sheet times the fraction its vendor's measured parts reach (calibration.hpp).
     double achieved_hbm_bytes_per_s = 0;   // a STREAM-like read

@@ -8,6 +8,7 @@
 #include "model/catalog.hpp"
 #include "scenario/scenario_fields.hpp"
 #include "memory/memory_plan.hpp"
+#include "memory/offload.hpp"
 #include "memory/parallelism.hpp"
 #include "memory/speculative.hpp"
 #include "memory/startup_checks.hpp"
@@ -71,6 +72,7 @@ std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibr
     if (spec_method(scenario) != SpecMethod::none)
         if (auto error = check_speculative(scenario, model, engine_rules_of(scenario.vllm_version).v1_engine)) return *error;
     Result r = evaluate_resolved(scenario, model, gpu, calibration);
+    if (auto error = check_offload(scenario, r.memory.layout, r.rules)) return *error;
     // Only the top-level evaluation looks for ways out: sweeps and the planner evaluate many
     // refused configurations and need none of them.
     if (r.memory.startup_error && r.memory.startup_error->stage != RefusalStage::configuration) {

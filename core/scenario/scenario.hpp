@@ -59,6 +59,9 @@ struct Scenario {
     std::optional<int64_t> num_speculative_tokens;
     std::string draft_model = "Qwen3-0.6B";
     double draft_acceptance_rate = 0.7;
+    // --kv-offloading-size with the native backend (memory/offload.hpp): GiB of pinned CPU memory for
+    // KV blocks, over all of an engine's TP x PP ranks together; 0: no offloading (the default).
+    double kv_offloading_size_gib = 0;
 };
 
 }  // namespace kv

@@ -25,6 +25,7 @@ constexpr Choice versions[] = {
 constexpr LogStops prompt_stops = log_stops(128, 131072), output_stops = log_stops(1, 32768), sequence_stops = log_stops(1, 4096),
                    batched_token_stops = log_stops(256, 131072), model_len_stops = log_stops(256, 1 << 24);
 constexpr double deployed_tp[] = {1, 2, 4, 8};
+constexpr double offload_stops[] = {0, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048};
 
 // The rows, in the order the panels list their knobs; a row with a label is a knob (knobs.cpp).
 // Designated initializers follow FieldSpec's member order (scenario/fields.hpp).
@@ -292,6 +293,19 @@ constexpr FieldSpec rows[] = {
      .unit = "fraction",
      .help = "An outcome, not a flag: the chance a drafted token is accepted once the ones before it were; the mean "
              "acceptance length is 1 plus its powers up to k."},
+    {.name = "kv_offloading_size_gib",
+     .type = FieldType::number,
+     .lo = 0.0,
+     .hi = 16384.0,
+     .decimals = 1,
+     .stops = offload_stops,
+     .stop_suffix = " GiB",
+     .zero_text = "off",
+     .unit = "GiB",
+     .flag = "--kv-offloading-size",
+     .label = "CPU offload",
+     .help = "vLLM's --kv-offloading-size (0.14+): GiB of CPU memory, over all of an engine's GPUs, holding a copy of "
+             "every full KV block, so a preempted request loads its blocks back instead of computing them again."},
 };
 
 }  // namespace
@@ -337,6 +351,7 @@ const std::vector<Field<Scenario>>& scenario_fields() {
         {&scenario_field("num_speculative_tokens"), &Scenario::num_speculative_tokens},
         {&scenario_field("draft_model"), &Scenario::draft_model},
         {&scenario_field("draft_acceptance_rate"), &Scenario::draft_acceptance_rate},
+        {&scenario_field("kv_offloading_size_gib"), &Scenario::kv_offloading_size_gib},
     };
     return fields;
 }

@@ -55,45 +55,6 @@ void Scheduler::snapshot() {
     frames.push_back(std::move(frame));
 }
 
-// vLLM's speculative decoding line (vllm/v1/spec_decode/metrics.py), beside the stats line.
-void Scheduler::log_speculative(double now, double interval) {
-    const auto drafts = static_cast<double>(interval_drafts_), accepted = static_cast<double>(interval_accepted_);
-    const double drafted = drafts * static_cast<double>(speculative_tokens_);
-    std::string line = "SpecDecoding metrics: Mean acceptance length: " + format_fixed(1.0 + accepted / drafts, 2);
-    line += ", Accepted throughput: " + format_fixed(accepted / interval, 2) + " tokens/s, Drafted throughput: ";
-    line += format_fixed(drafted / interval, 2) + " tokens/s, Accepted: " + std::to_string(interval_accepted_);
-    line += " tokens, Drafted: " + std::to_string(static_cast<int64_t>(drafted)) + " tokens, Per-position acceptance rate: ";
-    for (size_t i = 0; i < interval_accepted_at_.size(); ++i)
-        line += (i ? ", " : "") + format_fixed(static_cast<double>(interval_accepted_at_[i]) / drafts, 3);
-    line += ", Avg Draft acceptance rate: " + format_fixed(100.0 * accepted / drafted, 1) + "%";
-    sim_.stats_lines.push_back(std::move(line));
-    sim_.stats_line_s.push_back(now);
-}
-
-void Scheduler::log_stats(double now) {
-    const double interval = now - last_log_s_;
-    if (options_.record) {
-        const double hit_rate = window_queries_ > 0 ? static_cast<double>(window_hits_) / static_cast<double>(window_queries_) : 0.0;
-        const double usage = static_cast<double>(pool_.size() - pool_.free()) / static_cast<double>(pool_.size());
-        std::string line = "Engine 000: Avg prompt throughput: ";
-        line += format_fixed(static_cast<double>(interval_prompt_tokens_) / interval, 1);
-        line += " tokens/s, Avg generation throughput: ";
-        line += format_fixed(static_cast<double>(interval_generated_) / interval, 1);
-        line += " tokens/s, Running: " + std::to_string(running_.size());
-        line += " reqs, Waiting: " + std::to_string(waiting_.size());
-        line += " reqs, GPU KV cache usage: " + format_fixed(usage * 100.0, 1);
-        line += "%, Prefix cache hit rate: " + format_fixed(hit_rate * 100.0, 1) + "%";
-        sim_.stats_lines.push_back(std::move(line));
-        sim_.stats_line_s.push_back(now);
-        if (interval_drafts_ > 0) log_speculative(now, interval);
-    }
-    interval_prompt_tokens_ = interval_generated_ = 0;
-    interval_drafts_ = interval_accepted_ = 0;
-    interval_accepted_at_.assign(interval_accepted_at_.size(), 0);
-    last_log_s_ = now;
-    next_log_s_ = now + log_interval_s;
-}
-
 void Scheduler::summarise() {
     SimSummary& s = sim_.summary;
     double first = -1, last = 0, last_arrival = 0;
@@ -129,6 +90,8 @@ void Scheduler::summarise() {
     s.tpot_s = percentiles_of(tpot);
     s.decode_time_s = decode_time_s_;
     s.prefix_hit_tokens = total_hits_;
+    s.external_hit_tokens = total_external_;
+    s.external_hit_rate = total_queries_ > 0 ? static_cast<double>(total_external_) / static_cast<double>(total_queries_) : 0.0;
     s.prefill_time_s = prefill_time_s_;
     classify_load(std::max(0.0, first), last_arrival);
 }

@@ -23,6 +23,7 @@ Scheduler::Scheduler(const Result& r, const Workload& w, const SimOptions& o, co
     max_concurrency_ = w.max_concurrency;
     stated_rate_per_s_ = w.list.empty() ? w.rate_per_s : 0.0;
     keep_preempted_ = w.prefix_caching && one_group_;
+    offload_ = r.memory.offload;  // check_offload admits it only for one-group layouts
     if (w.prefix_caching && w.shared_prefix_tokens >= block_size_) {
         if (one_group_) prefix_blocks_.assign(static_cast<size_t>(w.shared_prefix_tokens / block_size_), -1);
         else sim_.note = "prefix caching is not simulated for models with sliding-window layers";
@@ -59,7 +60,14 @@ void Scheduler::run() {
             now = idle_until;
             continue;
         }
+        now_ = now;
         const std::vector<Scheduled>& batch = schedule();
+        if (batch.empty() && earliest_load_s() > now) {  // only loads from the CPU are under way: wait for the first
+            record(now, earliest_load_s() - now, 0, 0);
+            now = earliest_load_s();
+            while (now >= next_log_s_) log_stats(now);
+            continue;
+        }
         if (batch.empty()) {  // the head request can never fit the pool: drop it as the engine would reject it
             reject(static_cast<size_t>(waiting_.front()->index));
             waiting_.pop_front();
@@ -157,6 +165,10 @@ const std::vector<Scheduled>& Scheduler::schedule() {
     // prompt up to the budget. When the pool is dry the newest running request gives way.
     for (size_t i = 0; i < running_.size() && budget > 0;) {
         Live* l = running_[i];
+        if (loading(*l)) {  // its blocks are still coming back from the CPU
+            ++i;
+            continue;
+        }
         const int64_t tokens = std::min(l->tokens() - l->computed, budget);
         const int64_t scored = is_decode({l, tokens}) ? tokens + speculative_tokens_ : tokens;  // drafts take budget and slots
         const int64_t need = blocks_for(l->computed + scored) - static_cast<int64_t>(l->blocks.size());
@@ -174,14 +186,24 @@ const std::vector<Scheduled>& Scheduler::schedule() {
         ++i;
     }
     // Waiting requests only in a step that preempted nobody (as V1's scheduler does).
-    while (!preempted && !waiting_.empty() && budget > 0 && static_cast<int64_t>(running_.size()) < max_seqs_) {
+    if (!preempted) admit_waiting(budget);
+    return batch;
+}
+
+// The queue's head requests, while they fit the pool, the budget and max_num_seqs: their cached
+// blocks (the shared prefix's, their own kept ones) first, then blocks for what they compute now.
+void Scheduler::admit_waiting(int64_t budget) {
+    while (!waiting_.empty() && budget > 0 && static_cast<int64_t>(running_.size()) < max_seqs_) {
         Live* l = waiting_.front();
         const int64_t hit = cached_prefix_blocks(*l);
         const int64_t kept = kept_blocks(*l, hit);
         int64_t hit_free = kept;  // cached blocks no request holds: they are counted as free
         for (int64_t b = 0; b < hit; ++b) hit_free += pool_.refs(prefix_blocks_[static_cast<size_t>(b)]) == 0;
-        const int64_t computed = (hit + kept) * block_size_;
-        const int64_t tokens = std::min(l->tokens() - computed, budget);
+        const int64_t external = cpu_hit_blocks(*l, hit + kept);
+        const int64_t computed = (hit + kept + external) * block_size_;
+        // A request with blocks to load waits for them (vLLM's WAITING_FOR_REMOTE_KVS): this step
+        // allocates their blocks and computes nothing for it.
+        const int64_t tokens = external > 0 ? 0 : std::min(l->tokens() - computed, budget);
         const int64_t need = blocks_for(computed + tokens) - hit - kept;
         if (need > pool_.free() - hit_free) break;
         for (int64_t b = 0; b < hit; ++b) {
@@ -198,27 +220,33 @@ const std::vector<Scheduled>& Scheduler::schedule() {
         for (int64_t b = 0; b < need; ++b) l->blocks.push_back(pool_.allocate(l->index, prefix_blocks_));
         l->computed = computed;
         l->registered = hit;
-        count_lookup(*l, computed);
+        count_lookup(*l, (hit + kept) * block_size_, external * block_size_);
         waiting_.pop_front();
         running_.push_back(l);
-        batch.push_back({l, tokens});
+        if (external > 0) {
+            start_load(*l, external);
+            continue;
+        }
+        batch_.push_back({l, tokens});
         budget -= tokens;
     }
-    return batch;
 }
 
-void Scheduler::count_lookup(const Live& l, int64_t hit_tokens) {
-    if (prefix_blocks_.empty() && !options_.prompts_cached) return;
+void Scheduler::count_lookup(const Live& l, int64_t hit_tokens, int64_t external_tokens) {
+    if (prefix_blocks_.empty() && !options_.prompts_cached && !offload_.on) return;
     SimRequest& q = sim_.requests[static_cast<size_t>(l.index)];
     if (q.preemptions == 0) q.prefix_hit_tokens = hit_tokens;
-    lookups_.push_back({l.tokens(), hit_tokens});
+    lookups_.push_back({l.tokens(), hit_tokens, external_tokens});
     window_queries_ += l.tokens();
     window_hits_ += hit_tokens;
+    window_external_ += external_tokens;
     total_queries_ += l.tokens();
     total_hits_ += hit_tokens;
+    total_external_ += external_tokens;
     if (lookups_.size() > recent_lookups) {  // the stats line's rate covers recent requests
-        window_queries_ -= lookups_.front().first;
-        window_hits_ -= lookups_.front().second;
+        window_queries_ -= lookups_.front().queried;
+        window_hits_ -= lookups_.front().hits;
+        window_external_ -= lookups_.front().external;
         lookups_.pop_front();
     }
 }
@@ -290,12 +318,14 @@ void Scheduler::finish_step(const std::vector<Scheduled>& batch, double now) {
         l.computed += s.tokens;
         if (l.computed < l.tokens()) {  // a chunk: no token yet
             offer_prefix_blocks(l);
+            if (offload_.on) store_blocks(l);
             continue;
         }
         SimRequest& q = sim_.requests[static_cast<size_t>(l.index)];
         const int64_t gained = decode ? tokens_gained(l) : 1;
         l.computed += gained - 1;  // the accepted drafts' KV stays; the last token is the next step's input
         offer_prefix_blocks(l);
+        if (offload_.on) store_blocks(l);
         l.generated += gained;
         interval_generated_ += gained;
         total_generated_ += gained;

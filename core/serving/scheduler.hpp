@@ -22,6 +22,11 @@ struct Live {
     int64_t registered = 0;  // prefix blocks this request has offered to the cache
     std::vector<int32_t> blocks;
     std::vector<int32_t> kept;  // the full blocks it freed when last preempted, in order
+    // KV offloading (memory/offload.hpp): its leading blocks with a copy on the CPU, its last place
+    // in the CPU tier's recency queue, and when the blocks it is loading back will have arrived.
+    int64_t offloaded = 0;
+    int64_t touched = -1;
+    double ready_s = 0;
     double last_token_s = 0;
     int64_t tokens() const { return prompt + generated; }
 };
@@ -56,8 +61,19 @@ private:
     int64_t kept_blocks(const Live& l, int64_t from) const;
 
     const std::vector<Scheduled>& schedule();
+    void admit_waiting(int64_t budget);
 
-    void count_lookup(const Live& l, int64_t hit_tokens);
+    void count_lookup(const Live& l, int64_t hit_tokens, int64_t external_tokens);
+
+    // KV offloading: the blocks a waiting request can load back from the CPU beyond its GPU hits; a
+    // request's newly full blocks copied out (the least recently used requests' copies make room).
+    int64_t cpu_hit_blocks(const Live& l, int64_t gpu_hits) const;
+    void store_blocks(Live& l);
+    void start_load(Live& l, int64_t blocks);
+    void touch(Live& l);
+    bool loading(const Live& l) const { return l.ready_s > now_; }
+    double earliest_load_s() const;
+    void log_transfers(double now, double interval);
 
     void free_blocks(Live& l);
 
@@ -112,8 +128,21 @@ private:
     std::deque<Live*> waiting_;
     std::vector<Scheduled> batch_;    // this step's requests (kept to reuse its memory)
     std::vector<float> itl_samples_;  // float: a run can have millions
-    std::deque<std::pair<int64_t, int64_t>> lookups_;
+    struct Lookup {
+        int64_t queried, hits, external;
+    };
+    std::deque<Lookup> lookups_;
     int64_t window_queries_ = 0, window_hits_ = 0, total_queries_ = 0, total_hits_ = 0;
+    int64_t window_external_ = 0, total_external_ = 0;  // tokens the CPU tier supplied
+    // KV offloading's CPU tier (memory/offload.hpp): blocks held, and requests in the order they were
+    // last touched (an entry whose request was touched again since is stale and skipped).
+    CpuOffload offload_;
+    std::vector<std::pair<int32_t, int64_t>> cpu_lru_;  // from cpu_lru_head_ on
+    size_t cpu_lru_head_ = 0;
+    int64_t touches_ = 0;
+    int64_t cpu_used_ = 0, prefix_offloaded_ = 0;
+    double link_free_s_ = 0, now_ = 0;
+    int64_t interval_stored_ = 0, interval_loaded_ = 0;  // blocks, for the KV Transfer metrics line
     int64_t preemptions_ = 0, finished_ = 0, rejected_ = 0;
     int64_t interval_prompt_tokens_ = 0, interval_generated_ = 0, total_prompt_tokens_ = 0, total_generated_ = 0;
     int64_t interval_drafts_ = 0, interval_accepted_ = 0;  // speculative decoding, for its metrics line

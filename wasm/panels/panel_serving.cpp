@@ -362,6 +362,7 @@ void panel_serving(kvapp::Panel& panel) {
                                            "requests",
                                            "shared_prefix_tokens",
                                            "prefix_caching",
+                                           "kv_offloading_size_gib",
                                            "gpu_hour_price",
                                            "seed"};
     if (panel.workload.name == "fixed") which.insert(which.begin() + 2, {"prompt_tokens", "output_tokens"});
