@@ -90,7 +90,7 @@ void Scheduler::summarise() {
     s.tpot_s = percentiles_of(tpot);
     s.decode_time_s = decode_time_s_;
     s.prefix_hit_tokens = total_hits_;
-    s.external_hit_tokens = total_external_;
+    s.external_hit_tokens = total_loaded_;
     s.external_hit_rate = total_queries_ > 0 ? static_cast<double>(total_external_) / static_cast<double>(total_queries_) : 0.0;
     s.prefill_time_s = prefill_time_s_;
     classify_load(std::max(0.0, first), last_arrival);

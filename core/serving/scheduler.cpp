@@ -233,9 +233,13 @@ void Scheduler::admit_waiting(int64_t budget) {
 }
 
 void Scheduler::count_lookup(const Live& l, int64_t hit_tokens, int64_t external_tokens) {
+    total_loaded_ += external_tokens;
     if (prefix_blocks_.empty() && !options_.prompts_cached && !offload_.on) return;
+    // vLLM's logged rates and its Prometheus counters take a request's first lookup only; a
+    // preempted request's come back in PrefixCacheStats.preempted_* (vllm/v1/metrics/stats.py).
     SimRequest& q = sim_.requests[static_cast<size_t>(l.index)];
-    if (q.preemptions == 0) q.prefix_hit_tokens = hit_tokens;
+    if (q.preemptions > 0) return;
+    q.prefix_hit_tokens = hit_tokens;
     lookups_.push_back({l.tokens(), hit_tokens, external_tokens});
     window_queries_ += l.tokens();
     window_hits_ += hit_tokens;

@@ -133,7 +133,8 @@ private:
     };
     std::deque<Lookup> lookups_;
     int64_t window_queries_ = 0, window_hits_ = 0, total_queries_ = 0, total_hits_ = 0;
-    int64_t window_external_ = 0, total_external_ = 0;  // tokens the CPU tier supplied
+    int64_t window_external_ = 0, total_external_ = 0;  // tokens the CPU tier supplied to first lookups
+    int64_t total_loaded_ = 0;                          // to every lookup, preempted requests' too
     // KV offloading's CPU tier (memory/offload.hpp): blocks held, and requests in the order they were
     // last touched (an entry whose request was touched again since is stale and skipped).
     CpuOffload offload_;

@@ -116,7 +116,7 @@ struct SimSummary {
     int64_t preemptions = 0;
     double generation_tokens_per_s = 0;  // over the whole run
     double prompt_tokens_per_s = 0;      // prefill tokens computed (recomputation included)
-    double prefix_hit_rate = 0;          // hit tokens / queried prompt tokens
+    double prefix_hit_rate = 0;          // hit tokens / queried tokens, requests' first lookups (as vLLM logs it)
     double peak_kv_cache_usage = 0;
     double mean_running = 0;  // time-weighted
     Percentiles ttft_s, itl_s, e2e_s;
@@ -126,8 +126,8 @@ struct SimSummary {
     // added (the marginal cost of prefill; a prompt chunk riding on a decode step costs little).
     double decode_time_s = 0, prefill_time_s = 0;
     int64_t prefix_hit_tokens = 0;    // prompt tokens found in the prefix cache, not computed
-    int64_t external_hit_tokens = 0;  // with KV offloading: tokens loaded back from the CPU, not computed
-    double external_hit_rate = 0;     // those over queried tokens, as "External prefix cache hit rate"
+    int64_t external_hit_tokens = 0;  // with KV offloading: tokens loaded back from the CPU, preempted requests' too
+    double external_hit_rate = 0;     // first lookups' share from the CPU, as "External prefix cache hit rate"
     RunCost cost;                     // with Workload::gpu_hour_price (else zero)
     double offered_rate_per_s = 0;    // the workload's arrival rate (0: all at once)
     double sustained_rate_per_s = 0;  // requests finished per second in the steps that left requests waiting (0: none did)
