@@ -60,9 +60,14 @@ void Scheduler::start_load(Live& l, int64_t blocks) {
     touch(l);
 }
 
+// A request touched again leaves a stale entry behind; once stale entries could outnumber the
+// requests, they are dropped, so the queue stays within twice the requests however long the run.
 void Scheduler::touch(Live& l) {
-    if (cpu_lru_head_ > cpu_lru_.size() / 2) {  // drop the entries already passed
-        cpu_lru_.erase(cpu_lru_.begin(), cpu_lru_.begin() + static_cast<std::ptrdiff_t>(cpu_lru_head_));
+    if (cpu_lru_.size() - cpu_lru_head_ > 2 * live_.size() + 64) {
+        size_t kept = 0;
+        for (size_t i = cpu_lru_head_; i < cpu_lru_.size(); ++i)
+            if (live_[static_cast<size_t>(cpu_lru_[i].first)].touched == cpu_lru_[i].second) cpu_lru_[kept++] = cpu_lru_[i];
+        cpu_lru_.resize(kept);
         cpu_lru_head_ = 0;
     }
     l.touched = touches_++;
