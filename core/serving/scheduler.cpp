@@ -62,9 +62,10 @@ void Scheduler::run() {
         }
         now_ = now;
         const std::vector<Scheduled>& batch = schedule();
-        if (batch.empty() && earliest_load_s() > now) {  // only loads from the CPU are under way: wait for the first
-            record(now, earliest_load_s() - now, 0, 0);
-            now = earliest_load_s();
+        const double loaded_s = batch.empty() ? earliest_load_s() : 0.0;
+        if (loaded_s > now) {  // only loads from the CPU are under way: wait for the first
+            record(now, loaded_s - now, 0, 0);
+            now = loaded_s;
             while (now >= next_log_s_) log_stats(now);
             continue;
         }
