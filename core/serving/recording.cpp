@@ -58,7 +58,7 @@ void Scheduler::snapshot() {
 void Scheduler::summarise() {
     SimSummary& s = sim_.summary;
     double first = -1, last = 0, last_arrival = 0;
-    std::vector<double> ttft, e2e, tpot;
+    SampleRuns ttft, e2e, tpot;
     int64_t index = 0;
     for (const SimRequest& q : sim_.requests) {
         const bool warming_up = index++ < options_.warmup_requests;  // in arrival order (workload_requests sorts them)
@@ -67,9 +67,9 @@ void Scheduler::summarise() {
         if (q.finish_s < 0) continue;
         last = std::max(last, q.finish_s);
         if (warming_up) continue;
-        ttft.push_back(q.ttft_s());
-        e2e.push_back(q.e2e_s());
-        if (q.spec.output_tokens > 1) tpot.push_back((q.finish_s - q.first_token_s) / static_cast<double>(q.spec.output_tokens - 1));
+        ttft.push(q.ttft_s());
+        e2e.push(q.e2e_s());
+        if (q.spec.output_tokens > 1) tpot.push((q.finish_s - q.first_token_s) / static_cast<double>(q.spec.output_tokens - 1));
     }
     s.duration_s = std::max(0.0, last - std::max(0.0, first));
     s.finished = finished_;

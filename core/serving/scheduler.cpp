@@ -36,9 +36,6 @@ Scheduler::Scheduler(const Result& r, const Workload& w, const SimOptions& o, co
 void Scheduler::run() {
     const std::vector<SimRequest>& requests = sim_.requests;
     live_.resize(requests.size());
-    int64_t gaps = 0;  // one inter-token latency per output token after a request's first
-    for (const SimRequest& q : requests) gaps += std::max<int64_t>(0, q.spec.output_tokens - 1);
-    itl_samples_.reserve(static_cast<size_t>(gaps));
     if (options_.prompts_cached && keep_preempted_) warm_cache();
     size_t next_arrival = 0;
     double now = requests.empty() ? 0.0 : requests.front().spec.arrival_s;
@@ -335,7 +332,7 @@ void Scheduler::finish_step(const std::vector<Scheduled>& batch, double now) {
         interval_generated_ += gained;
         total_generated_ += gained;
         if (q.first_token_s < 0) q.first_token_s = now;
-        else itl_samples_.push_back(static_cast<float>(now - l.last_token_s));
+        else itl_samples_.push(static_cast<float>(now - l.last_token_s));
         l.last_token_s = now;
         if (l.generated == l.output) {
             q.finish_s = now;

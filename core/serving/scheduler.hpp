@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "serving/block_pool.hpp"
+#include "serving/metrics.hpp"
 #include "serving/simulate.hpp"
 #include "time/step_time.hpp"
 
@@ -126,8 +127,8 @@ private:
     std::vector<Live> live_;
     std::vector<Live*> running_;  // in admission order
     std::deque<Live*> waiting_;
-    std::vector<Scheduled> batch_;    // this step's requests (kept to reuse its memory)
-    std::vector<float> itl_samples_;  // float: a run can have millions
+    std::vector<Scheduled> batch_;  // this step's requests (kept to reuse its memory)
+    SampleRuns itl_samples_;        // one inter-token gap (at float precision) per output token after a request's first
     struct Lookup {
         int64_t queried, hits, external;
     };

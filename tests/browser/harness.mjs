@@ -110,3 +110,22 @@ export function useSite() {
   });
   return site;
 }
+
+// Scrolls so that section `index`'s first block sits on the reading line (a third of the way down).
+// A panel mounting above can still move the text after the scroll, so the scroll is retried on
+// the block's new position a few times before the section is said not to be reached.
+export async function readSection(page, index) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await page.evaluate((i) => {
+      const el = window.KvLesson.sections[i].start;
+      window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight / 3 + 4);
+    }, index);
+    try {
+      await page.waitForFunction((i) => window.KvLesson.reading === i, index, { timeout: 6000 });
+      return;
+    } catch { /* scrolled again below */ }
+  }
+  const where = await page.evaluate((i) => ({ reading: window.KvLesson.reading,
+    top: window.KvLesson.sections[i].start.getBoundingClientRect().top, line: window.innerHeight / 3 }), index);
+  throw new Error(`section ${index} never reached the reading line: ${JSON.stringify(where)}`);
+}

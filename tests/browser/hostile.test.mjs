@@ -321,12 +321,15 @@ test('a 100 MB log file is refused by its size unread (no task over 200 ms), a 5
   // A long model name in the plan form: typing or pasting stops at the box's 200 characters (a
   // megabyte inserted as a paste inserts it); text a script put there is refused by its length at
   // submit, not echoed, and the box emptied, before any plan is searched.
+  // Clicking the box scrolls it to the reading line, where a section may load its scenario (a
+  // serving run); that settles first, so that only the insertion is timed.
   await page.click('#kv-own-plan-model');
+  await page.waitForFunction(() => performance.now() - Math.max(0, ...window.kvLongTasks.map(([at, ms]) => at + ms)) > 1000, null, { polling: 100 });
   const typed = await mark();
   await page.keyboard.insertText('Qwen3-8B'.repeat(125000));
   assert.equal((await page.inputValue('#kv-own-plan-model')).length, 200);
   const afterTyped = await tasksSince(typed);
-  assert.ok(afterTyped.every((ms) => ms < 200), `long tasks after a megabyte was pasted: ${afterTyped.join(', ')} ms`);
+assert.ok(afterTyped.every((ms) => ms < 200), `long tasks after a megabyte was pasted: ${afterTyped.join(', ')} ms`);
   await page.evaluate(() => { document.getElementById('kv-own-plan-model').value = 'x'.repeat(100000); });
   await page.waitForTimeout(300);
   const planned = await mark();

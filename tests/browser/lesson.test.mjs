@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
-import { serve, launchBrowser, watchErrors, saveArtifact, root } from './harness.mjs';
+import { serve, launchBrowser, watchErrors, saveArtifact, root, readSection } from './harness.mjs';
 
 const site = path.join(root, 'build/site');
 const cli = path.join(root, 'build/native/kvcache');
@@ -912,25 +912,6 @@ test('a bad load is named and changes nothing; one nothing meets shows the close
 });
 
 // ---- Section scenarios: the panel beside the text follows the section being read ------------------
-
-// Scrolls so that section `index`'s first block sits on the reading line (a third of the way down).
-// A panel mounting above can still move the text after the scroll, so the scroll is retried on
-// the block's new position a few times before the section is said not to be reached.
-async function readSection(page, index) {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    await page.evaluate((i) => {
-      const el = window.KvLesson.sections[i].start;
-      window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight / 3 + 4);
-    }, index);
-    try {
-      await page.waitForFunction((i) => window.KvLesson.reading === i, index, { timeout: 6000 });
-      return;
-    } catch { /* scrolled again below */ }
-  }
-  const where = await page.evaluate((i) => ({ reading: window.KvLesson.reading,
-    top: window.KvLesson.sections[i].start.getBoundingClientRect().top, line: window.innerHeight / 3 }), index);
-  throw new Error(`section ${index} never reached the reading line: ${JSON.stringify(where)}`);
-}
 
 const sectionsOf = (page) => page.evaluate(() => window.KvLesson.sections.map((s) => ({ index: s.index, scenario: s.scenario, panel: s.panel,
   kind: document.getElementById(`panel-${s.panel}`).dataset.kind })));

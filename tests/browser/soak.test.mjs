@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { watchErrors, root, useSite } from './harness.mjs';
+import { watchErrors, root, useSite, readSection } from './harness.mjs';
 
 const SOAK_S = Number(process.env.KV_SOAK_S || 40);
 const WASM_GROWTH_BYTES = 16 << 20;  // after round one: a few pages of allocator slack, never a leak's slope
@@ -49,14 +49,11 @@ async function submit(page, formId) {
   await page.waitForFunction((id) => document.querySelector(`#${id} .kv-custom__message`).textContent.length > 0, formId, { timeout: 30000 });
 }
 
+// One round takes every path the same way each time, so that round one reaches the page's working
+// memory: the knobs, the serving panel's playback, a pasted config and log; then every panel back
+// on the text's settings and every reading section read in turn, each loading its scenario (a run
+// for the serving panel), after a scroll down the page and back that gives contexts back and takes them again.
 async function round(page) {
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  for (const direction of [1, -1])
-    for (let k = 0; k <= 16; k++) {
-      const y = direction > 0 ? (height * k) / 16 : height - (height * k) / 16;
-      await page.evaluate((top) => window.scrollTo(0, top), y);
-      await page.waitForTimeout(60);
-    }
   const knobs = await page.$$('.kv-knob[role="slider"]');
   assert.ok(knobs.length >= 4, `${knobs.length} knobs in the sentences`);
   for (const knob of knobs) {
@@ -73,6 +70,16 @@ async function round(page) {
   await page.click('#kv-own-model [data-kv-reset="model_config"]');
   await page.fill('#kv-own-log-text', LOG);
   await submit(page, 'kv-own-log');
+  for (const back of await page.$$('.kv-panel__back')) if (await back.isVisible()) await back.click();
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  for (const direction of [1, -1])
+    for (let k = 0; k <= 16; k++) {
+      const y = direction > 0 ? (height * k) / 16 : height - (height * k) / 16;
+      await page.evaluate((top) => window.scrollTo(0, top), y);
+      await page.waitForTimeout(60);
+    }
+  const sections = await page.evaluate(() => window.KvLesson.sections.length);
+  for (let index = 0; index < sections; index++) await readSection(page, index);
 }
 
 const measure = (page) => page.evaluate(() => ({

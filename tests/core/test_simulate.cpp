@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "base/format.hpp"
+#include "serving/metrics.hpp"
 #include "serving/simulate.hpp"
 #include "io/simulate_json.hpp"
 #include "support.hpp"
@@ -240,6 +241,26 @@ TEST_CASE("histogram quantiles interpolate within vLLM's buckets as Prometheus d
     CHECK(h.quantile(0.25) == Approx(0.1));  // rank 10: the top of the first bucket
     CHECK(h.quantile(0.5) == Approx(0.15));  // rank 20: halfway through the second
     CHECK(h.quantile(1.0) == Approx(0.4));
+}
+
+TEST_CASE("samples kept as runs of equal neighbours give the percentiles and histogram of every sample") {
+    // Gaps as a run's steps leave them: a step's decoding requests share one, a readmitted one differs.
+    const std::vector<double> gaps = {0.02, 0.02, 0.02, 0.5, 0.02, 0.03, 0.03, 0.03, 0.03, 0.01, 0.03, 0.2};
+    sim::SampleRuns runs;
+    for (const double g : gaps) runs.push(g);
+    REQUIRE(runs.size() == gaps.size());
+    const Histogram h = sim::histogram_of({0.01, 0.025, 0.1, 0.3}, runs);
+    CHECK(h.cumulative == std::vector<int64_t>{1, 5, 10, 11});  // the 0.5 s gap is above every bound
+    CHECK(h.count == 12);
+    CHECK(h.sum == Approx(0.94));
+    const Percentiles p = sim::percentiles_of(runs);
+    std::vector<double> sorted = gaps;
+    std::sort(sorted.begin(), sorted.end());
+    CHECK(p.p50 == sorted[5]);   // nearest rank: ceil(0.5 x 12) = the 6th
+    CHECK(p.p90 == sorted[10]);  // ceil(0.9 x 12) = the 11th
+    CHECK(p.p99 == sorted[11]);
+    CHECK(p.mean == Approx(0.94 / 12));
+    CHECK(p.count == 12);
 }
 
 TEST_CASE("the serving chapter's qualitative claims hold for its scenarios") {
