@@ -329,7 +329,7 @@ test('a 100 MB log file is refused by its size unread (no task over 200 ms), a 5
   await page.keyboard.insertText('Qwen3-8B'.repeat(125000));
   assert.equal((await page.inputValue('#kv-own-plan-model')).length, 200);
   const afterTyped = await tasksSince(typed);
-assert.ok(afterTyped.every((ms) => ms < 200), `long tasks after a megabyte was pasted: ${afterTyped.join(', ')} ms`);
+  assert.ok(afterTyped.every((ms) => ms < 200), `long tasks after a megabyte was pasted: ${afterTyped.join(', ')} ms`);
   await page.evaluate(() => { document.getElementById('kv-own-plan-model').value = 'x'.repeat(100000); });
   await page.waitForTimeout(300);
   const planned = await mark();

@@ -1,6 +1,6 @@
-// A long session, bounded (issue 25, point 7): the reader scrolls the lesson down and back, moves
-// every knob in the sentences, plays the serving panel, and pastes a config.json and an engine log,
-// again and again for KV_SOAK_S seconds (CI runs the short default). After the first round has
+// A long session, bounded (issue 25, point 7): the reader moves every knob in the sentences, plays
+// the serving panel, pastes a config.json and an engine log, scrolls the lesson down and back and
+// reads each section in turn, again and again for KV_SOAK_S seconds (CI runs the short default). After the first round has
 // warmed everything up, the module's memory, the page's JS heap and the WebGL contexts stay within
 // stated bounds, and no error reaches the console.
 import { test } from 'node:test';
