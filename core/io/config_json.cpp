@@ -161,7 +161,8 @@ std::optional<InputError> read_widths(ConfigReader& c, ModelSpec& m) {
 void read_layer_style(ConfigReader& c, ModelSpec& m) {
     m.tie_word_embeddings = c.flag("tie_word_embeddings", false);
     // Qwen2 always has q/k/v biases; its config.json does not say so.
-    const bool qwen2 = m.model_type == "qwen2" || m.model_type == "qwen2_moe";
+    const bool qwen2 = m.model_type == "qwen2" || m.model_type == "qwen2_moe" || m.model_type.rfind("qwen2_vl", 0) == 0 ||
+                       m.model_type.rfind("qwen2_5_vl", 0) == 0;
     m.attention_bias = c.flag("attention_bias", c.flag("qkv_bias", qwen2));
     if (qwen2 && !c.find("attention_bias")) m.derived.push_back({"attention_bias", "qwen2 layers have q/k/v biases"});
     // Gemma 2 and 3 normalise before and after both attention and MLP.
@@ -183,7 +184,7 @@ std::variant<ModelSpec, InputError> model_from_config(const json& config, const 
     m.model_type = c.text("model_type");
     if (m.model_type.empty()) m.model_type = text_or(config, "model_type", "");
     m.multimodal = nested;
-    if (nested) m.derived.push_back({"model", "multimodal config: its text_config is read; the vision encoder is left out"});
+    if (nested) m.derived.push_back({"model", "multimodal config: its text_config is read, and its vision_config"});
     for (const std::string& key : supplied)
         m.derived.push_back({key, "absent: the " + type + " config class's default, " + text[key].dump()});
     if (auto error = read_widths(c, m)) return *error;
@@ -197,6 +198,7 @@ std::variant<ModelSpec, InputError> model_from_config(const json& config, const 
     // The multi-token-prediction layers the checkpoint carries for --speculative-config's mtp
     // (DeepSeek-V3, GLM-4.5, MiMo); Qwen3-Next's MTP model takes one when the key is absent.
     m.num_mtp_layers = c.integer("num_nextn_predict_layers", 0, 16).value_or(m.model_type == "qwen3_next" ? 1 : 0);
+    read_vision(config, prefix, m, c.error);
     if (c.error) return *c.error;
     flag_typos(config, m);
     if (nested) flag_typos(config["text_config"], m);

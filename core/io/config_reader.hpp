@@ -90,5 +90,7 @@ void read_linear_layers(ConfigReader& c, ModelSpec& m);
 void read_sliding_window(ConfigReader& c, ModelSpec& m);
 void read_moe(ConfigReader& c, ModelSpec& m);
 void read_mla(ConfigReader& c, ModelSpec& m);
+// The vision tower of a multimodal config (io/config_vision.cpp); an unread family is noted in derived.
+void read_vision(const json& config, const std::string& prefix, ModelSpec& m, std::optional<InputError>& error);
 
 }  // namespace kv::config

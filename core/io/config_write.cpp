@@ -1,10 +1,42 @@
 // A ModelSpec written back as a config.json that reads to the same ModelSpec (a scenario's
 // model_config in the result and in links).
+#include <utility>
+
 #include "io/fields_json.hpp"
 
 namespace kv {
 
 using nlohmann::json;
+
+namespace {
+
+// A tower is read from a multimodal config's top level, the text model from its text_config.
+json with_vision(const VisionEncoder& v, json text) {
+    json vision = {{"patch_size", v.patch_size}, {"in_channels", v.in_channels}};
+    json top = {{"text_config", std::move(text)}};
+    if (v.family == VisionFamily::siglip) {
+        vision.update({{"num_hidden_layers", v.num_layers},
+                       {"hidden_size", v.hidden_size},
+                       {"intermediate_size", v.intermediate_size},
+                       {"image_size", v.image_size}});
+        top.update({{"model_type", "gemma3"}, {"mm_tokens_per_image", v.tokens_per_image}});
+    } else {
+        vision.update({{"depth", v.num_layers},
+                       {"hidden_size", v.hidden_size},
+                       {"intermediate_size", v.intermediate_size},
+                       {"out_hidden_size", v.out_hidden_size},
+                       {"temporal_patch_size", v.temporal_patch_size},
+                       {"spatial_merge_size", v.spatial_merge_size}});
+        if (v.family == VisionFamily::qwen2_vl)
+            vision.update(
+                {{"embed_dim", v.hidden_size}, {"mlp_ratio", v.intermediate_size / v.hidden_size}, {"hidden_size", v.out_hidden_size}});
+        top["model_type"] = v.family == VisionFamily::qwen2_vl ? "qwen2_vl" : "qwen2_5_vl";
+    }
+    top["vision_config"] = vision;
+    return top;
+}
+
+}  // namespace
 
 json model_to_config(const ModelSpec& m) {
     json c = {{"model_type", m.model_type.empty() ? "llama" : m.model_type},
@@ -60,7 +92,7 @@ json model_to_config(const ModelSpec& m) {
             c["quantization_config"] = {{"quant_method", "mxfp4"}};
             break;
     }
-    return c;
+    return m.vision.family == VisionFamily::none ? c : with_vision(m.vision, std::move(c));
 }
 
 }  // namespace kv

@@ -41,7 +41,8 @@ std::variant<json, InputError> parse_input_text(const std::string& text, const c
         }
         return true;
     };
-    json parsed = json::parse(text, watch, false);
+    // A pointer range, as the catalog's text is parsed: one instantiation of the parser in the module.
+    json parsed = json::parse(text.data(), text.data() + text.size(), watch, false);
     if (too_deep)
         return InputError{name, ErrorCode::out_of_range,
                           "the " + name + " nests objects or arrays more than " + std::to_string(max_json_depth) + " deep"};

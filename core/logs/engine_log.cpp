@@ -115,6 +115,10 @@ void log_startup(const Result& r, std::vector<LogLine>& out) {
     const bool says_memory = rules.loading_log_says_memory && (!m.model_runner_v2 || rules.model_runner_v2_loading_log_says_memory);
     add(out, LogKind::info,
         "Model loading took " + gib(m.weight_bytes, rules.loading_log_says_memory ? 2 : 4) + (says_memory ? " GiB memory" : " GiB"));
+    if (m.encoder.items > 0)
+        add(out, LogKind::info,
+            "Encoder cache will be initialized with a budget of " + std::to_string(m.encoder.budget_tokens) +
+                " tokens, and profiled with " + std::to_string(m.encoder.items) + " image items of the maximum feature size.");
     if (m.kv_cache_memory_bytes_set) {
         log_reserved_kv_cache(r, out);
         if (m.startup_error) return;

@@ -72,6 +72,9 @@ bool read_engine_line(ParsedLog& p, std::string_view line) {
     } else if (contains(line, "Using PunicaWrapper")) {
         // LoRA's kernel wrapper (vllm/lora/punica_wrapper/punica_selector.py): printed only with LoRA on.
         p.enable_lora = true;
+    } else if (contains(line, "Encoder cache will be initialized with a budget of ")) {
+        keep(p.encoder_budget_tokens, integer_after(line, "a budget of "));
+        keep(p.encoder_items, integer_after(line, "profiled with "));
     } else if (contains(line, "Loading drafter model...")) {
         p.drafter_loaded = true;  // speculative decoding: its weights are in the next line's figure
     } else if (contains(line, "Model loading took ")) {

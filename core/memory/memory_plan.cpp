@@ -88,7 +88,7 @@ double weights_of_stage(const ModelSpec& m, const Scenario& s, const Stage& st, 
     // Embedding and lm_head stay 16-bit, vocabulary-parallel (padded to a multiple of 64).
     const double vocab_rows = to_d(ceil_div(m.vocab_size, 64) * 64) / tp;
     const double table = vocab_rows * to_d(m.hidden_size) * 2.0;
-    if (st.first) bytes += table;
+    if (st.first) bytes += table + vision_weight_bytes(m, s.tensor_parallel_size);  // the vision tower, if any
     if (st.last && (!m.tie_word_embeddings || !st.first)) bytes += table;
     return bytes;
 }
@@ -123,6 +123,15 @@ double activation_peak(const ModelSpec& m, const Scenario& s, const GpuSpec& gpu
                                                    : 0.0;
     const double sampler = to_d(rows) * to_d(m.vocab_size) * per_logit + to_d(tokens) * to_d(m.hidden_size) * element + moe_workspace;
     return std::max(forward, sampler);
+}
+
+// The first stage encodes the profile run's images before its text pass (memory/multimodal.hpp):
+// the tower's pass, or the text pass beside what the encoding left held, whichever is larger.
+double profile_peak(const ModelSpec& m, const Scenario& s, const GpuSpec& gpu, const Stage& st, const MemoryPlan& plan,
+                    const EngineRules& rules, const Calibration& c) {
+    const double text = activation_peak(m, s, gpu, st, plan.profile_tokens, plan.profile_rows, rules, c);
+    if (!st.first || plan.encoder.items == 0) return text;
+    return std::max(text + plan.encoder.held_bytes, plan.encoder.forward_peak_bytes);
 }
 
 // vLLM's HybridAttentionMambaModelConfig (vllm/model_executor/models/config.py): one page of the pool
@@ -258,50 +267,13 @@ double request_kv_bytes(const KvLayout& k, const ModelSpec& m, int64_t tokens, i
     return to_d(k.group_size) * k.page_bytes * to_d(full_groups * full_blocks + sliding_groups * sliding_blocks + k.linear_groups);
 }
 
-MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu, const EngineRules& rules, const Calibration& c) {
-    MemoryPlan plan;
-    const ResolvedLimits& lim = plan.limits = resolve_limits(s, m, gpu, rules);
-    plan.requested_bytes = (plan.visible_bytes = gpu.visible_memory_bytes) * lim.gpu_memory_utilization;
-    plan.free_at_start_bytes = plan.visible_bytes - c.startup_context_bytes;
-    plan.profile_tokens = lim.max_num_batched_tokens;
-    plan.profile_rows = rules.v1_engine ? std::min(lim.max_num_seqs, lim.max_num_batched_tokens) : lim.max_num_seqs;
-    plan.non_torch_bytes = non_torch_bytes(s, gpu, rules, c);
-    // --kv-cache-memory-bytes: the worker returns the bytes before estimating anything (engine_rules.hpp).
-    plan.kv_cache_memory_bytes_set = s.kv_cache_memory_bytes.has_value();
-    plan.cuda_graph_in_budget = !plan.kv_cache_memory_bytes_set && cuda_graph_estimate_in_budget(rules, m, s.enforce_eager);
-    plan.model_runner_v2 = runs_model_runner_v2(rules, m);
-    const DrafterWeights drafter = drafter_weights(plan.drafter = make_drafter(s, m), m, s, lim, rules);
-    plan.draft_pass_weight_bytes = drafter.per_pass;
+namespace {
 
-    // Every pipeline stage is its own rank; the engine clamps all of them to the fewest blocks.
-    const std::vector<int64_t> layers = stage_layers(m.num_hidden_layers, s.pipeline_parallel_size);
-    bool have_plan = false;
-    for (size_t i = 0; i < layers.size(); ++i) {
-        const Stage st{layers[i], i == 0, i + 1 == layers.size()};
-        const KvLayout layout = layout_of(m, s, lim, rules, st, plan.drafter.kv_layers);
-        const double lora = lora_buffer_bytes(m, s, rules, st.layers, st.first, st.last);
-        const double draft = st.last ? drafter.added : 0.0;
-        const double weights = weights_of_stage(m, s, st, layout) + (rules.lora_in_profile ? lora : 0.0) + draft;
-        const double peak = activation_peak(m, s, gpu, st, plan.profile_tokens, plan.profile_rows, rules, c);
-        const double graphs = s.enforce_eager ? 0.0 : c.cuda_graph_fixed_bytes + c.cuda_graph_bytes_per_layer * to_d(st.layers);
-        const double available = s.kv_cache_memory_bytes ? static_cast<double>(*s.kv_cache_memory_bytes)
-                                                         : plan.requested_bytes - weights - peak - plan.non_torch_bytes -
-                                                               (plan.cuda_graph_in_budget ? graphs : 0.0);
-        const int64_t blocks = available <= 0 || layout.page_bytes <= 0
-                                   ? 0
-                                   : static_cast<int64_t>(std::floor(available / layout.page_bytes / to_d(layout.group_size)));
-        if (!have_plan || blocks < plan.num_gpu_blocks) {
-            have_plan = true;
-            plan.layout = layout;
-            plan.weight_bytes = weights;
-            plan.lora_bytes = lora;
-            plan.draft_weight_bytes = draft;
-            plan.activation_peak_bytes = peak;
-            plan.cuda_graph_bytes = graphs;
-            plan.available_kv_bytes = available;
-            plan.num_gpu_blocks = blocks;
-        }
-    }
+// What the sized pool means for requests: its tokens, the engine's concurrency line, one
+// max_model_len request's KV, V0's swap blocks, the CPU tier and the longest length that fits.
+void size_requests(MemoryPlan& plan, const Scenario& s, const ModelSpec& m, const GpuSpec& gpu, const EngineRules& rules,
+                   const Calibration& c) {
+    const ResolvedLimits& lim = plan.limits;
     plan.limits.block_size = plan.layout.block_size;  // a hybrid model's block holds a state page
     const KvLayout& k = plan.layout;
     plan.kv_cache_tokens = plan.num_gpu_blocks / k.num_groups * k.block_size;
@@ -316,6 +288,57 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
     if (!rules.v1_engine) plan.cpu_swap_blocks = static_cast<int64_t>(4.0 * GiB / block_set_bytes);
     plan.offload = plan_offload(s, k, gpu, c);
     plan.estimated_max_model_len = longest_fitting_len(plan, m, in_flight);
+}
+
+}  // namespace
+
+MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu, const EngineRules& rules, const Calibration& c) {
+    MemoryPlan plan;
+    const ResolvedLimits& lim = plan.limits = resolve_limits(s, m, gpu, rules);
+    plan.requested_bytes = (plan.visible_bytes = gpu.visible_memory_bytes) * lim.gpu_memory_utilization;
+    plan.free_at_start_bytes = plan.visible_bytes - c.startup_context_bytes;
+    plan.profile_tokens = lim.max_num_batched_tokens;
+    plan.profile_rows = rules.v1_engine ? std::min(lim.max_num_seqs, lim.max_num_batched_tokens) : lim.max_num_seqs;
+    plan.non_torch_bytes = non_torch_bytes(s, gpu, rules, c);
+    // --kv-cache-memory-bytes: the worker returns the bytes before estimating anything (engine_rules.hpp).
+    plan.kv_cache_memory_bytes_set = s.kv_cache_memory_bytes.has_value();
+    plan.cuda_graph_in_budget = !plan.kv_cache_memory_bytes_set && cuda_graph_estimate_in_budget(rules, m, s.enforce_eager);
+    plan.model_runner_v2 = runs_model_runner_v2(rules, m);
+    const DrafterWeights drafter = drafter_weights(plan.drafter = make_drafter(s, m), m, s, lim, rules);
+    plan.draft_pass_weight_bytes = drafter.per_pass;
+    plan.encoder = encoder_profile(m, lim, rules, s.tensor_parallel_size, c);
+
+    // Every pipeline stage is its own rank; the engine clamps all of them to the fewest blocks.
+    const std::vector<int64_t> layers = stage_layers(m.num_hidden_layers, s.pipeline_parallel_size);
+    bool have_plan = false;
+    for (size_t i = 0; i < layers.size(); ++i) {
+        const Stage st{layers[i], i == 0, i + 1 == layers.size()};
+        const KvLayout layout = layout_of(m, s, lim, rules, st, plan.drafter.kv_layers);
+        const double lora = lora_buffer_bytes(m, s, rules, st.layers, st.first, st.last);
+        const double draft = st.last ? drafter.added : 0.0;
+        const double weights = weights_of_stage(m, s, st, layout) + (rules.lora_in_profile ? lora : 0.0) + draft;
+        const double peak = profile_peak(m, s, gpu, st, plan, rules, c);
+        const double graphs = s.enforce_eager ? 0.0 : c.cuda_graph_fixed_bytes + c.cuda_graph_bytes_per_layer * to_d(st.layers);
+        const double available = s.kv_cache_memory_bytes ? static_cast<double>(*s.kv_cache_memory_bytes)
+                                                         : plan.requested_bytes - weights - peak - plan.non_torch_bytes -
+                                                               (plan.cuda_graph_in_budget ? graphs : 0.0);
+        const int64_t blocks = available <= 0 || layout.page_bytes <= 0
+                                   ? 0
+                                   : static_cast<int64_t>(std::floor(available / layout.page_bytes / to_d(layout.group_size)));
+        if (!have_plan || blocks < plan.num_gpu_blocks) {
+            have_plan = true;
+            plan.layout = layout;
+            plan.weight_bytes = weights;
+            plan.lora_bytes = lora;
+            plan.draft_weight_bytes = draft;
+            plan.vision_weight_bytes = st.first ? vision_weight_bytes(m, s.tensor_parallel_size) : 0.0;
+            plan.activation_peak_bytes = peak;
+            plan.cuda_graph_bytes = graphs;
+            plan.available_kv_bytes = available;
+            plan.num_gpu_blocks = blocks;
+        }
+    }
+    size_requests(plan, s, m, gpu, rules, c);
     return plan;
 }
 

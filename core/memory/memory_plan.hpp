@@ -1,9 +1,11 @@
 // vLLM's start-up memory accounting, step by step as the engine does it, per GPU (per tensor- and
 // pipeline-parallel rank):
 //   1. requested = visible memory (what CUDA reports) x gpu_memory_utilization;
-//   2. the weights of this rank's shard (quantised linear layers, 16-bit embedding and lm_head);
+//   2. the weights of this rank's shard (quantised linear layers, 16-bit embedding and lm_head, a
+//      multimodal model's vision tower on the first stage);
 //   3. the profile run's activation peak: one forward pass over max_num_batched_tokens tokens (V0
-//      without chunked prefill: max(max_model_len, 2048)) and a sampler pass over the rows;
+//      without chunked prefill: max(max_model_len, 2048)) and a sampler pass over the rows, after a
+//      multimodal model's images went through its tower (memory/multimodal.hpp);
 //   4. the non-torch increase (CUDA context growth, NCCL and custom all-reduce buffers);
 //   5. from 0.20.0 the CUDA-graph estimate (none with enforce_eager, nor for the models model
 //      runner V2 ran before it estimated its graphs: engine/model_runner.hpp);
@@ -21,6 +23,7 @@
 #include "engine/engine_rules.hpp"
 #include "model/gpu_spec.hpp"
 #include "model/model_spec.hpp"
+#include "memory/multimodal.hpp"
 #include "memory/offload.hpp"
 #include "memory/speculative.hpp"
 #include "scenario/defaults.hpp"
@@ -87,6 +90,8 @@ struct MemoryPlan {
     Drafter drafter;                     // --speculative-config's (memory/speculative.hpp); method none without one
     double draft_weight_bytes = 0;       // what the drafter adds to weight_bytes (shared tables not again)
     double draft_pass_weight_bytes = 0;  // what one draft pass reads: its layers, fc and the lm_head it uses
+    double vision_weight_bytes = 0;      // a multimodal model's vision tower (memory/multimodal.hpp): part of weight_bytes
+    EncoderProfile encoder;              // the images the profile run encodes first
     double activation_peak_bytes = 0;
     double non_torch_bytes = 0;
     double cuda_graph_bytes = 0;

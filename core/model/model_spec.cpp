@@ -22,6 +22,48 @@ double linear_state_bytes(const ModelSpec& m, int64_t tp) {
     constexpr int64_t model_dtype_bytes = 2;
     return static_cast<double>((conv + recurrent) * model_dtype_bytes);
 }
+int64_t vision_parameter_count(const ModelSpec& m) {
+    const VisionEncoder& v = m.vision;
+    if (v.family == VisionFamily::none) return 0;
+    const int64_t h = v.hidden_size, i = v.intermediate_size;
+    const bool gated = v.family == VisionFamily::qwen2_5_vl;
+    const bool layer_norm = v.family != VisionFamily::qwen2_5_vl;  // LayerNorm: weight and bias
+    const int64_t norm = layer_norm ? 2 * h : h;
+    const int64_t attention = 4 * h * h + 4 * h;  // qkv and out projections, biased
+    const int64_t mlp = gated ? 3 * h * i + 2 * i + h : 2 * h * i + i + h;
+    const int64_t layers = v.num_layers * (2 * norm + attention + mlp);
+    const int64_t patch = v.in_channels * v.temporal_patch_size * v.patch_size * v.patch_size * h;
+    if (v.family == VisionFamily::siglip) {
+        const int64_t positions = (v.image_size / v.patch_size) * (v.image_size / v.patch_size);
+        // Conv2d with bias, learned positions, the post-layernorm; Gemma 3's projector: an RMS norm
+        // and one projection to the text width.
+        return patch + h + positions * h + layers + 2 * h + h + h * m.hidden_size;
+    }
+    // Conv3d without bias; the merger: a norm over each patch, then merge^2 patches through
+    // Linear(merged, merged) and Linear(merged, out), both biased.
+    const int64_t merged = h * v.spatial_merge_size * v.spatial_merge_size;
+    return patch + layers + norm + merged * merged + merged + merged * v.out_hidden_size + v.out_hidden_size;
+}
+
+int64_t max_image_tokens(const ModelSpec& m) {
+    const VisionEncoder& v = m.vision;
+    if (v.family == VisionFamily::none) return 0;
+    if (v.family == VisionFamily::siglip) return v.tokens_per_image;
+    constexpr int64_t max_pixels = 12845056;  // Qwen2VLImageProcessor's default
+    const int64_t unit = v.patch_size * v.spatial_merge_size;
+    return max_pixels / (unit * unit);
+}
+
+int64_t vision_patches_per_token(const ModelSpec& m) {
+    const VisionEncoder& v = m.vision;
+    if (v.family == VisionFamily::none || v.patch_size <= 0) return 0;
+    if (v.family == VisionFamily::siglip) {
+        const int64_t side = v.image_size / v.patch_size;
+        return v.tokens_per_image > 0 ? side * side / v.tokens_per_image : 0;
+    }
+    return v.spatial_merge_size * v.spatial_merge_size;
+}
+
 int64_t query_width(const ModelSpec& m) { return m.num_attention_heads * m.head_dim; }
 int64_t kv_width(const ModelSpec& m) { return m.num_key_value_heads * m.head_dim; }
 

@@ -12,8 +12,10 @@
 //   experts) with the embedding and lm_head kept in 16 bits, as published checkpoints do.
 //   Linear-attention layers (Qwen3-Next's Gated DeltaNet): no KV cache, a fixed-size state per
 //   request instead, which vLLM keeps in the KV pool in pages as large as an attention block.
-// Leaves out vision encoders of multimodal checkpoints (only `text_config` is read), Mamba2 layers,
-// and small tensors (biases of gpt-oss experts, attention sinks).
+//   Vision encoder (multimodal checkpoints' vision_config): a ViT over image patches and the
+//   projector into the language model's width, for the SigLIP tower of Gemma 3 and the towers of
+//   Qwen2-VL and Qwen2.5-VL; other towers are named in `derived` and left out.
+// Leaves out Mamba2 layers and small tensors (biases of gpt-oss experts, attention sinks).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -23,6 +25,26 @@
 namespace kv {
 
 enum class AttentionKind { standard, mla };
+enum class VisionFamily { none, siglip, qwen2_vl, qwen2_5_vl };
+
+// A vision tower as its config reads. SigLIP (Gemma 3): layer norms, biased attention and a two-layer
+// MLP over (image_size / patch_size)^2 learned positions, then one projection to the text width,
+// pooled to tokens_per_image. Qwen2-VL: the same layer shape over patches of temporal_patch_size
+// frames; Qwen2.5-VL: RMS norms and a gated MLP. Both merge spatial_merge_size^2 patches into one
+// token through a two-layer MLP to out_hidden_size.
+struct VisionEncoder {
+    VisionFamily family = VisionFamily::none;
+    int64_t num_layers = 0;
+    int64_t hidden_size = 0;
+    int64_t intermediate_size = 0;
+    int64_t patch_size = 0;
+    int64_t image_size = 0;  // SigLIP: the square it resizes every image to
+    int64_t in_channels = 3;
+    int64_t temporal_patch_size = 1;
+    int64_t spatial_merge_size = 1;
+    int64_t out_hidden_size = 0;   // the merger's output (the text model's hidden_size)
+    int64_t tokens_per_image = 0;  // SigLIP: the pooled tokens an image becomes (Gemma 3's mm_tokens_per_image)
+};
 enum class WeightFormat { bf16, fp8, int4_grouped, mxfp4_experts };
 
 const char* weight_format_name(WeightFormat format);
@@ -79,7 +101,8 @@ struct ModelSpec {
 
     WeightFormat weight_format = WeightFormat::bf16;
     int64_t quant_group_size = 0;  // int4: weights per scale
-    bool multimodal = false;       // a text_config was read; the vision encoder is left out
+    bool multimodal = false;       // a text_config was read
+    VisionEncoder vision;          // family none: no tower, or one the model leaves out
 
     // How each field was obtained, for the reader: "read", or how it was derived.
     std::vector<std::pair<std::string, std::string>> derived;
@@ -114,6 +137,15 @@ ParameterCount count_parameters(const ModelSpec& model);
 int64_t parameter_count(const ModelSpec& model);
 // Parameters one token passes through: the routed experts count experts_per_token of num_experts.
 int64_t active_parameter_count(const ModelSpec& model);
+// The vision tower's and projector's parameters; 0 without one. Not part of parameter_count: the
+// language model's steps never read them.
+int64_t vision_parameter_count(const ModelSpec& model);
+// The most tokens one image becomes in the prompt (the encoder's output rows), as vLLM's processing
+// info computes it for the largest image its processor accepts: SigLIP tokens_per_image; Qwen the
+// image processor's default max_pixels (12,845,056) in patches of (patch_size x merge)^2.
+int64_t max_image_tokens(const ModelSpec& model);
+// Patches the tower runs per output token (SigLIP: its positions pooled; Qwen: merge^2).
+int64_t vision_patches_per_token(const ModelSpec& model);
 int64_t query_width(const ModelSpec& model);  // num_attention_heads * head_dim
 int64_t kv_width(const ModelSpec& model);     // num_key_value_heads * head_dim
 

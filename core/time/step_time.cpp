@@ -80,7 +80,7 @@ double expert_weight_bytes(const StepEngine& r) {
                                 : experts / static_cast<double>(placed.gpus);
         share = here / (here + rest / static_cast<double>(r.scenario.tensor_parallel_size));
     }
-    return r.memory.weight_bytes * share;
+    return (r.memory.weight_bytes - r.memory.vision_weight_bytes) * share;
 }
 
 }  // namespace
@@ -148,8 +148,10 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
     const double tokens = load.decode_tokens * scored_per_decode + load.prefill_tokens;
     const double passes = std::max(1.0, load.passes);
     const double matmul_flops_per_token = 2.0 * static_cast<double>(active_parameter_count(r.model)) / static_cast<double>(tp);
-    // A mixture of experts reads only the experts the pass's tokens route to (uniform routing).
-    const double weight_bytes = r.memory.weight_bytes - expert_weight_bytes(r) * (1.0 - experts_touched(r.model, tokens / passes));
+    // A mixture of experts reads only the experts the pass's tokens route to (uniform routing); the
+    // language model's passes never read a vision tower (the images' encoding is left out).
+    const double weight_bytes =
+        r.memory.weight_bytes - r.memory.vision_weight_bytes - expert_weight_bytes(r) * (1.0 - experts_touched(r.model, tokens / passes));
     PhaseTiming phase;
     const AttentionFlops attention = attention_flops(r, tp);
     // The pass runs its kernels one after another: the matmuls (weights in, activations through)
