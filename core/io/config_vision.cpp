@@ -45,8 +45,7 @@ void read_vision(const json& config, const std::string& prefix, ModelSpec& m, st
                : type == "qwen2_5_vl" ? VisionFamily::qwen2_5_vl
                                       : VisionFamily::none;
     if (e.family == VisionFamily::none) {
-        m.derived.push_back({"vision_config", "the vision encoder of a " + (type.empty() ? std::string("multimodal") : type) +
-                                                  " model is left out: its weights, and images in the profile run"});
+        m.derived.push_back({"vision_config", "this vision encoder (" + type + ") is left out"});
         return;
     }
     const json& vision = config["vision_config"];
@@ -58,7 +57,7 @@ void read_vision(const json& config, const std::string& prefix, ModelSpec& m, st
     }
     if (e.num_layers == 0 || e.hidden_size == 0 || e.intermediate_size == 0 || e.patch_size == 0 ||
         (e.family == VisionFamily::siglip ? e.image_size == 0 : e.out_hidden_size == 0)) {
-        m.derived.push_back({"vision_config", "the vision encoder is left out: its vision_config lacks the widths the model counts"});
+        m.derived.push_back({"vision_config", "the vision encoder is left out: vision_config lacks its widths"});
         return;
     }
     m.vision = e;

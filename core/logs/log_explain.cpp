@@ -345,10 +345,9 @@ std::variant<LogExplanation, InputError> explain_log(std::string_view text, cons
     if (x.log.failure) x.advice = failure_advice(*x.log.failure);
     else if (x.log.refusal_kind) x.advice = refusal_advice(x.log);
     if (x.log.encoder_items)
-        x.notes.push_back("The profile run first encoded " + std::to_string(*x.log.encoder_items) +
-                          (*x.log.encoder_items == 1 ? " image" : " images") + " of the largest size (an encoder budget of " +
+        x.notes.push_back("The profile run first encoded " + std::to_string(*x.log.encoder_items) + " image items of the largest size (" +
                           format_count(x.log.encoder_budget_tokens.value_or(0)) +
-                          " tokens): the vision encoder's pass over their patches can set the activation peak, more than the text pass.");
+                          " tokens of budget): its pass can set the activation peak.");
     // Data-parallel engines: as the flag sets them, or as many as the paste's worker tags name.
     const auto engines = std::max<int64_t>(x.log.data_parallel_size.value_or(1), static_cast<int64_t>(x.log.data_parallel_ranks.size()));
     if (engines > 1)

@@ -33,26 +33,35 @@ Scheduler::Scheduler(const Result& r, const Workload& w, const SimOptions& o, co
     sim_.blocks_per_cell = cell_size(pool_.size(), o.max_cells);
 }
 
-void Scheduler::run() {
-    const std::vector<SimRequest>& requests = sim_.requests;
-    live_.resize(requests.size());
+void Scheduler::begin() {
+    started_ = true;
+    live_.resize(sim_.requests.size());
     if (options_.prompts_cached && keep_preempted_) warm_cache();
-    size_t next_arrival = 0;
-    double now = requests.empty() ? 0.0 : requests.front().spec.arrival_s;
-    next_log_s_ = now + log_interval_s;
-    last_log_s_ = now;
-    constexpr int64_t max_steps = 20'000'000;  // a guard; no workload within the limits gets near
-    for (int64_t step = 0; step < max_steps; ++step) {
+    clock_s_ = sim_.requests.empty() ? 0.0 : sim_.requests.front().spec.arrival_s;
+    next_log_s_ = clock_s_ + log_interval_s;
+    last_log_s_ = clock_s_;
+}
+
+bool Scheduler::advance(int64_t steps) {
+    const std::vector<SimRequest>& requests = sim_.requests;
+    if (!started_) begin();
+    double now = clock_s_;
+    bool done = step_ >= max_steps;
+    for (int64_t taken = 0; !done && taken < steps; ++taken, ++step_) {
+        if (step_ + 1 >= max_steps) done = true;  // a guard; no workload within the limits gets near
         // The client sends what has arrived, up to its concurrency cap; a held request leaves when a slot frees.
-        while (next_arrival < requests.size() && requests[next_arrival].spec.arrival_s <= now &&
+        while (next_arrival_ < requests.size() && requests[next_arrival_].spec.arrival_s <= now &&
                (max_concurrency_ == 0 || in_flight() < max_concurrency_)) {
-            sim_.requests[next_arrival].spec.arrival_s =
-                now > requests[next_arrival].spec.arrival_s && max_concurrency_ > 0 ? now : requests[next_arrival].spec.arrival_s;
-            arrive(next_arrival++);
+            sim_.requests[next_arrival_].spec.arrival_s =
+                now > requests[next_arrival_].spec.arrival_s && max_concurrency_ > 0 ? now : requests[next_arrival_].spec.arrival_s;
+            arrive(next_arrival_++);
         }
         if (running_.empty() && waiting_.empty()) {
-            if (next_arrival == requests.size()) break;
-            const double idle_until = requests[next_arrival].spec.arrival_s;
+            if (next_arrival_ == requests.size()) {
+                done = true;
+                break;
+            }
+            const double idle_until = requests[next_arrival_].spec.arrival_s;
             record(now, idle_until - now, 0, 0);
             now = idle_until;
             continue;
@@ -83,7 +92,9 @@ void Scheduler::run() {
         record(now - step_s, step_s, static_cast<int32_t>(load.prefill_tokens), static_cast<int32_t>(load.decode_tokens));
         while (now >= next_log_s_) log_stats(now);
     }
-    summarise();
+    clock_s_ = now;
+    if (done) summarise();
+    return done;
 }
 
 // The usable pool: vLLM keeps one null block out of it.

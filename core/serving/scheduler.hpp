@@ -41,16 +41,21 @@ class Scheduler {
 public:
     Scheduler(const Result& r, const Workload& w, const SimOptions& o, const Calibration& c, Simulation& sim);
 
-    void run();
+    // At most `steps` more scheduler steps; true once the run has ended (its summary then made).
+    // Slices of any size make the same run as one call.
+    bool advance(int64_t steps);
 
 private:
     static constexpr double log_interval_s = 10.0;
+    static constexpr int64_t max_steps = 20'000'000;  // a guard; no workload within the limits gets near
 
     // The usable pool: vLLM keeps one null block out of it.
     static int32_t pool_blocks(const Result& r);
     static int32_t cell_size(int32_t blocks, int64_t max_cells);
 
     int64_t blocks_for(int64_t tokens) const;
+
+    void begin();  // advance()'s first call: the requests' slots, a warm cache, the clock
 
     void arrive(size_t i);
     void warm_cache();
@@ -154,6 +159,11 @@ private:
     double decode_time_s_ = 0, prefill_time_s_ = 0;  // SimOptions::split_time
     int64_t saturated_finished_ = 0;                 // requests finished in those steps
     double frame_interval_s_ = 0.01, next_frame_s_ = 0;
+    // Where advance() stopped: the loop's step, simulated clock and next request to arrive.
+    bool started_ = false;
+    int64_t step_ = 0;
+    double clock_s_ = 0;
+    size_t next_arrival_ = 0;
 };
 
 }  // namespace kv::sim

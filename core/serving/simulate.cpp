@@ -1,6 +1,7 @@
 #include "serving/simulate.hpp"
 
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include "base/format.hpp"
@@ -57,8 +58,15 @@ RunCost run_cost(const SimSummary& s, double gpu_hour_price, int64_t gpus) {
     return cost;
 }
 
-std::variant<Simulation, InputError> simulate(const Result& result, const Workload& workload, const SimOptions& options,
-                                              const Calibration& calibration) {
+SimulationRun::SimulationRun(const Result& result, const Workload& workload, const SimOptions& options, const Calibration& calibration)
+    : result_(result), workload_(workload), options_(options), calibration_(calibration) {
+    options_.split_time = options.split_time || workload.gpu_hour_price > 0;  // a price needs the time split
+}
+
+SimulationRun::~SimulationRun() = default;
+
+std::variant<std::unique_ptr<SimulationRun>, InputError> SimulationRun::start(const Result& result, const Workload& workload,
+                                                                              const SimOptions& options, const Calibration& calibration) {
     if (result.status == Status::engine_refused)
         return InputError{"scenario", ErrorCode::inconsistent_config,
                           "the engine does not start in this scenario: " +
@@ -66,15 +74,31 @@ std::variant<Simulation, InputError> simulate(const Result& result, const Worklo
     auto requests = workload_requests(workload, result.scenario);
     if (auto* error = std::get_if<InputError>(&requests)) return *error;
     if (auto error = check_budget(std::get<std::vector<RequestSpec>>(requests), options)) return *error;
-    Simulation sim;
-    for (const RequestSpec& q : std::get<std::vector<RequestSpec>>(requests)) sim.requests.push_back({q});
-    SimOptions run_options = options;
-    run_options.split_time = options.split_time || workload.gpu_hour_price > 0;  // a price needs the time split
-    sim::Scheduler(result, workload, run_options, calibration, sim).run();
-    if (workload.gpu_hour_price > 0)
-        sim.summary.cost =
-            run_cost(sim.summary, workload.gpu_hour_price, result.scenario.tensor_parallel_size * result.scenario.pipeline_parallel_size);
-    return sim;
+    std::unique_ptr<SimulationRun> run(new SimulationRun(result, workload, options, calibration));
+    for (const RequestSpec& q : std::get<std::vector<RequestSpec>>(requests)) run->sim_.requests.push_back({q});
+    run->scheduler_ = std::make_unique<sim::Scheduler>(run->result_, run->workload_, run->options_, run->calibration_, run->sim_);
+    return run;
+}
+
+bool SimulationRun::advance(int64_t steps) {
+    if (!ended_ && scheduler_->advance(steps)) {
+        ended_ = true;
+        if (workload_.gpu_hour_price > 0)
+            sim_.summary.cost = run_cost(sim_.summary, workload_.gpu_hour_price,
+                                         result_.scenario.tensor_parallel_size * result_.scenario.pipeline_parallel_size);
+    }
+    return ended_;
+}
+
+Simulation SimulationRun::take() { return std::move(sim_); }
+
+std::variant<Simulation, InputError> simulate(const Result& result, const Workload& workload, const SimOptions& options,
+                                              const Calibration& calibration) {
+    auto started = SimulationRun::start(result, workload, options, calibration);
+    if (auto* error = std::get_if<InputError>(&started)) return *error;
+    SimulationRun& run = *std::get<std::unique_ptr<SimulationRun>>(started);
+    while (!run.advance(std::numeric_limits<int64_t>::max())) {}
+    return run.take();
 }
 
 double preemption_onset_rate(const Result& result, const Workload& workload, const Calibration& calibration) {

@@ -11,6 +11,7 @@
 // Leaves out: prefix caching of hybrid (sliding-window) models, caching of a request's own
 // blocks across preemption, speculative decoding, and the CPU overhead between steps.
 #pragma once
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -181,6 +182,33 @@ std::variant<std::vector<RequestSpec>, InputError> workload_requests(const Workl
 // InputError naming the refusal.
 std::variant<Simulation, InputError> simulate(const Result& result, const Workload& workload, const SimOptions& options = {},
                                               const Calibration& calibration = {});
+
+namespace sim {
+class Scheduler;
+}
+
+// A run taken a slice at a time, so a page can keep each task short: the same checks as simulate()
+// when it starts, then advance() until it says the run has ended, then take() the simulation. The
+// result is read, not copied: it must outlive the run.
+class SimulationRun {
+public:
+    static std::variant<std::unique_ptr<SimulationRun>, InputError> start(const Result& result, const Workload& workload,
+                                                                          const SimOptions& options = {},
+                                                                          const Calibration& calibration = {});
+    ~SimulationRun();
+    bool advance(int64_t steps);  // true once the run has ended
+    Simulation take();            // after advance() said so
+
+private:
+    SimulationRun(const Result& result, const Workload& workload, const SimOptions& options, const Calibration& calibration);
+    const Result& result_;
+    Workload workload_;
+    SimOptions options_;
+    Calibration calibration_;
+    Simulation sim_;
+    std::unique_ptr<sim::Scheduler> scheduler_;
+    bool ended_ = false;
+};
 
 // The lowest arrival rate (requests/s, to 2 significant figures) at which the workload's run
 // preempts at least once; 0 when even a burst does not.

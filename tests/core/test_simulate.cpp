@@ -189,6 +189,33 @@ TEST_CASE("a seed fixes the run") {
     CHECK(run(r, w).summary.ttft_s.p99 != a.summary.ttft_s.p99);
 }
 
+TEST_CASE("a run taken in slices is the run taken at once") {
+    const Result r = evaluate_ok({});
+    Workload w;
+    w.requests = 300;
+    w.rate_per_s = 30;
+    w.gpu_hour_price = 2.5;
+    const Simulation whole = run(r, w);
+    auto started = SimulationRun::start(r, w);
+    REQUIRE(std::holds_alternative<std::unique_ptr<SimulationRun>>(started));
+    SimulationRun& sliced = *std::get<std::unique_ptr<SimulationRun>>(started);
+    int slices = 1;
+    while (!sliced.advance(7)) ++slices;
+    CHECK(slices > 10);
+    const Simulation parts = sliced.take();
+    REQUIRE(parts.steps.size() == whole.steps.size());
+    CHECK(parts.steps.back().start_s == whole.steps.back().start_s);
+    CHECK(parts.summary.ttft_s.p99 == whole.summary.ttft_s.p99);
+    CHECK(parts.summary.itl_s.p50 == whole.summary.itl_s.p50);
+    CHECK(parts.summary.cost.per_million_output_tokens == whole.summary.cost.per_million_output_tokens);
+    CHECK(parts.summary.cost.per_million_output_tokens > 0);
+    CHECK(parts.stats_lines == whole.stats_lines);
+    CHECK(parts.frames.size() == whole.frames.size());
+    // The same refusals as simulate(), before anything runs.
+    w.requests = 0;
+    CHECK(std::holds_alternative<InputError>(SimulationRun::start(r, w)) == std::holds_alternative<InputError>(simulate(r, w)));
+}
+
 TEST_CASE("the preemption onset is the lowest rate that preempts") {
     const Result r = evaluate_ok({});
     Workload w;
