@@ -149,7 +149,10 @@ std::string panel_result(int id) {
     json out = kv::result_to_json(panel->result);
     if (panel->kind == kvapp::PanelKind::serving) {
         out["workload"] = kv::workload_to_json(panel->workload);
-        out["simulation"] = panel->simulation_error ? json(nullptr) : kv::simulation_to_json(panel->simulation);
+        // While a run is under way ("simulating"), the last one that landed, if any.
+        out["simulating"] = panel->pending != nullptr;
+        const bool none = panel->simulation_error || (panel->pending && panel->simulation.frames.empty());
+        out["simulation"] = none ? json(nullptr) : kv::simulation_to_json(panel->simulation);
         out["simulation_error"] = panel->simulation_error ? kv::error_to_json(*panel->simulation_error)["error"] : json(nullptr);
     }
     return kv::json_text(out);

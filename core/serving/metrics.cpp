@@ -1,5 +1,7 @@
 #include "serving/metrics.hpp"
 
+#include <algorithm>
+
 namespace kv {
 
 double Histogram::quantile(double q) const {
@@ -18,3 +20,16 @@ double Histogram::quantile(double q) const {
 }
 
 }  // namespace kv
+
+namespace kv::sim {
+
+double SampleRuns::at_rank(size_t rank) {
+    std::sort(runs_.begin(), runs_.end(), [](const Run& a, const Run& b) { return a.value < b.value; });
+    for (const Run& r : runs_) {
+        if (rank < r.count) return r.value;
+        rank -= r.count;
+    }
+    return runs_.back().value;
+}
+
+}  // namespace kv::sim

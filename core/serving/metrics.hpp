@@ -35,14 +35,7 @@ public:
         for (const Run& r : runs_) f(r.value, r.count);
     }
     // The rank-th smallest sample (from 0); sorts the runs.
-    double at_rank(size_t rank) {
-        std::sort(runs_.begin(), runs_.end(), [](const Run& a, const Run& b) { return a.value < b.value; });
-        for (const Run& r : runs_) {
-            if (rank < r.count) return r.value;
-            rank -= r.count;
-        }
-        return runs_.back().value;
-    }
+    double at_rank(size_t rank);  // metrics.cpp: once per percentile, so compiled for size in the page
 
 private:
     struct Run {

@@ -17,9 +17,10 @@
 //   handle.getState()                     -> scenario (the CLI's field names); the serving panel adds
 //                                            its workload's fields
 //   handle.setState(partial)              -> {ok: true} | {error: {field, code, message}}
-//   handle.onChange(cb)                   -> unsubscribe; cb(state, result) after every accepted change
-//                                            (from the reader or setState; setting the same state is silent)
-//   handle.result()                       -> result object
+//   handle.onChange(cb)                   -> unsubscribe; cb(state, result) after each accepted change (the
+//                                            same again is silent); cb(state, result, true): a run landed
+//   handle.result()                       -> result object; a serving panel's: simulation, simulating (a run
+//                                            is taken a slice per frame; the last one stays until it lands)
 //   handle.rejected                       -> the error of a refused initial state, or null
 //   handle.layout()                       -> {field: [x, y, w, h]} of each knob, content-box CSS px (tests)
 //   handle.knobs()                        -> [{field, label, help, drawn, control, options | stops |
@@ -79,8 +80,8 @@ var KvPanels = (function () {
     if (canvas.style.height !== px) canvas.style.height = px;
   }
 
-  // The module's one hook: (id, 'change' | 'height' | 'hover', payload). Deferred to a microtask so a
-  // subscriber that calls setState never re-enters a frame being drawn.
+  // The module's one hook: (id, 'change' | 'run' (a new run landed) | 'height' | 'hover', payload).
+  // Deferred to a microtask so a subscriber that calls setState never re-enters a frame being drawn.
   function onModuleEvent(id, event, payload) {
     var panel = panels[id];
     if (event === 'height') {
@@ -95,12 +96,12 @@ var KvPanels = (function () {
       });
       return;
     }
-    if (event === 'change' && panel && panel.listeners.length) {
+    if ((event === 'change' || event === 'run') && panel && panel.listeners.length) {
       queueMicrotask(function () {
         if (!panels[id]) return;
         var state = parse(payload);
         var result = ask('panelResult', id);
-        panel.listeners.slice().forEach(function (cb) { cb(state, result); });
+        panel.listeners.slice().forEach(function (cb) { cb(state, result, event === 'run'); });
       });
     }
   }

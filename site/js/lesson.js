@@ -12,7 +12,6 @@
 // knobMoved and the load-to-first-panel time. Page data comes from attributes (CSP, file://).
 (function () {
   'use strict';
-
   document.documentElement.classList.add('kv-js');
   var main = document.querySelector('.kv-article');
   if (!main) return;
@@ -83,7 +82,8 @@
           lesson.firstPanelMs = performance.now();
           if (performance.mark) performance.mark('kv:first-panel');
         }
-        handle.onChange(function (state) {
+        handle.onChange(function (state, result, landed) {
+          if (landed) return updateHead(panel);   // the same state, its run now in the result
           var i = panel.expected.indexOf(JSON.stringify(state));
           if (i >= 0) {                       // a state this script set: the text's, not the reader's
             panel.expected.splice(0, i + 1);

@@ -114,6 +114,13 @@ export function useSite() {
 // Scrolls so that section `index`'s first block sits on the reading line (a third of the way down).
 // A panel mounting above can still move the text after the scroll, so the scroll is retried on
 // the block's new position a few times before the section is said not to be reached.
+// The serving panels take their runs a slice per animation frame (wasm/app/app.cpp, on_work): waits
+// until no mounted panel of the lesson is still taking one.
+export async function runsLanded(page) {
+  await page.waitForFunction(() => Object.values(window.KvLesson.panels).every((h) => !h || !h.result().simulating), null,
+    { timeout: 60000 });
+}
+
 export async function readSection(page, index) {
   for (let attempt = 0; attempt < 5; attempt++) {
     await page.evaluate((i) => {
@@ -122,6 +129,7 @@ export async function readSection(page, index) {
     }, index);
     try {
       await page.waitForFunction((i) => window.KvLesson.reading === i, index, { timeout: 6000 });
+      await runsLanded(page);
       return;
     } catch { /* scrolled again below */ }
   }

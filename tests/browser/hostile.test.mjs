@@ -46,7 +46,8 @@ test('a 160-character link asking for 20,000 requests of 40,960 tokens is refuse
     '&output_tokens=8192&model=Llama-3.1-8B&gpu=B200';
   assert.ok(link.length <= 160, `${link.length} characters`);
   await page.goto(`${server.url}/${link}`);
-  await page.waitForFunction(() => window.KvEmbed && window.KvEmbed.handle, null, { timeout: 60000 });
+  await page.waitForFunction(() => window.KvEmbed && window.KvEmbed.handle && !window.KvEmbed.handle.result().simulating, null,
+    { timeout: 60000 });
   const { state, result, messages } = await page.evaluate(() =>
     ({ state: window.KvEmbed.handle.getState(), result: window.KvEmbed.handle.result(), messages: window.KvEmbed.messages }));
   // Both budgets are named, with their limits, on the field that sizes the run.
@@ -85,7 +86,8 @@ test('the same fields in the lesson\'s address are refused by name on its servin
   const hash = '#panel=serving&workload=fixed&requests=20000&rate_per_s=10000&prompt_tokens=32768&output_tokens=8192' +
     '&model=Llama-3.1-8B&gpu=B200';
   await page.goto(`${server.url}/${hash}`);
-  await page.waitForFunction(() => window.KvLesson && window.KvLesson.panels.serving, null, { timeout: 60000 });
+  await page.waitForFunction(() => window.KvLesson && window.KvLesson.panels.serving &&
+    !window.KvLesson.panels.serving.result().simulating, null, { timeout: 60000 });
   const state = await page.evaluate(() => window.KvLesson.panels.serving.getState());
   assert.equal(state.model, 'Llama-3.1-8B');
   assert.equal(state.gpu, 'B200');
@@ -379,9 +381,14 @@ for (const kind of ['admission', 'phases', 'batching', 'serving']) {
     const errors = watchErrors(page);
     try {
       await page.goto(`${server.url}/embed.html?panel=${kind}`);
-      await page.waitForFunction(() => window.KvEmbed && window.KvEmbed.handle, null, { timeout: 60000 });
+      const landed = () => page.waitForFunction(() => window.KvEmbed && window.KvEmbed.handle && !window.KvEmbed.handle.result().simulating,
+        null, { timeout: 60000 });
+      await landed();
       // The serving panel plays its run: held at its first frame, it draws the same picture each time.
-      const still = () => page.evaluate(() => window.KvEmbed.handle.play && window.KvEmbed.handle.play(false, 0));
+      const still = async () => {
+        await landed();
+        await page.evaluate(() => window.KvEmbed.handle.play && window.KvEmbed.handle.play(false, 0));
+      };
       await still();
       await page.waitForTimeout(400);
       const canvas = page.locator('canvas');

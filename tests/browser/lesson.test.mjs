@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
-import { serve, launchBrowser, watchErrors, saveArtifact, root, readSection } from './harness.mjs';
+import { serve, launchBrowser, watchErrors, saveArtifact, root, readSection, runsLanded } from './harness.mjs';
 
 const site = path.join(root, 'build/site');
 const cli = path.join(root, 'build/native/kvcache');
@@ -428,8 +428,11 @@ const deepseekConfig = {
 };
 
 // Every mounted panel's state and result, by kind.
-const panelStates = (page) => page.evaluate(() => Object.fromEntries(Object.entries(window.KvLesson.panels)
-  .map(([kind, h]) => [kind, { state: h.getState(), result: h.result() }])));
+const panelStates = async (page) => {
+  await runsLanded(page);
+  return page.evaluate(() => Object.fromEntries(Object.entries(window.KvLesson.panels)
+    .map(([kind, h]) => [kind, { state: h.getState(), result: h.result() }])));
+};
 const withoutField = (state, field) => Object.fromEntries(Object.entries(state).filter(([k]) => k !== field));
 
 // Submits one of the form's two parts and returns its verdict (the message is emptied first, so

@@ -6,7 +6,7 @@
 // about vLLM, such as its block size, has no scenario to load).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { watchErrors, useSite } from './harness.mjs';
+import { watchErrors, useSite, runsLanded } from './harness.mjs';
 
 const site = useSite();
 
@@ -70,6 +70,7 @@ test('beside each section at 1280×800 the panel draws the section\'s knobs and 
     }, i);
     await page.waitForFunction((index) => window.KvLesson.reading === index &&
       window.KvLesson.panels[window.KvLesson.sections[index].panel], i, { timeout: 60000 });
+    await runsLanded(page);
     await page.waitForTimeout(400);
     const seen = await page.evaluate((index) => {
       const s = window.KvLesson.sections[index];

@@ -65,12 +65,15 @@ async function openPage(contextOptions = {}) {
   await p.goto(`${server.url}/serving.html`);
   await p.waitForFunction(() => window.kvTest && (window.kvTest.ready || window.kvTest.error), null, { timeout: 30000 });
   assert.equal(await p.evaluate(() => window.kvTest.error), null);
+  await landed(p);
   return { page: p, errors: errs, context };
 }
 
 const playback = (p = page) => p.evaluate(() => window.kvTest.handle.playback());
 const call = (method, ...args) => page.evaluate(([m, a]) => window.kvTest.handle[m](...a), [method, args]);
 const rafCalls = (p = page) => p.evaluate(() => window.kvTest.rafCalls);
+// The panel's run is taken a slice per animation frame (wasm/app/app.cpp, on_work): waits until it has landed.
+const landed = (p = page) => p.waitForFunction(() => !window.kvTest.handle.result().simulating, null, { timeout: 30000 });
 
 // Waits until no frame has been drawn for `quietMs`.
 async function settle(p = page, quietMs = 200) {
@@ -206,6 +209,7 @@ test('the workload is state: getState and setState carry it, knobs re-run the si
   const t0 = Date.now();
   assert.deepEqual(await call('setState', { requests: 400, rate_per_s: 4, shared_prefix_tokens: 2000 }), { ok: true });
   metrics.set_state_400_requests_ms = Date.now() - t0;
+  await landed();
   const after = await call('getState');
   assert.equal(after.requests, 400);
   assert.equal(after.rate_per_s, 4);
@@ -261,6 +265,7 @@ test('an overloaded run: the pool runs dry, requests are preempted, the shared p
   // Long documents all at once behind a 2,000-token system prompt: more than the pool holds.
   assert.deepEqual(await call('setState', { workload: 'summarise', rate_per_s: 0, requests: 1000, shared_prefix_tokens: 2000 }),
     { ok: true });
+  await landed();
   await call('play', false);
   const run = (await call('result')).simulation;
   assert.ok(run.preemptions > 0, `${run.preemptions} preemptions`);

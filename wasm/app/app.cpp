@@ -1,9 +1,7 @@
-// Wiring: the app state, its setters, and which panel function draws which kind of canvas.
-// The serving panel's playback loop is here too: one requestAnimationFrame chain per playing panel
-// that advances the run and asks the panel's surface for a frame; it stops when the run is paused,
-// reaches its end or goes off screen, so a paused or hidden panel requests no frames at all.
-// (It is the one place outside platform/ that talks to html5.h: the platform's frames are
-// drawn on demand and have no notion of a loop that keeps going.)
+// Wiring: the app state, its setters, and which panel function draws which kind of canvas. The
+// serving panel's runs are taken here a slice per animation frame (on_work), and played back by
+// playback.cpp. (These are the one place outside platform/ that talks to html5.h: the platform's
+// frames are drawn on demand and have no notion of a loop that keeps going.)
 #include "app/app.hpp"
 #include "io/input_text.hpp"
 
@@ -12,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 #include "io/json_io.hpp"
 #include "io/simulate_json.hpp"
@@ -100,24 +99,6 @@ Panel* find_panel(int id) {
 
 namespace {
 
-// The frame of the run where the pool is fullest: where a paused panel (reduced motion) rests.
-int peak_frame(const kv::Simulation& sim) {
-    int best = 0;
-    int32_t most = -1;
-    for (size_t f = 0; f < sim.frames.size(); ++f) {
-        const size_t step = static_cast<size_t>(sim.frames[f].step);
-        if (step < sim.steps.size() && sim.steps[step].blocks_used > most) {
-            most = sim.steps[step].blocks_used;
-            best = static_cast<int>(f);
-        }
-    }
-    return best;
-}
-
-int last_frame(const Panel& panel) { return std::max(0, static_cast<int>(panel.simulation.frames.size()) - 1); }
-
-void schedule_tick(Panel& panel);
-
 // A new run replaces the old: playing starts it over, paused keeps the same place in it.
 void replace_run(Panel& panel, std::variant<kv::Simulation, kv::InputError> run) {
     Panel::Playback& pb = panel.playback;
@@ -133,7 +114,53 @@ void replace_run(Panel& panel, std::variant<kv::Simulation, kv::InputError> run)
     schedule_tick(panel);
 }
 
-// The one path every accepted change takes: evaluate, simulate (serving panel, once mounted),
+void schedule_work(Panel& panel);
+
+// The panel's next run: an engine that refuses to start is shown at once, any other run is taken a
+// slice per animation frame (on_work) and replaces the drawn one when it ends.
+void start_run(Panel& panel, const std::optional<kv::InputError>& refused) {
+    if (panel.work_request) emscripten_cancel_animation_frame(panel.work_request);
+    panel.work_request = 0;
+    panel.pending.reset();
+    if (refused) return replace_run(panel, *refused);
+    auto started = kv::SimulationRun::start(panel.result, panel.workload);
+    if (auto* error = std::get_if<kv::InputError>(&started)) return replace_run(panel, *error);
+    panel.pending = std::move(std::get<std::unique_ptr<kv::SimulationRun>>(started));
+    schedule_work(panel);
+}
+
+// A slice of about 8 ms of the pending run (the clock read every 64 steps): a phone at a quarter
+// of a desktop's speed still ends each task well under 50 ms.
+EM_BOOL on_work(double, void* user) {
+    Panel* panel = find_panel(static_cast<int>(reinterpret_cast<intptr_t>(user)));
+    if (!panel || !panel->pending) return EM_FALSE;
+    panel->work_request = 0;
+    constexpr double slice_ms = 8.0;
+    const double start_ms = emscripten_get_now();
+    bool ended = false;
+    while (!(ended = panel->pending->advance(64)) && emscripten_get_now() - start_ms < slice_ms) {}
+    if (!ended) {
+        schedule_work(*panel);
+        return EM_FALSE;
+    }
+    const std::unique_ptr<kv::SimulationRun> run = std::move(panel->pending);
+    replace_run(*panel, run->take());
+    if (std::exchange(panel->first_run, false)) {
+        panel->playback.frame = app().reduced_motion ? peak_frame(panel->simulation) : 0;
+        panel->playback.playing = !app().reduced_motion && !panel->simulation.frames.empty();
+        schedule_tick(*panel);
+    }
+    kvui::surface_invalidate(panel->surface);
+    emit(panel->id, "run", kv::json_text(state_json(*panel)));  // the same state, its result now with the run
+    return EM_FALSE;
+}
+
+void schedule_work(Panel& panel) {
+    if (panel.pending && !panel.work_request)
+        panel.work_request = emscripten_request_animation_frame(on_work, reinterpret_cast<void*>(static_cast<intptr_t>(panel.id)));
+}
+
+// The one path every accepted change takes: evaluate, start a run (serving panel, once mounted),
 // store, redraw, tell the page. A workload the simulation refuses on a running engine is rejected
 // like bad input; an engine that refuses to start is a result the panel shows.
 std::optional<kv::InputError> commit(Panel& panel, const kv::Scenario& scenario, const kv::Workload& workload) {
@@ -160,14 +187,17 @@ std::optional<kv::InputError> commit(Panel& panel, const kv::Scenario& scenario,
         evaluated = std::move(std::get<kv::Result>(outcome));
     }
     const kv::Result& result = evaluated ? *evaluated : panel.result;
-    std::optional<std::variant<kv::Simulation, kv::InputError>> run;
-    if (serving && panel.surface) {  // mount() runs the first simulation once the initial state is in
-        run = kv::simulate(result, workload);
-        const auto* error = std::get_if<kv::InputError>(&*run);
-        if (error && result.status != kv::Status::engine_refused) {
-            panel.rejected = *error;
-            kvui::surface_invalidate(panel.surface);
-            return *error;
+    std::optional<kv::InputError> run_error;
+    if (serving && panel.surface) {  // mount() starts the first run once the initial state is in
+        // Checked on the new result before anything is stored; the run itself starts on the stored one.
+        auto checked = kv::SimulationRun::start(result, workload);
+        if (auto* error = std::get_if<kv::InputError>(&checked)) {
+            if (result.status != kv::Status::engine_refused) {
+                panel.rejected = *error;
+                kvui::surface_invalidate(panel.surface);
+                return *error;
+            }
+            run_error = *error;
         }
     }
     panel.scenario = scenario;
@@ -178,7 +208,7 @@ std::optional<kv::InputError> commit(Panel& panel, const kv::Scenario& scenario,
         panel.tp_sweep = kv::sweep_tensor_parallel(panel.result);
     }
     if (panel.kind == PanelKind::phases && evaluated) panel.chunk_sweep = kv::sweep_chunk(panel.result);
-    if (run) replace_run(panel, std::move(*run));
+    if (serving && panel.surface) start_run(panel, run_error);
     panel.rejected.reset();
     kvui::surface_invalidate(panel.surface);
     if (panel.surface) emit(panel.id, "change", kv::json_text(state_json(panel)));
@@ -266,77 +296,6 @@ void set_visible(Panel& panel, bool visible) {
 }
 
 //-----------------------------------------------------------------------------
-// [SECTION] Playback of the serving panel's run
-//-----------------------------------------------------------------------------
-
-namespace {
-
-// Pool frames per second of playback: the 400 frames of a run take 16 s.
-constexpr double frames_per_second = 25.0;
-
-EM_BOOL on_tick(double now_ms, void* user) {
-    Panel* panel = find_panel(static_cast<int>(reinterpret_cast<intptr_t>(user)));
-    if (!panel) return EM_FALSE;
-    Panel::Playback& pb = panel->playback;
-    pb.tick_request = 0;
-    if (!pb.playing || !panel->visible) {
-        pb.last_tick_ms = -1;
-        return EM_FALSE;
-    }
-    const double dt = pb.last_tick_ms < 0 ? 0.0 : std::clamp((now_ms - pb.last_tick_ms) / 1000.0, 0.0, 0.1);
-    pb.last_tick_ms = now_ms;
-    pb.clock += dt * frames_per_second;
-    const int advance = static_cast<int>(pb.clock);
-    if (advance > 0) {
-        pb.clock -= advance;
-        pb.frame = std::min(pb.frame + advance, last_frame(*panel));
-        if (pb.frame >= last_frame(*panel)) pb.playing = false;  // stops at the end of the run
-        kvui::surface_invalidate(panel->surface);
-    }
-    schedule_tick(*panel);
-    return EM_FALSE;
-}
-
-// Keeps one animation frame pending while the panel plays on screen, none otherwise.
-void schedule_tick(Panel& panel) {
-    Panel::Playback& pb = panel.playback;
-    const bool wanted = pb.playing && panel.visible && panel.surface;
-    if (wanted && pb.tick_request == 0) {
-        pb.tick_request = emscripten_request_animation_frame(on_tick, reinterpret_cast<void*>(static_cast<intptr_t>(panel.id)));
-    } else if (!wanted && pb.tick_request != 0) {
-        emscripten_cancel_animation_frame(pb.tick_request);
-        pb.tick_request = 0;
-    }
-    if (!wanted) pb.last_tick_ms = -1;
-}
-
-}  // namespace
-
-void play(Panel& panel, bool on) {
-    Panel::Playback& pb = panel.playback;
-    on = on && !panel.simulation.frames.empty();
-    if (on && pb.frame >= last_frame(panel)) pb.frame = 0;  // play at the end starts over
-    if (pb.playing == on) return;
-    pb.playing = on;
-    pb.clock = 0;
-    schedule_tick(panel);
-    kvui::surface_invalidate(panel.surface);
-}
-
-void step(Panel& panel, int frames) {
-    play(panel, false);
-    seek(panel, panel.playback.frame + frames);
-}
-
-void seek(Panel& panel, int frame) {
-    play(panel, false);
-    const int to = std::clamp(frame, 0, last_frame(panel));
-    if (to == panel.playback.frame) return;
-    panel.playback.frame = to;
-    kvui::surface_invalidate(panel.surface);
-}
-
-//-----------------------------------------------------------------------------
 // [SECTION] Mount and unmount
 //-----------------------------------------------------------------------------
 
@@ -357,10 +316,9 @@ std::variant<int, kv::InputError> mount(const std::string& selector, const std::
     if (rejected) *rejected = refused;
     if (panel.kind == PanelKind::serving) {
         // One run for the initial state; it plays from the start unless the reader prefers less motion,
-        // in which case it rests where the pool is fullest.
-        replace_run(panel, kv::simulate(panel.result, panel.workload));
-        panel.playback.frame = app().reduced_motion ? peak_frame(panel.simulation) : 0;
-        panel.playback.playing = !app().reduced_motion && !panel.simulation.frames.empty();
+        // in which case it rests where the pool is fullest (on_work, when it lands).
+        panel.first_run = true;
+        start_run(panel, std::nullopt);
     }
 
     std::string error;
@@ -382,6 +340,7 @@ void unmount(int id) {
     if (!panel) return;
     panel->playback.playing = false;
     schedule_tick(*panel);
+    if (panel->work_request) emscripten_cancel_animation_frame(panel->work_request);
     kvui::surface_close(panel->surface);
     app().panels.erase(id);
 }

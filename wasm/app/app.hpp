@@ -3,7 +3,8 @@
 // through the core, so nothing a panel draws can be stale. Rejected input keeps the previous
 // scenario and is kept for the panel to show until the next accepted change.
 // The serving panel also holds a workload and the simulated run of it on that scenario
-// (core/serving/simulate.hpp), re-run by the same setters, and where its playback stands: playing advances
+// (core/serving/simulate.hpp), re-run by the same setters a slice per animation frame (the drawn
+// run stays until the new one lands), and where its playback stands: playing advances
 // one pool frame per tick of an animation loop that runs only while the panel plays and is on
 // screen; a reader who prefers reduced motion gets no autoplay (play and step still work).
 #pragma once
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -43,6 +45,12 @@ struct Panel {
     kv::Workload workload;
     kv::Simulation simulation;
     std::optional<kv::InputError> simulation_error;
+    // The next run while it is under way (over `result`, which it reads): a slice per animation frame,
+    // so no task runs long; the previous run stays drawn until it lands. The mount's run lands at
+    // its start, or where the pool is fullest for a reader who prefers reduced motion.
+    std::unique_ptr<kv::SimulationRun> pending;
+    bool first_run = false;
+    long work_request = 0;  // the animation frame of its next slice, 0 when none
     struct Playback {
         int frame = 0;  // index into simulation.frames
         bool playing = false;
@@ -70,8 +78,9 @@ struct Panel {
     float focus_bottom_px = 0;  // where the focused part ended last frame (CSS px from the canvas top)
 };
 
-// Messages out: (panel id, "change" | "height" | "hover", JSON payload); "hover" carries the concept
-// under the pointer as a JSON string, or null when it leaves it.
+// Messages out: (panel id, "change" | "run" | "height" | "hover", JSON payload); "run" carries the
+// state again when a serving panel's new run lands; "hover" carries the concept under the pointer
+// as a JSON string, or null when it leaves it.
 using EventSink = std::function<void(int, const std::string&, const std::string&)>;
 
 struct AppState {
@@ -125,5 +134,11 @@ std::optional<kv::InputError> set_focus(Panel& panel, const std::string& focus_j
 void play(Panel& panel, bool on);
 void step(Panel& panel, int frames);  // pauses, then moves by `frames`
 void seek(Panel& panel, int frame);   // pauses, then jumps to `frame`
+// Within app/ (playback.cpp): the run's last frame, the frame where its pool is fullest (where a
+// reader who prefers reduced motion is shown it), and one animation frame kept pending while the
+// panel plays on screen, none otherwise.
+int last_frame(const Panel& panel);
+int peak_frame(const kv::Simulation& sim);
+void schedule_tick(Panel& panel);
 
 }  // namespace kvapp

@@ -350,7 +350,8 @@ void panel_serving(kvapp::Panel& panel) {
         };
     };
     // Play first, then the knobs, the failing states under the knobs that fix them, then the run.
-    if (ran) transport(panel, now);
+    // Drawn while the first run is under way too, so Play is the first item keyboard focus finds.
+    if (ran || panel.pending) transport(panel, now);
     std::vector<std::string_view> which = {"model",
                                            "gpu",
                                            "gpu_memory_utilization",
@@ -372,7 +373,7 @@ void panel_serving(kvapp::Panel& panel) {
              rejected_input_banner(panel);
              if (refused) failure_banner(panel.result);
              else if (panel.simulation_error) text_wrapped("The run did not start: " + panel.simulation_error->message, Colour::failure);
-             else if (!now.frame) text_muted("The run recorded no steps.");
+             else if (!now.frame) text_muted(panel.pending ? "Simulating the run..." : "The run recorded no steps.");
              if (!panel.simulation.note.empty()) text_wrapped(panel.simulation.note, Colour::text_muted);
          },
          true},
