@@ -8,7 +8,7 @@ namespace {
 
 // Gemma 3's SiglipVisionConfig, Qwen2-VL's Qwen2VLVisionConfig and Qwen2.5-VL's
 // Qwen2_5_VLVisionConfig, each with the keys its class names.
-void read_tower(ConfigReader& v, const json& config, VisionEncoder& e) {
+void read_tower(ConfigReader& v, ConfigReader& top, VisionEncoder& e) {
     const auto width = [&](const char* key) { return v.integer(key, 1, ConfigLimits::max_hidden).value_or(0); };
     e.patch_size = width("patch_size");
     e.in_channels = v.integer(v.find("in_channels") ? "in_channels" : "in_chans", 1, 16).value_or(3);
@@ -17,7 +17,7 @@ void read_tower(ConfigReader& v, const json& config, VisionEncoder& e) {
         e.hidden_size = width("hidden_size");
         e.intermediate_size = width("intermediate_size");
         e.image_size = width("image_size");
-        e.tokens_per_image = integer_or(config, "mm_tokens_per_image", 256);
+        e.tokens_per_image = top.integer("mm_tokens_per_image", 1, 1 << 20).value_or(256);  // Gemma3Config's default
         return;
     }
     e.num_layers = v.integer("depth", 1, ConfigLimits::max_layers).value_or(0);
@@ -49,10 +49,10 @@ void read_vision(const json& config, const std::string& prefix, ModelSpec& m, st
         return;
     }
     const json& vision = config["vision_config"];
-    ConfigReader v(vision, vision, prefix + ".vision_config");
-    read_tower(v, config, e);
-    if (v.error) {
-        if (!error) error = v.error;
+    ConfigReader v(vision, vision, prefix + ".vision_config"), top(config, config, prefix);
+    read_tower(v, top, e);
+    if (v.error || top.error) {
+        if (!error) error = v.error ? v.error : top.error;
         return;
     }
     if (e.num_layers == 0 || e.hidden_size == 0 || e.intermediate_size == 0 || e.patch_size == 0 ||

@@ -65,6 +65,19 @@ TEST_CASE("the towers' parameters are the published ones") {
     }
 }
 
+TEST_CASE("a tower's bad numbers are named with their range") {
+    nlohmann::json config = model_to_config(*find_model("gemma-3-27b-it"));
+    config["mm_tokens_per_image"] = -5;
+    auto bad = model_from_config(config, "model_config");
+    REQUIRE(std::holds_alternative<InputError>(bad));
+    CHECK(std::get<InputError>(bad).field == "model_config.mm_tokens_per_image");
+    config["mm_tokens_per_image"] = 256;
+    config["vision_config"]["patch_size"] = "fourteen";
+    bad = model_from_config(config, "model_config");
+    REQUIRE(std::holds_alternative<InputError>(bad));
+    CHECK(std::get<InputError>(bad).field == "model_config.vision_config.patch_size");
+}
+
 TEST_CASE("an unread tower is named, not counted") {
     auto m = model_from_config({{"model_type", "llava"},
                                 {"text_config",
