@@ -1,5 +1,6 @@
 // Helpers shared by the core tests: evaluate a JSON scenario, read a field of the result JSON.
 #pragma once
+#include "logs/engine_log.hpp"
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -35,6 +36,13 @@ inline kv::LogExplanation explained(const std::string& text) {
 }
 
 // The largest value a scenario field's row accepts.
+// Whether the engine log the model prints has this INFO line, exactly.
+inline bool logs(const kv::Result& r, const std::string& line) {
+    for (const kv::LogLine& l : kv::engine_log(r))
+        if (l.text == "INFO " + line) return true;
+    return false;
+}
+
 inline int64_t field_max(const char* name) { return static_cast<int64_t>(kv::scenario_field(name).hi); }
 
 }  // namespace kvtest

@@ -16,6 +16,7 @@
 
 using namespace kv;
 using kvtest::evaluate_ok;
+using kvtest::logs;
 
 namespace {
 
@@ -40,12 +41,6 @@ nlohmann::json small_hybrid() {
 
 nlohmann::json qwen3_next(int64_t tp) {
     return {{"model", "Qwen3-Next-80B-A3B"}, {"gpu", "H200"}, {"vllm_version", "0.10.2"}, {"tensor_parallel_size", tp}};
-}
-
-bool logs(const Result& r, const std::string& line) {
-    for (const LogLine& l : engine_log(r))
-        if (l.text == "INFO " + line) return true;
-    return false;
 }
 
 }  // namespace

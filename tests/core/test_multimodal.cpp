@@ -15,6 +15,7 @@
 
 using namespace kv;
 using kvtest::evaluate_ok;
+using kvtest::logs;
 
 namespace {
 
@@ -31,12 +32,6 @@ ModelSpec qwen25_vl_7b() {
     auto m = model_from_config(startup("tsailiming-l4-qwen25vl7b-tp1-2k").at("scenario").at("model_config"), "model_config");
     REQUIRE(std::holds_alternative<ModelSpec>(m));
     return std::get<ModelSpec>(m);
-}
-
-bool logs(const Result& r, const std::string& text) {
-    for (const LogLine& line : engine_log(r))
-        if (line.text == "INFO " + text) return true;
-    return false;
 }
 
 }  // namespace
