@@ -20,13 +20,15 @@ struct Calibration {
     // and attention became kernels of their own roofline each, matmuls near the ridge a p-norm set
     // by GEMM measurements (below), runs that stopped early simulated with their printed mean output
     // and measured bandwidths for four more GPUs: 10.4% and 10.6% (10.4% and 13.2% at the earlier
-    // constants, 8.7% and 15.7% before those changes). Where a fitted value sits at its bound the
-    // comment says so. ---
+    // constants, 8.7% and 15.7% before those changes). Fitted again (two sweeps) after the routed
+    // experts' grouped GEMM got its own rate (moe_grouped_gemm_efficiency, below, set by a kernel
+    // measurement): 8.3% and 9.7% (10.4% and 10.7% before). Where a fitted value sits at its bound
+    // the comment says so. ---
     // What a serving step's reads reach of the GPU's measured HBM bandwidth (gpus.json "achieved"),
     // and its matmuls of the measured matmul ceiling: model-shaped GEMVs and GEMMs with their
     // ramps and tails, not a STREAM kernel or the best square matmul.
-    double step_bandwidth_efficiency = 0.900;
-    double step_matmul_efficiency = 0.616;
+    double step_bandwidth_efficiency = 0.942;
+    double step_matmul_efficiency = 0.684;
     // A matmul near the roofline's ridge reaches neither roof: its tiles wait on the weight loads
     // and on the tensor cores in turn. Its time is the p-norm of its compute and memory times (the
     // plain roofline's max as p grows, their sum at 1). Not fitted to the benchmark runs: set by
@@ -51,24 +53,35 @@ struct Calibration {
     // unchanged at 15.9%, its worst 85.5% -> 82.5%): the NVIDIA rows keep it near its upper bound
     // (no slower than the weight reads), the MI300X rows put ROCm's near 0.36; now that attention no
     // longer hides under the matmuls' arithmetic, near 0.28. The ROCm rows that set it are V0 releases
-    // (0.7.3+rocm); the held-out V1 ones (0.10.0+rocm) with long contexts come out too slow.
-    double nvidia_attention_read_efficiency = 1.0;  // at its upper bound
-    double amd_attention_read_efficiency = 0.283;
+    // (0.7.3+rocm); the held-out V1 ones (0.10.0+rocm) with long contexts come out too slow. Once the
+    // MoE rows no longer needed fast attention to offset slow experts, NVIDIA's left its bound.
+    double nvidia_attention_read_efficiency = 0.766;
+    double amd_attention_read_efficiency = 0.280;
     // Kernel floors: launch, ramp and tail that no roofline sees, per decoder layer (about a dozen
     // kernels: norms, projections, rotary, cache write, attention, activation, residual adds), in a
     // captured CUDA graph and launched one by one (PR #1440: eager costs about 47 us a layer more).
-    // The fit puts the eager floor far above that figure: it is also the floor of every V1 step
-    // over 512 tokens (no graph), so it carries what slows mixed prefill steps beyond their FLOPs.
-    double layer_floor_graph_s = 28.2e-6;
-    double layer_floor_eager_s = 300e-6;  // at its upper bound
+    // The fit once put the eager floor at its 300 us bound, carrying what slowed the MoE models'
+    // large mixed steps; with the experts' own rate (below) it falls to its lower bound: the steps
+    // that run eagerly (prefills, V1 steps over 512 tokens) are long enough to hide their launches.
+    double layer_floor_graph_s = 29.0e-6;
+    double layer_floor_eager_s = 10e-6;  // at its lower bound: an eager step takes the graph's floor
     // Per MoE layer: routing top-k and the token-to-expert alignment (PR #55225: ~20-27 us per
     // alignment, two per layer).
-    double moe_layer_floor_s = 87.0e-6;
+    double moe_layer_floor_s = 84.2e-6;
     // Per expert a MoE layer's grouped GEMM touches: its tiles, scales and padding to the block size
     // (moe_align_block_size pads each expert's tokens to BLOCK_SIZE_M), when that is longer than
     // reading the expert's weights (PR #37814: on A100 the per-call time keeps rising with the
     // experts touched until all are; PR #39904 on H100 tracks experts touched).
     double moe_expert_floor_s = 3.02e-6;
+    // What the routed experts' fused grouped GEMM (vLLM's Triton fused_moe: tokens sorted to their
+    // experts and padded to the tile, gate/up, activation and down fused) reaches of the dense
+    // matmuls' rate: the step's expert FLOPs run at this share of step_flops_per_s. Not fitted: set
+    // by vLLM's benchmark_moe.py on H100 with tuned configs (PR #24700: Mixtral-8x7B at TP 2,
+    // 833.72 us at 1,024 tokens and 1,122.93 us at 1,536, 433-482 TFLOP/s, where a dense BF16 GEMM
+    // of that size reaches about 755, 95% of the measured ceiling). Smaller experts reach less
+    // (another Triton kernel: 215-283 TFLOP/s for 768- and 1,024-wide experts, VeOmni PR #460), which
+    // one share does not follow.
+    double moe_grouped_gemm_efficiency = 0.6;
     // Per all-reduce (2 per layer, one for the embedding and a logits gather per step): a latency by
     // what runs it, plus the ring's bytes over one direction of the link. vLLM's custom all-reduce
     // over NVLink, 9-12 us eager and ~5-8 in a graph (sglang PR #2904's table, vLLM PR #24532);
@@ -77,7 +90,7 @@ struct Calibration {
     // lands above the kernel timings (a step waits for the slowest rank too), NCCL at its 80 us
     // bound (set by few rows: TP runs above 8 MiB or without the custom kernel); PCIe is not fitted
     // (no PCIe row in the data), it keeps the measured 55 us.
-    double allreduce_custom_s = 22.5e-6;
+    double allreduce_custom_s = 23.1e-6;
     double allreduce_nccl_s = 80e-6;
     double allreduce_pcie_s = 55e-6;
     // The host: scheduling, input preparation and output processing per step, a fixed part and a
@@ -87,10 +100,10 @@ struct Calibration {
     // async scheduling the CPU works during the previous step's forward pass, so a step takes the
     // longer of the two. The fit drives V1's host terms to their lower bounds (0.1 ms, 1 us): V1's
     // separate engine-core process leaves little host time on the step's critical path.
-    double host_v0_early_step_s = 4.93e-3;
-    double host_v0_early_per_sequence_s = 34.4e-6;
-    double host_v0_step_s = 817e-6;
-    double host_v0_per_sequence_s = 48.0e-6;
+    double host_v0_early_step_s = 5.13e-3;
+    double host_v0_early_per_sequence_s = 37.0e-6;
+    double host_v0_step_s = 1.16e-3;
+    double host_v0_per_sequence_s = 42.4e-6;
     double host_v1_step_s = 100e-6;
     double host_v1_per_sequence_s = 1e-6;
     int64_t activation_bytes_per_element = 2;  // activations stay 16-bit whatever the weights are

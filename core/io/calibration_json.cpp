@@ -27,6 +27,7 @@ const Constant constants[] = {
     {"layer_floor_eager_s", &Calibration::layer_floor_eager_s},
     {"moe_layer_floor_s", &Calibration::moe_layer_floor_s},
     {"moe_expert_floor_s", &Calibration::moe_expert_floor_s},
+    {"moe_grouped_gemm_efficiency", &Calibration::moe_grouped_gemm_efficiency},
     {"allreduce_custom_s", &Calibration::allreduce_custom_s},
     {"allreduce_nccl_s", &Calibration::allreduce_nccl_s},
     {"allreduce_pcie_s", &Calibration::allreduce_pcie_s},

@@ -2,7 +2,8 @@
 // named term with the measurements behind it (the constants and their sources: engine/calibration.hpp):
 //   - achieved rates: the GPU's measured HBM bandwidth and matmul ceiling (gpus.json "achieved"),
 //     or the data sheet times the fraction its vendor's measured parts reach, times what a serving
-//     step's kernels reach of those;
+//     step's kernels reach of those (a mixture of experts' routed experts, in their grouped GEMM, a
+//     measured share of that: time/step_time.cpp);
 //   - kernel floors: launch, ramp and tail per decoder layer, in a captured CUDA graph or eager
 //     (V0 captures decode-only steps up to its largest graph batch; V1 captures steps of up to 512
 //     tokens; --enforce-eager captures none), and routing and alignment per MoE layer;

@@ -83,6 +83,13 @@ double expert_weight_bytes(const StepEngine& r) {
     return (r.memory.weight_bytes - r.memory.vision_weight_bytes) * share;
 }
 
+// The routed experts' parameters one token runs through (experts_per_token of them, all layers).
+double routed_active_parameters(const ModelSpec& m) {
+    if (m.num_experts <= 0) return 0.0;
+    const ParameterCount p = count_parameters(m);
+    return static_cast<double>(p.experts) / static_cast<double>(m.num_experts) * static_cast<double>(m.experts_per_token);
+}
+
 }  // namespace
 
 double tokens_per_decode_step(const StepEngine& r) { return r.memory.drafter.acceptance_length; }
@@ -148,6 +155,7 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
     const double tokens = load.decode_tokens * scored_per_decode + load.prefill_tokens;
     const double passes = std::max(1.0, load.passes);
     const double matmul_flops_per_token = 2.0 * static_cast<double>(active_parameter_count(r.model)) / static_cast<double>(tp);
+    const double expert_flops_per_token = 2.0 * routed_active_parameters(r.model) / static_cast<double>(tp);
     // A mixture of experts reads only the experts the pass's tokens route to (uniform routing); the
     // language model's passes never read a vision tower (the images' encoding is left out).
     const double weight_bytes =
@@ -171,7 +179,11 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
     phase.bytes = matmul_bytes + load.decode_kv_bytes + state_write_bytes + prefill_kv_bytes;
     const double matmul_rate = step_flops_per_s(r.gpu, r.scenario.weight_dtype, c);
     const double attention_rate = step_flops_per_s(r.gpu, DType::bf16, c);  // attention computes in 16 bits
-    const double matmul_compute_s = matmul_flops / matmul_rate, attention_compute_s = attention_flops_total / attention_rate;
+    // The routed experts' grouped GEMM reaches a smaller share of the tensor cores than the dense ones.
+    const double expert_flops = tokens * expert_flops_per_token;
+    const double matmul_compute_s =
+        (matmul_flops - expert_flops) / matmul_rate + expert_flops / (matmul_rate * c.moe_grouped_gemm_efficiency);
+    const double attention_compute_s = attention_flops_total / attention_rate;
     const double matmul_memory_s = matmul_bytes / step_bytes_per_s(r.gpu, c);
     const double attention_memory_s =
         (prefill_kv_bytes + state_write_bytes) / step_bytes_per_s(r.gpu, c) + load.decode_kv_bytes / attention_read_bytes_per_s(r.gpu, c);

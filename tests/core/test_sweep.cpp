@@ -68,12 +68,16 @@ TEST_CASE("chunk sweep: the decode step with prefill folded in, slow to grow whi
     CHECK(chunk_step_s(base, t.chunk_budget_tokens) == Approx(t.step_with_full_chunk_s));
     CHECK(sweep.added_itl_s == Approx(std::max(0.0, t.step_with_full_chunk_s - t.decode.total_s)));
     // The step grows with every token folded in (a matmul near the ridge pays for its arithmetic as
-    // well as its loads), slowly while the slice rides on the weight read, and jumps where it
-    // outgrows V1's largest CUDA graph (512 tokens) and pays the eager kernel floors.
+    // well as its loads), slowly while the slice rides on the weight read. Where it outgrows V1's
+    // largest CUDA graph (512 tokens) it launches its kernels one by one, but the fitted eager floor
+    // is no higher than a graph's (calibration.hpp): the launches hide behind kernels that long, so
+    // the step does not jump there.
     const int64_t last_in_graph = 512 - base.admission.running;
     CHECK(chunk_step_s(base, t.free_prefill_tokens) <= 1.1 * t.decode.total_s);
     CHECK(chunk_step_s(base, t.free_prefill_tokens + 1) > 1.1 * t.decode.total_s);
-    CHECK(chunk_step_s(base, last_in_graph + 1) - chunk_step_s(base, last_in_graph) > 0.1 * t.decode.total_s);
+    const double across_line_s = chunk_step_s(base, last_in_graph + 1) - chunk_step_s(base, last_in_graph);
+    const double before_line_s = chunk_step_s(base, last_in_graph) - chunk_step_s(base, last_in_graph - 1);
+    CHECK(across_line_s == Approx(before_line_s).epsilon(0.05));
     CHECK(sweep.points.back().step_s > t.decode.total_s);
 }
 

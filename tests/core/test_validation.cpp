@@ -103,8 +103,9 @@ kv::TimingSummary timing_summary() {
 }  // namespace
 
 // Issue 20 asks for a held-out median of 10% and every held-out row within 25%; the model reaches
-// 10.7% (fit rows 10.4%), worst 67.3%. These bounds keep it from getting worse while that gap is
-// open; the CLI's --validate-timing exit code holds the issue's own target. The worst row
+// 9.6% (fit rows 8.2%), worst 68.5%, with 11 held-out rows over 25%. These bounds keep it from
+// getting worse while that gap is open; the CLI's --validate-timing exit code holds the issue's own
+// target. The worst row
 // (gh12568, DeepSeek-R1 on 0.7.0) went from 61.6% to 67.3% when the release's per-head cache was
 // modelled (engine_rules.hpp, mla_attention): a pool a tenth the size runs fewer sequences, in
 // shorter steps; what it still lacks is that release's slower kernels (Triton block-FP8 matmuls,
@@ -116,8 +117,8 @@ TEST_CASE("real benchmark runs: at least 40, fit and held-out apart, medians no 
     CHECK(summary.holdout_rows >= 40);
     CHECK(summary.fit_rows >= 40);
     CHECK(summary.failures <= 1);
-    CHECK(summary.fit_median_abs_error <= 0.11);
-    CHECK(summary.holdout_median_abs_error <= 0.11);
+    CHECK(summary.fit_median_abs_error <= 0.09);
+    CHECK(summary.holdout_median_abs_error <= 0.10);
     CHECK(summary.holdout_max_abs_error <= 0.70);
     // Every GPU generation in the data, dense and MoE, TP 1 to 8, V0 and V1, has a prediction.
     std::set<std::string> gpus;
