@@ -22,7 +22,7 @@ struct Calibration {
     // and measured bandwidths for four more GPUs: 10.4% and 10.6% (10.4% and 13.2% at the earlier
     // constants, 8.7% and 15.7% before those changes). Fitted again (two sweeps) after the routed
     // experts' grouped GEMM got its own rate (moe_grouped_gemm_efficiency, below, set by a kernel
-    // measurement): 8.3% and 9.7% (10.4% and 10.7% before). Where a fitted value sits at its bound
+    // measurement): 8.2% and 9.6% (10.4% and 10.7% before). Where a fitted value sits at its bound
     // the comment says so. ---
     // What a serving step's reads reach of the GPU's measured HBM bandwidth (gpus.json "achieved"),
     // and its matmuls of the measured matmul ceiling: model-shaped GEMVs and GEMMs with their

@@ -114,10 +114,19 @@ ParameterCount count_parameters(const ModelSpec& m) {
 
 int64_t parameter_count(const ModelSpec& m) { return count_parameters(m).total(); }
 
+namespace {
+
+int64_t routed_active(const ModelSpec& m, const ParameterCount& p) {
+    return m.num_experts > 0 ? p.experts / m.num_experts * m.experts_per_token : 0;
+}
+
+}  // namespace
+
+int64_t routed_active_parameter_count(const ModelSpec& m) { return routed_active(m, count_parameters(m)); }
+
 int64_t active_parameter_count(const ModelSpec& m) {
     const ParameterCount p = count_parameters(m);
-    if (m.num_experts <= 0) return p.total();
-    return p.total() - p.experts + p.experts / m.num_experts * m.experts_per_token;
+    return p.total() - p.experts + routed_active(m, p);
 }
 
 }  // namespace kv

@@ -136,6 +136,8 @@ struct ParameterCount {
 ParameterCount count_parameters(const ModelSpec& model);
 int64_t parameter_count(const ModelSpec& model);
 // Parameters one token passes through: the routed experts count experts_per_token of num_experts.
+// The routed experts' parameters one token runs through (experts_per_token of them, all layers).
+int64_t routed_active_parameter_count(const ModelSpec& model);
 int64_t active_parameter_count(const ModelSpec& model);
 // The vision tower's and projector's parameters; 0 without one. Not part of parameter_count: the
 // language model's steps never read them.

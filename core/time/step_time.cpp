@@ -83,13 +83,6 @@ double expert_weight_bytes(const StepEngine& r) {
     return (r.memory.weight_bytes - r.memory.vision_weight_bytes) * share;
 }
 
-// The routed experts' parameters one token runs through (experts_per_token of them, all layers).
-double routed_active_parameters(const ModelSpec& m) {
-    if (m.num_experts <= 0) return 0.0;
-    const ParameterCount p = count_parameters(m);
-    return static_cast<double>(p.experts) / static_cast<double>(m.num_experts) * static_cast<double>(m.experts_per_token);
-}
-
 }  // namespace
 
 double tokens_per_decode_step(const StepEngine& r) { return r.memory.drafter.acceptance_length; }
@@ -155,7 +148,7 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
     const double tokens = load.decode_tokens * scored_per_decode + load.prefill_tokens;
     const double passes = std::max(1.0, load.passes);
     const double matmul_flops_per_token = 2.0 * static_cast<double>(active_parameter_count(r.model)) / static_cast<double>(tp);
-    const double expert_flops_per_token = 2.0 * routed_active_parameters(r.model) / static_cast<double>(tp);
+    const double expert_flops_per_token = 2.0 * static_cast<double>(routed_active_parameter_count(r.model)) / static_cast<double>(tp);
     // A mixture of experts reads only the experts the pass's tokens route to (uniform routing); the
     // language model's passes never read a vision tower (the images' encoding is left out).
     const double weight_bytes =
