@@ -52,9 +52,10 @@ test('the page weighs at most 30 KiB (gzip) more than before issue 14', () => {
 
 // Issue 23: the module is built without C++ exceptions, whose JavaScript trampolines (invoke_*
 // imports) and landing pads were 46 KB of its gzip bytes; its size may only go down from here.
-const MODULE_MAX_GZIP_BYTES = 336_000;   // 331,916 at the change (this file's gzip); issue 23 aims at 260,000
+// Lowered from 336,000 when ImGui's unused ProggyClean font left the module (335,809 -> 324,597).
+const MODULE_MAX_GZIP_BYTES = 325_000;   // issue 23 aims at 260,000
 
-test('kvcache.wasm carries no exception trampolines and weighs at most 336,000 bytes gzip', () => {
+test('kvcache.wasm carries no exception trampolines and weighs at most 325,000 bytes gzip', () => {
   const bytes = fs.readFileSync(path.join(site, 'js/kvcache.wasm'));
   const trampolines = WebAssembly.Module.imports(new WebAssembly.Module(bytes)).filter((i) => i.name.startsWith('invoke_'));
   assert.deepEqual(trampolines.map((i) => i.name), []);
