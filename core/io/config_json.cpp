@@ -70,7 +70,14 @@ const char* const known_keys[] = {"num_hidden_layers",
                                   "q_lora_rank",
                                   "qk_rope_head_dim",
                                   "qk_nope_head_dim",
-                                  "v_head_dim"};
+                                  "v_head_dim",
+                                  "shared_intermediate_size",
+                                  "mamba_n_heads",
+                                  "mamba_d_head",
+                                  "mamba_d_state",
+                                  "mamba_n_groups",
+                                  "mamba_d_conv",
+                                  "mamba_expand"};
 
 // Levenshtein distance of at most one (one insertion, deletion or substitution).
 bool one_edit_apart(std::string_view a, std::string_view b) {

@@ -81,36 +81,84 @@ int64_t count_linear_layers(ConfigReader& c, const ModelSpec& m) {
     return interval ? m.num_hidden_layers - m.num_hidden_layers / *interval : 0;
 }
 
-void read_linear_layers(ConfigReader& c, ModelSpec& m) {
-    const int64_t linear = count_linear_layers(c, m);
-    if (linear == 0) return;
-    m.num_linear_layers = std::min(linear, m.num_hidden_layers - 1);
-    struct Width {
-        const char* key;
-        int64_t ModelSpec::*member;
-        int64_t max;
-    };
-    const Width widths[] = {{"linear_num_key_heads", &ModelSpec::linear_num_key_heads, ConfigLimits::max_heads},
-                            {"linear_num_value_heads", &ModelSpec::linear_num_value_heads, ConfigLimits::max_heads},
-                            {"linear_key_head_dim", &ModelSpec::linear_key_head_dim, ConfigLimits::max_head_dim},
-                            {"linear_value_head_dim", &ModelSpec::linear_value_head_dim, ConfigLimits::max_head_dim},
-                            {"linear_conv_kernel_dim", &ModelSpec::linear_conv_kernel, 64}};
-    for (const Width& w : widths) {
+// A width a linear layer's state needs: the key, where it goes, its largest value.
+struct StateWidth {
+    const char* key;
+    int64_t ModelSpec::*member;
+    int64_t max;
+};
+
+// Reads every width (each required, from 1 to its max); false, with the first missing one noted.
+template <size_t N>
+bool read_state_widths(ConfigReader& c, ModelSpec& m, const StateWidth (&widths)[N], const char* layers) {
+    for (const StateWidth& w : widths) {
         const auto v = c.integer(w.key, 1, w.max);
         if (!v) {
             c.note(fail(c.field(w.key), ErrorCode::missing_field,
-                        c.field(w.key) + " is needed for the linear-attention layers' state (a whole number from 1 to " +
-                            format_count(w.max) + ")"));
-            return;
+                        c.field(w.key) + " is needed for the " + layers + " state (a whole number from 1 to " + format_count(w.max) + ")"));
+            return false;
         }
         m.*w.member = *v;
     }
-    m.attention_output_gate = m.model_type == "qwen3_next" && c.flag("attn_output_gate", true);
-    m.derived.push_back({"linear-attention layers", format_count(m.num_linear_layers) +
-                                                        " Gated DeltaNet layers keep a fixed-size state per request instead of "
-                                                        "a KV cache; the other " +
+    return true;
+}
+
+void note_state_layers(ModelSpec& m, const char* kind) {
+    m.derived.push_back({"linear-attention layers", format_count(m.num_linear_layers) + " " + kind +
+                                                        " layers keep a fixed-size state per request instead of a KV cache; the other " +
                                                         format_count(m.num_hidden_layers - m.num_linear_layers) +
                                                         " cache keys and values"});
+}
+
+// Granite 4.0-H's layer_types name its Mamba2 layers "mamba"; the mixer's widths are the mamba_*
+// keys, as vLLM's granitemoehybrid.py hands them to MambaMixer2 (inner width mamba_expand x
+// hidden_size, which mamba_n_heads x mamba_d_head must equal).
+int64_t count_mamba_layers(ConfigReader& c) {
+    const json* types = c.find("layer_types");
+    if (!types || !types->is_array()) return 0;
+    int64_t mamba = 0;
+    for (const auto& t : *types) mamba += t == "mamba" ? 1 : 0;
+    return mamba;
+}
+
+void read_mamba_layers(ConfigReader& c, ModelSpec& m, int64_t mamba) {
+    m.linear_kind = LinearKind::mamba2;
+    m.num_linear_layers = std::min(mamba, m.num_hidden_layers - 1);
+    const StateWidth widths[] = {{"mamba_n_heads", &ModelSpec::mamba_num_heads, ConfigLimits::max_heads},
+                                 {"mamba_d_head", &ModelSpec::mamba_head_dim, ConfigLimits::max_head_dim},
+                                 {"mamba_d_state", &ModelSpec::mamba_state_size, ConfigLimits::max_head_dim},
+                                 {"mamba_n_groups", &ModelSpec::mamba_num_groups, ConfigLimits::max_heads},
+                                 {"mamba_d_conv", &ModelSpec::linear_conv_kernel, 64},
+                                 {"mamba_expand", &ModelSpec::mamba_intermediate_size, 64}};
+    if (!read_state_widths(c, m, widths, "Mamba2 layers'")) return;
+    m.mamba_intermediate_size *= m.hidden_size;
+    if (m.mamba_num_heads * m.mamba_head_dim != m.mamba_intermediate_size) {
+        c.note(fail(c.field("mamba_d_head"), ErrorCode::inconsistent_config,
+                    c.field("mamba_n_heads") + " x " + c.field("mamba_d_head") + " must equal mamba_expand x hidden_size (" +
+                        format_count(m.mamba_intermediate_size) + ")"));
+        return;
+    }
+    m.mamba_conv_bias = c.flag("mamba_conv_bias", true);
+    m.mamba_proj_bias = c.flag("mamba_proj_bias", false);
+    note_state_layers(m, "Mamba2");
+}
+
+void read_linear_layers(ConfigReader& c, ModelSpec& m) {
+    if (const int64_t mamba = count_mamba_layers(c); mamba > 0) {
+        read_mamba_layers(c, m, mamba);
+        return;
+    }
+    const int64_t linear = count_linear_layers(c, m);
+    if (linear == 0) return;
+    m.num_linear_layers = std::min(linear, m.num_hidden_layers - 1);
+    const StateWidth widths[] = {{"linear_num_key_heads", &ModelSpec::linear_num_key_heads, ConfigLimits::max_heads},
+                                 {"linear_num_value_heads", &ModelSpec::linear_num_value_heads, ConfigLimits::max_heads},
+                                 {"linear_key_head_dim", &ModelSpec::linear_key_head_dim, ConfigLimits::max_head_dim},
+                                 {"linear_value_head_dim", &ModelSpec::linear_value_head_dim, ConfigLimits::max_head_dim},
+                                 {"linear_conv_kernel_dim", &ModelSpec::linear_conv_kernel, 64}};
+    if (!read_state_widths(c, m, widths, "linear-attention layers'")) return;
+    m.attention_output_gate = m.model_type == "qwen3_next" && c.flag("attn_output_gate", true);
+    note_state_layers(m, "Gated DeltaNet");
 }
 
 void read_sliding_window(ConfigReader& c, ModelSpec& m) {
@@ -143,6 +191,16 @@ void read_moe(ConfigReader& c, ModelSpec& m) {
     int64_t experts = 0;
     for (const char* key : {"num_experts", "num_local_experts", "n_routed_experts"})
         if (auto v = c.integer(key, 0, ConfigLimits::max_experts)) experts = std::max(experts, *v);
+    // Granite 4.0-H: each layer's shared MLP is shared_intermediate_size wide, beside the experts
+    // of intermediate_size when num_local_experts is not 0 (granitemoehybrid.py).
+    const auto granite_shared =
+        m.model_type == "granitemoehybrid" ? c.integer("shared_intermediate_size", 0, ConfigLimits::max_intermediate) : std::nullopt;
+    if (granite_shared && experts <= 1) {
+        m.intermediate_size = *granite_shared;
+        m.derived.push_back(
+            {"intermediate_size", "shared_intermediate_size: every layer's MLP, " + format_count(*granite_shared) + " wide"});
+        return;
+    }
     if (experts <= 1) return;
     m.num_experts = experts;
     m.experts_per_token = c.integer("num_experts_per_tok", 1, experts).value_or(c.integer("experts_per_token", 1, experts).value_or(2));
@@ -150,6 +208,7 @@ void read_moe(ConfigReader& c, ModelSpec& m) {
     const int64_t shared = c.integer("n_shared_experts", 0, ConfigLimits::max_experts).value_or(0);
     m.shared_expert_intermediate_size =
         c.integer("shared_expert_intermediate_size", 0, ConfigLimits::max_intermediate).value_or(shared * m.moe_intermediate_size);
+    if (granite_shared) m.shared_expert_intermediate_size = *granite_shared;
     m.num_dense_layers = c.integer("first_k_dense_replace", 0, m.num_hidden_layers).value_or(0);
     m.derived.push_back({"experts", format_count(experts) + " experts of width " + format_count(m.moe_intermediate_size) + ", " +
                                         format_count(m.experts_per_token) + " per token"});

@@ -36,6 +36,33 @@ json with_vision(const VisionEncoder& v, json text) {
     return top;
 }
 
+// Granite 4.0-H's keys: "mamba" and "attention" layers, the mixer's widths, the shared MLP beside
+// the experts (intermediate_size is the experts' width there).
+json with_mamba(const ModelSpec& m, json c) {
+    c["model_type"] = "granitemoehybrid";
+    json types = json::array();
+    for (int64_t i = 0; i < m.num_hidden_layers; ++i) types.push_back(i < m.num_linear_layers ? "mamba" : "attention");
+    c["layer_types"] = types;
+    c.update({{"mamba_n_heads", m.mamba_num_heads},
+              {"mamba_d_head", m.mamba_head_dim},
+              {"mamba_d_state", m.mamba_state_size},
+              {"mamba_n_groups", m.mamba_num_groups},
+              {"mamba_d_conv", m.linear_conv_kernel},
+              {"mamba_expand", m.mamba_intermediate_size / m.hidden_size},
+              {"mamba_conv_bias", m.mamba_conv_bias},
+              {"mamba_proj_bias", m.mamba_proj_bias}});
+    for (const char* generic : {"num_experts", "moe_intermediate_size", "shared_expert_intermediate_size", "first_k_dense_replace"})
+        c.erase(generic);
+    if (m.num_experts > 0) {
+        c.update({{"num_local_experts", m.num_experts},
+                  {"intermediate_size", m.moe_intermediate_size},
+                  {"shared_intermediate_size", m.shared_expert_intermediate_size}});
+    } else {
+        c.update({{"num_local_experts", 0}, {"shared_intermediate_size", m.intermediate_size}});
+    }
+    return c;
+}
+
 }  // namespace
 
 json model_to_config(const ModelSpec& m) {
@@ -63,7 +90,10 @@ json model_to_config(const ModelSpec& m) {
                   {"moe_intermediate_size", m.moe_intermediate_size},
                   {"shared_expert_intermediate_size", m.shared_expert_intermediate_size},
                   {"first_k_dense_replace", m.num_dense_layers}});
-    if (m.sliding_window > 0 || m.num_linear_layers > 0) {
+    const bool mamba = m.linear_kind == LinearKind::mamba2 && m.num_linear_layers > 0;
+    if (mamba) {
+        c = with_mamba(m, std::move(c));
+    } else if (m.sliding_window > 0 || m.num_linear_layers > 0) {
         json types = json::array();
         for (int64_t i = 0; i < m.num_hidden_layers; ++i)
             types.push_back(i < m.num_sliding_layers                         ? "sliding_attention"
@@ -73,7 +103,7 @@ json model_to_config(const ModelSpec& m) {
     }
     if (m.sliding_window > 0) c["sliding_window"] = m.sliding_window;
     if (m.num_mtp_layers > 0) c["num_nextn_predict_layers"] = m.num_mtp_layers;
-    if (m.num_linear_layers > 0)
+    if (m.num_linear_layers > 0 && !mamba)
         c.update({{"linear_num_key_heads", m.linear_num_key_heads},
                   {"linear_num_value_heads", m.linear_num_value_heads},
                   {"linear_key_head_dim", m.linear_key_head_dim},

@@ -28,7 +28,13 @@ PerRank per_rank_elements(const ModelSpec& m, const Scenario& s, const EngineRul
         const double kv = to_d(std::max<int64_t>(1, m.num_key_value_heads / s.tensor_parallel_size) * m.head_dim);
         p.attention = (3.0 * h + q + 2.0 * kv) + (to_d(query_width(m)) / tp + h);  // qkv (three slices), o_proj
     }
-    if (m.num_linear_layers > 0) {
+    if (m.num_linear_layers > 0 && m.linear_kind == LinearKind::mamba2) {
+        // in_proj, the conv1d (a column-parallel layer over the kernel's taps) and out_proj.
+        const double inner = to_d(m.mamba_intermediate_size), states = to_d(2 * m.mamba_num_groups * m.mamba_state_size);
+        const double conv = (inner + states) / tp;
+        p.linear_attention =
+            (h + (2.0 * inner + states + to_d(m.mamba_num_heads)) / tp) + (to_d(m.linear_conv_kernel) + conv) + (inner / tp + h);
+    } else if (m.num_linear_layers > 0) {
         const double key = to_d(m.linear_num_key_heads * m.linear_key_head_dim),
                      value = to_d(m.linear_num_value_heads * m.linear_value_head_dim);
         p.linear_attention = (h + (2.0 * key + 2.0 * value) / tp) + (h + 2.0 * to_d(m.linear_num_value_heads) / tp) + (value / tp + h);

@@ -26,7 +26,16 @@ std::optional<StartupError> config_refusal(const Scenario& s, const ModelSpec& m
                                 "ranks to divide evenly among the KV heads (then each head is replicated)."};
     // A Gated DeltaNet layer splits its key and value heads over the ranks (vllm.distributed.divide
     // asserts it in gated_delta_net_state_shape and the projections).
-    if (m.num_linear_layers > 0 && (m.linear_num_key_heads % tp != 0 || m.linear_num_value_heads % tp != 0))
+    // A Mamba2 mixer splits its heads over the ranks, and its groups too unless there is one group,
+    // which every rank then holds (MambaMixer2's assertions).
+    if (m.num_linear_layers > 0 && m.linear_kind == LinearKind::mamba2) {
+        if (m.mamba_num_heads % tp != 0 || (m.mamba_num_groups % tp != 0 && m.mamba_num_groups != 1))
+            return StartupError{RefusalStage::configuration, RefusalKind::tensor_parallel_mismatch,
+                                "The Mamba2 layers' " + std::to_string(m.mamba_num_heads) +
+                                    " heads must be divisible by tensor parallel size (" + tps + "), and their " +
+                                    std::to_string(m.mamba_num_groups) +
+                                    " groups too unless there is one: vLLM splits them over the ranks."};
+    } else if (m.num_linear_layers > 0 && (m.linear_num_key_heads % tp != 0 || m.linear_num_value_heads % tp != 0))
         return StartupError{RefusalStage::configuration, RefusalKind::tensor_parallel_mismatch,
                             "The linear-attention layers' " + std::to_string(m.linear_num_key_heads) + " key heads and " +
                                 std::to_string(m.linear_num_value_heads) + " value heads must be divisible by tensor parallel size (" +

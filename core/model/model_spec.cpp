@@ -14,12 +14,26 @@ ModelSpec with_multi_head_attention(ModelSpec model) {
 
 int64_t num_kv_cache_layers(const ModelSpec& m) { return m.num_hidden_layers - m.num_linear_layers; }
 int64_t num_full_attention_layers(const ModelSpec& m) { return num_kv_cache_layers(m) - m.num_sliding_layers; }
+namespace {
+
+// Mamba2's groups on each rank: a group count the ranks do not divide is raised to the rank count,
+// so every rank holds the groups its heads read (extra_groups_for_head_shards).
+int64_t mamba_groups_held(const ModelSpec& m, int64_t tp) { return m.mamba_num_groups % tp == 0 ? m.mamba_num_groups : tp; }
+int64_t mamba_conv_dim(const ModelSpec& m, int64_t groups) { return m.mamba_intermediate_size + 2 * groups * m.mamba_state_size; }
+
+}  // namespace
+
 double linear_state_bytes(const ModelSpec& m, int64_t tp) {
     if (m.num_linear_layers == 0 || tp <= 0) return 0.0;
+    constexpr int64_t model_dtype_bytes = 2;
+    if (m.linear_kind == LinearKind::mamba2) {
+        const int64_t conv = (m.linear_conv_kernel - 1) * (mamba_conv_dim(m, mamba_groups_held(m, tp)) / tp);
+        const int64_t recurrent = m.mamba_num_heads / tp * m.mamba_head_dim * m.mamba_state_size;
+        return static_cast<double>((conv + recurrent) * model_dtype_bytes);
+    }
     const int64_t conv_dim = 2 * m.linear_num_key_heads * m.linear_key_head_dim + m.linear_num_value_heads * m.linear_value_head_dim;
     const int64_t conv = (m.linear_conv_kernel - 1) * (conv_dim / tp);
     const int64_t recurrent = m.linear_num_value_heads / tp * m.linear_value_head_dim * m.linear_key_head_dim;
-    constexpr int64_t model_dtype_bytes = 2;
     return static_cast<double>((conv + recurrent) * model_dtype_bytes);
 }
 int64_t vision_parameter_count(const ModelSpec& m) {
@@ -83,10 +97,22 @@ int64_t attention_per_layer(const ModelSpec& m) {
            (m.qk_norm ? 2 * m.head_dim : 0);
 }
 
+// A Mamba2 mixer (vLLM's MambaMixer2): in_proj to the gate z, x, B, C and one dt per head; the
+// depthwise convolution over x, B and C; A, D and dt_bias per head; the gated norm over the inner
+// width; out_proj.
+int64_t mamba2_per_layer(const ModelSpec& m) {
+    const int64_t h = m.hidden_size, inner = m.mamba_intermediate_size, heads = m.mamba_num_heads;
+    const int64_t conv_dim = mamba_conv_dim(m, m.mamba_num_groups);
+    const int64_t in_proj = inner + conv_dim + heads;
+    return h * in_proj + (m.mamba_proj_bias ? in_proj + h : 0) + conv_dim * m.linear_conv_kernel + (m.mamba_conv_bias ? conv_dim : 0) +
+           3 * heads + inner + inner * h;
+}
+
 // A Gated DeltaNet layer (vLLM's qwen3_next.py): in_proj_qkvz (q, k, v and the output gate z),
 // in_proj_ba (two scalars per value head), the depthwise convolution over q, k and v, A_log and
 // dt_bias per value head, the gated norm over one value head, and out_proj.
 int64_t linear_attention_per_layer(const ModelSpec& m) {
+    if (m.linear_kind == LinearKind::mamba2) return mamba2_per_layer(m);
     const int64_t key = m.linear_num_key_heads * m.linear_key_head_dim, value = m.linear_num_value_heads * m.linear_value_head_dim;
     const int64_t conv = 2 * key + value;
     return m.hidden_size * (2 * key + 2 * value) + m.hidden_size * 2 * m.linear_num_value_heads + conv * m.linear_conv_kernel +

@@ -24,6 +24,9 @@
 
 namespace kv {
 
+// What a linear-attention layer is: Qwen3-Next's Gated DeltaNet, or a Mamba2 mixer.
+enum class LinearKind { gated_delta_net, mamba2 };
+
 enum class AttentionKind { standard, mla };
 enum class VisionFamily { none, siglip, qwen2_vl, qwen2_5_vl };
 
@@ -89,6 +92,17 @@ struct ModelSpec {
     int64_t linear_value_head_dim = 0;
     int64_t linear_conv_kernel = 0;
     bool attention_output_gate = false;  // Qwen3-Next's q_proj also projects a gate as wide as the query
+    // Mamba2 layers instead (Granite 4.0-H): the conv window covers x, B and C (the inner width plus
+    // two projections of state_size per group), and the recurrent state is head_dim x state_size per
+    // head (mamba_utils.py, mamba2_state_shape); vLLM's MambaMixer2 holds the weights.
+    LinearKind linear_kind = LinearKind::gated_delta_net;
+    int64_t mamba_num_heads = 0;
+    int64_t mamba_head_dim = 0;
+    int64_t mamba_state_size = 0;
+    int64_t mamba_num_groups = 0;
+    int64_t mamba_intermediate_size = 0;  // mamba_expand x hidden_size, = heads x head_dim
+    bool mamba_conv_bias = true;
+    bool mamba_proj_bias = false;
 
     // Mixture of experts (num_experts = 0: dense).
     int64_t num_experts = 0;
@@ -117,8 +131,9 @@ ModelSpec with_multi_head_attention(ModelSpec model);
 
 int64_t num_full_attention_layers(const ModelSpec& model);
 // One linear-attention layer's state for one request on one of `tp` ranks, in bytes: the conv window
-// (conv_kernel - 1 inputs of q, k and v) and the recurrent matrices, both in the model's 16-bit dtype
-// (mamba_cache_dtype "auto"; vllm/model_executor/layers/mamba/mamba_utils.py).
+// (conv_kernel - 1 inputs of q, k and v; of Mamba2's x, B and C) and the recurrent matrices, both in
+// the model's 16-bit dtype (mamba_cache_dtype and mamba_ssm_cache_dtype "auto";
+// vllm/model_executor/layers/mamba/mamba_utils.py).
 double linear_state_bytes(const ModelSpec& model, int64_t tp);
 int64_t num_kv_cache_layers(const ModelSpec& model);  // layers with a KV cache
 
