@@ -24,10 +24,9 @@ std::optional<StartupError> config_refusal(const Scenario& s, const ModelSpec& m
                             "The " + std::to_string(kv) + " KV heads cannot be sharded over tensor parallel size " + tps +
                                 ": vLLM's QKV projection needs the KV heads to divide evenly among the ranks, or the "
                                 "ranks to divide evenly among the KV heads (then each head is replicated)."};
-    // A Gated DeltaNet layer splits its key and value heads over the ranks (vllm.distributed.divide
-    // asserts it in gated_delta_net_state_shape and the projections).
     // A Mamba2 mixer splits its heads over the ranks, and its groups too unless there is one group,
-    // which every rank then holds (MambaMixer2's assertions).
+    // which every rank then holds (MambaMixer2's assertions); a Gated DeltaNet layer splits its key
+    // and value heads (vllm.distributed.divide asserts it in gated_delta_net_state_shape).
     if (m.num_linear_layers > 0 && m.linear_kind == LinearKind::mamba2) {
         if (m.mamba_num_heads % tp != 0 || (m.mamba_num_groups % tp != 0 && m.mamba_num_groups != 1))
             return StartupError{RefusalStage::configuration, RefusalKind::tensor_parallel_mismatch,
