@@ -5,8 +5,10 @@
 //  - granite-4.0-h-1b at 0.19.0 on an RTX 3060 (github.com/am-dev-75/retriva-docs @bc36c14,
 //    implementations/1/README.md): "Setting attention block size to 400 tokens", "Padding mamba page
 //    size by 1.59%", "Model loading took 2.72 GiB";
-//  - granite-4.0-h-350m at 0.15.0rc3 (ROCm; vLLM issue ROCm #5724's log): 400 tokens, 1.39%;
-//  - granite-4.0-h-small at 0.11.1rc6 (ROCm; ROCm #5590's log): 528 tokens, 0.69%.
+//  - granite-4.0-h-350m at 0.15.0rc3, a ROCm build on a Strix Halo APU (a log in a comment of
+//    github.com/ROCm/ROCm/issues/5724): 400 tokens, 1.39%;
+//  - granite-4.0-h-small at 0.11.1rc6, the same APU (github.com/ROCm/ROCm/issues/5590, a log that
+//    stops before the KV cache lines): 528 tokens, 0.69%.
 // The configs are the published config.json's fields as quoted in test fixtures of other projects;
 // h-small's mamba_n_heads and mamba_d_head (128 x 64) are not in the quoted excerpt: they are the
 // values mamba_expand x hidden_size requires with 64-wide heads, and its printed block and padding
