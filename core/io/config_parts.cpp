@@ -128,14 +128,15 @@ void read_mamba_layers(ConfigReader& c, ModelSpec& m, int64_t mamba) {
                                  {"mamba_d_head", &ModelSpec::mamba_head_dim, ConfigLimits::max_head_dim},
                                  {"mamba_d_state", &ModelSpec::mamba_state_size, ConfigLimits::max_head_dim},
                                  {"mamba_n_groups", &ModelSpec::mamba_num_groups, ConfigLimits::max_heads},
-                                 {"mamba_d_conv", &ModelSpec::linear_conv_kernel, 64},
-                                 {"mamba_expand", &ModelSpec::mamba_intermediate_size, 64}};
+                                 {"mamba_d_conv", &ModelSpec::linear_conv_kernel, 64}};
     if (!read_state_widths(c, m, widths, "Mamba2 layers'")) return;
-    m.mamba_intermediate_size *= m.hidden_size;
-    if (m.mamba_num_heads * m.mamba_head_dim != m.mamba_intermediate_size) {
+    // The inner width is mamba_expand x hidden_size (the config class's default expand is 2).
+    const int64_t inner = c.integer("mamba_expand", 1, 64).value_or(2) * m.hidden_size;
+    if (c.error) return;
+    if (mamba_inner_width(m) != inner) {
         c.note(fail(c.field("mamba_d_head"), ErrorCode::inconsistent_config,
                     c.field("mamba_n_heads") + " x " + c.field("mamba_d_head") + " must equal mamba_expand x hidden_size (" +
-                        format_count(m.mamba_intermediate_size) + ")"));
+                        format_count(inner) + ")"));
         return;
     }
     m.mamba_conv_bias = c.flag("mamba_conv_bias", true);

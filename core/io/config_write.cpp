@@ -48,13 +48,12 @@ json with_mamba(const ModelSpec& m, json c) {
               {"mamba_d_state", m.mamba_state_size},
               {"mamba_n_groups", m.mamba_num_groups},
               {"mamba_d_conv", m.linear_conv_kernel},
-              {"mamba_expand", m.mamba_intermediate_size / m.hidden_size},
+              {"mamba_expand", mamba_inner_width(m) / m.hidden_size},
               {"mamba_conv_bias", m.mamba_conv_bias},
               {"mamba_proj_bias", m.mamba_proj_bias}});
-    for (const char* generic : {"num_experts", "moe_intermediate_size", "shared_expert_intermediate_size", "first_k_dense_replace"})
-        c.erase(generic);
     if (m.num_experts > 0) {
         c.update({{"num_local_experts", m.num_experts},
+                  {"num_experts_per_tok", m.experts_per_token},
                   {"intermediate_size", m.moe_intermediate_size},
                   {"shared_intermediate_size", m.shared_expert_intermediate_size}});
     } else {
@@ -84,13 +83,13 @@ json model_to_config(const ModelSpec& m) {
                   {"qk_rope_head_dim", m.qk_rope_head_dim},
                   {"qk_nope_head_dim", m.qk_nope_head_dim},
                   {"v_head_dim", m.v_head_dim}});
-    if (m.num_experts > 0)
+    const bool mamba = m.linear_kind == LinearKind::mamba2 && m.num_linear_layers > 0;
+    if (m.num_experts > 0 && !mamba)  // Granite writes its own expert keys (with_mamba)
         c.update({{"num_experts", m.num_experts},
                   {"num_experts_per_tok", m.experts_per_token},
                   {"moe_intermediate_size", m.moe_intermediate_size},
                   {"shared_expert_intermediate_size", m.shared_expert_intermediate_size},
                   {"first_k_dense_replace", m.num_dense_layers}});
-    const bool mamba = m.linear_kind == LinearKind::mamba2 && m.num_linear_layers > 0;
     if (mamba) {
         c = with_mamba(m, std::move(c));
     } else if (m.sliding_window > 0 || m.num_linear_layers > 0) {

@@ -30,7 +30,7 @@ PerRank per_rank_elements(const ModelSpec& m, const Scenario& s, const EngineRul
     }
     if (m.num_linear_layers > 0 && m.linear_kind == LinearKind::mamba2) {
         // in_proj, the conv1d (a column-parallel layer over the kernel's taps) and out_proj.
-        const double inner = to_d(m.mamba_intermediate_size), states = to_d(2 * m.mamba_num_groups * m.mamba_state_size);
+        const double inner = to_d(mamba_inner_width(m)), states = to_d(2 * m.mamba_num_groups * m.mamba_state_size);
         const double conv = (inner + states) / tp;
         p.linear_attention =
             (h + (2.0 * inner + states + to_d(m.mamba_num_heads)) / tp) + (to_d(m.linear_conv_kernel) + conv) + (inner / tp + h);

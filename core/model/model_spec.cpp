@@ -19,7 +19,7 @@ namespace {
 // Mamba2's groups on each rank: a group count the ranks do not divide is raised to the rank count,
 // so every rank holds the groups its heads read (extra_groups_for_head_shards).
 int64_t mamba_groups_held(const ModelSpec& m, int64_t tp) { return m.mamba_num_groups % tp == 0 ? m.mamba_num_groups : tp; }
-int64_t mamba_conv_dim(const ModelSpec& m, int64_t groups) { return m.mamba_intermediate_size + 2 * groups * m.mamba_state_size; }
+int64_t mamba_conv_dim(const ModelSpec& m, int64_t groups) { return mamba_inner_width(m) + 2 * groups * m.mamba_state_size; }
 
 }  // namespace
 
@@ -101,7 +101,7 @@ int64_t attention_per_layer(const ModelSpec& m) {
 // depthwise convolution over x, B and C; A, D and dt_bias per head; the gated norm over the inner
 // width; out_proj.
 int64_t mamba2_per_layer(const ModelSpec& m) {
-    const int64_t h = m.hidden_size, inner = m.mamba_intermediate_size, heads = m.mamba_num_heads;
+    const int64_t h = m.hidden_size, inner = mamba_inner_width(m), heads = m.mamba_num_heads;
     const int64_t conv_dim = mamba_conv_dim(m, m.mamba_num_groups);
     const int64_t in_proj = inner + conv_dim + heads;
     return h * in_proj + (m.mamba_proj_bias ? in_proj + h : 0) + conv_dim * m.linear_conv_kernel + (m.mamba_conv_bias ? conv_dim : 0) +

@@ -100,7 +100,6 @@ struct ModelSpec {
     int64_t mamba_head_dim = 0;
     int64_t mamba_state_size = 0;
     int64_t mamba_num_groups = 0;
-    int64_t mamba_intermediate_size = 0;  // mamba_expand x hidden_size, = heads x head_dim
     bool mamba_conv_bias = true;
     bool mamba_proj_bias = false;
 
@@ -135,6 +134,8 @@ int64_t num_full_attention_layers(const ModelSpec& model);
 // the model's 16-bit dtype (mamba_cache_dtype and mamba_ssm_cache_dtype "auto";
 // vllm/model_executor/layers/mamba/mamba_utils.py).
 double linear_state_bytes(const ModelSpec& model, int64_t tp);
+// A Mamba2 mixer's inner width: heads x head_dim (the reader checks it is mamba_expand x hidden_size).
+inline int64_t mamba_inner_width(const ModelSpec& m) { return m.mamba_num_heads * m.mamba_head_dim; }
 int64_t num_kv_cache_layers(const ModelSpec& model);  // layers with a KV cache
 
 // Parameters by where they live; the weight bytes of each part depend on how it is stored.

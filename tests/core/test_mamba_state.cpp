@@ -156,6 +156,8 @@ TEST_CASE("a Mamba2 hybrid's config.json written back reads to the same pool") {
         const Result r = granite(config);
         const Result again = granite(model_to_config(r.model));
         CHECK(again.model.linear_kind == LinearKind::mamba2);
+        CHECK(again.model.experts_per_token == r.model.experts_per_token);
+        CHECK(again.model.shared_expert_intermediate_size == r.model.shared_expert_intermediate_size);
         CHECK(again.memory.weight_bytes == r.memory.weight_bytes);
         CHECK(again.memory.kv_cache_tokens == r.memory.kv_cache_tokens);
     }
