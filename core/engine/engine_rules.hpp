@@ -147,6 +147,12 @@ struct EngineRules {
     // lora_extra_vocab_size (256 rows more in the embedding's and lm_head's buffers, and a table of
     // that many rows per adapter) until PRs #28382 and #28545 (2025-11) removed it: placed at 0.12.0.
     bool lora_extra_vocab = false;
+    // Nemotron-H's recurrent state when --mamba-ssm-cache-dtype is "auto": the model's dtype until
+    // PR #29978 (opened 2025-12-03; NVIDIA's 0.12.0 cookbook start-up prints no update and its block
+    // fits a 16-bit state, a 0.13.0 start-up prints "Updating mamba_ssm_cache_dtype to 'float16'"),
+    // then the config's mamba_ssm_cache_dtype, else float16 (2 bytes); else float32 (4) from PR
+    // #39032 (opened 2026-04-05, after 0.19.0 was cut: placed at 0.20.0). 0: the config is not read.
+    int64_t nemotron_h_ssm_fallback_bytes = 4;
 };
 
 EngineRules engine_rules(const EngineVersion& version);

@@ -77,7 +77,17 @@ const char* const known_keys[] = {"num_hidden_layers",
                                   "mamba_d_state",
                                   "mamba_n_groups",
                                   "mamba_d_conv",
-                                  "mamba_expand"};
+                                  "mamba_expand",
+                                  "hybrid_override_pattern",
+                                  "mamba_num_heads",
+                                  "mamba_head_dim",
+                                  "ssm_state_size",
+                                  "n_groups",
+                                  "conv_kernel",
+                                  "use_conv_bias",
+                                  "mamba_ssm_cache_dtype",
+                                  "moe_shared_expert_intermediate_size",
+                                  "n_group"};  // routing groups (DeepSeek-V3, Nemotron-H): unread, but one edit from n_groups
 
 // Levenshtein distance of at most one (one insertion, deletion or substitution).
 bool one_edit_apart(std::string_view a, std::string_view b) {

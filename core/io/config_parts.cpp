@@ -105,9 +105,8 @@ bool read_state_widths(ConfigReader& c, ModelSpec& m, const StateWidth (&widths)
 
 void note_state_layers(ModelSpec& m, const char* kind) {
     m.derived.push_back({"linear-attention layers", format_count(m.num_linear_layers) + " " + kind +
-                                                        " layers keep a fixed-size state per request instead of a KV cache; the other " +
-                                                        format_count(m.num_hidden_layers - m.num_linear_layers) +
-                                                        " cache keys and values"});
+                                                        " layers keep a fixed-size state per request instead of a KV cache; " +
+                                                        format_count(num_kv_cache_layers(m)) + " attention layers cache keys and values"});
 }
 
 // Granite 4.0-H's layer_types name its Mamba2 layers "mamba"; the mixer's widths are the mamba_*
@@ -144,7 +143,78 @@ void read_mamba_layers(ConfigReader& c, ModelSpec& m, int64_t mamba) {
     note_state_layers(m, "Mamba2");
 }
 
+// Nemotron-H (vLLM's nemotron_h.py): hybrid_override_pattern gives each layer one block, M a Mamba2
+// mixer, * attention, - an MLP and E a mixture of experts, each behind one norm. The MLPs and
+// experts are relu^2 without a gate (up and down alone); the mixer's inner width is
+// mamba_num_heads x mamba_head_dim, and the recurrent state's dtype may come from the config
+// (mamba_ssm_cache_dtype, which releases read it: EngineRules::nemotron_h_ssm_fallback_bytes).
+void read_nemotron_h(ConfigReader& c, ModelSpec& m, const std::string& pattern) {
+    const char* key = "hybrid_override_pattern";
+    int64_t count[4] = {0, 0, 0, 0};  // M, *, -, E
+    const std::string blocks = "M*-E";
+    for (char b : pattern) {
+        const size_t at = blocks.find(b);
+        if (at == std::string::npos) {
+            c.note(fail(c.field(key), ErrorCode::out_of_range,
+                        c.field(key) + " holds '" + std::string(1, b) + "'; each layer must be M, *, - or E"));
+            return;
+        }
+        ++count[at];
+    }
+    if (static_cast<int64_t>(pattern.size()) != m.num_hidden_layers || count[1] == 0) {
+        c.note(fail(c.field(key), ErrorCode::inconsistent_config,
+                    c.field(key) + " must name one block for each of the " + format_count(m.num_hidden_layers) +
+                        " layers (num_hidden_layers), at least one of them attention (*); it has " + format_count(pattern.size()) +
+                        " and " + format_count(count[1])));
+        return;
+    }
+    if (c.find("moe_latent_size")) {
+        c.note(fail(c.field("moe_latent_size"), ErrorCode::out_of_range,
+                    c.field("moe_latent_size") + ": latent experts (Nemotron 3 Super) are not modelled; remove the key to count them at "
+                                                 "the full hidden width"));
+        return;
+    }
+    const int64_t dense = count[2], moe = count[3];
+    if (moe > 0 && m.num_experts == 0) {
+        c.note(fail(c.field("n_routed_experts"), ErrorCode::missing_field,
+                    c.field("n_routed_experts") + " is needed for the " + format_count(moe) + " MoE layers (E)"));
+        return;
+    }
+    if (moe == 0) m.num_experts = 0;  // experts the pattern never places are not built
+    m.num_dense_layers = moe > 0 ? dense : 0;
+    m.num_mlp_only_layers = dense + moe;
+    m.gated_mlp = false;
+    m.norms_per_layer = 1;
+    m.linear_kind = LinearKind::mamba2;
+    m.num_linear_layers = count[0];
+    const StateWidth widths[] = {{"mamba_num_heads", &ModelSpec::mamba_num_heads, ConfigLimits::max_heads},
+                                 {"mamba_head_dim", &ModelSpec::mamba_head_dim, ConfigLimits::max_head_dim},
+                                 {"ssm_state_size", &ModelSpec::mamba_state_size, ConfigLimits::max_head_dim},
+                                 {"n_groups", &ModelSpec::mamba_num_groups, ConfigLimits::max_heads},
+                                 {"conv_kernel", &ModelSpec::linear_conv_kernel, 64}};
+    if (count[0] > 0 && !read_state_widths(c, m, widths, "Mamba2 layers'")) return;
+    m.mamba_conv_bias = c.flag("use_conv_bias", true);
+    m.mamba_proj_bias = c.flag("use_bias", false);
+    const std::string ssm = c.text("mamba_ssm_cache_dtype");
+    if (ssm == "float32") m.mamba_ssm_config_bytes = 4;
+    else if (ssm == "float16") m.mamba_ssm_config_bytes = 2;
+    else if (!ssm.empty() && ssm != "auto")  // the values --mamba-ssm-cache-dtype takes
+        c.note(fail(c.field("mamba_ssm_cache_dtype"), ErrorCode::out_of_range,
+                    c.field("mamba_ssm_cache_dtype") + " is \"" + ssm + "\"; it must be float32, float16 or auto"));
+    m.derived.push_back({"layers", key + std::string(": ") + format_count(count[0]) + " Mamba2, " + format_count(count[1]) +
+                                       " attention, " + format_count(dense) + " MLP and " + format_count(moe) +
+                                       " MoE layers, one block each; MLPs relu^2 without a gate"});
+    if (count[0] > 0) note_state_layers(m, "Mamba2");
+}
+
 void read_linear_layers(ConfigReader& c, ModelSpec& m) {
+    if (const json* pattern = c.find("hybrid_override_pattern")) {
+        if (pattern->is_string()) read_nemotron_h(c, m, pattern->get<std::string>());
+        else
+            c.note(fail(c.field("hybrid_override_pattern"), ErrorCode::wrong_type,
+                        c.field("hybrid_override_pattern") + " must be a string of M, *, - and E, one for each layer"));
+        return;
+    }
     if (const int64_t mamba = count_mamba_layers(c); mamba > 0) {
         read_mamba_layers(c, m, mamba);
         return;
@@ -210,6 +280,9 @@ void read_moe(ConfigReader& c, ModelSpec& m) {
     m.shared_expert_intermediate_size =
         c.integer("shared_expert_intermediate_size", 0, ConfigLimits::max_intermediate).value_or(shared * m.moe_intermediate_size);
     if (granite_shared) m.shared_expert_intermediate_size = *granite_shared;
+    // Nemotron-H: n_shared_experts of moe_shared_expert_intermediate_size each (nemotron_h.py).
+    if (auto width = c.integer("moe_shared_expert_intermediate_size", 0, ConfigLimits::max_intermediate))
+        m.shared_expert_intermediate_size = std::max<int64_t>(shared, 1) * *width;
     m.num_dense_layers = c.integer("first_k_dense_replace", 0, m.num_hidden_layers).value_or(0);
     m.derived.push_back({"experts", format_count(experts) + " experts of width " + format_count(m.moe_intermediate_size) + ", " +
                                         format_count(m.experts_per_token) + " per token"});

@@ -62,6 +62,47 @@ json with_mamba(const ModelSpec& m, json c) {
     return c;
 }
 
+// Nemotron-H's keys: one block a layer in hybrid_override_pattern (the reader counts the blocks,
+// whose order does not change the pool), the mixer's widths, the experts without a gate.
+json with_nemotron_h(const ModelSpec& m, json c) {
+    c["model_type"] = "nemotron_h";
+    const int64_t dense = m.num_experts > 0 ? m.num_dense_layers : m.num_mlp_only_layers;
+    c["hybrid_override_pattern"] =
+        std::string(static_cast<size_t>(m.num_linear_layers), 'M') + std::string(static_cast<size_t>(num_kv_cache_layers(m)), '*') +
+        std::string(static_cast<size_t>(dense), '-') + std::string(static_cast<size_t>(m.num_mlp_only_layers - dense), 'E');
+    c.update({{"mlp_hidden_act", "relu2"},
+              {"mamba_num_heads", m.mamba_num_heads},
+              {"mamba_head_dim", m.mamba_head_dim},
+              {"ssm_state_size", m.mamba_state_size},
+              {"n_groups", m.mamba_num_groups},
+              {"conv_kernel", m.linear_conv_kernel},
+              {"use_conv_bias", m.mamba_conv_bias},
+              {"use_bias", m.mamba_proj_bias}});
+    if (m.mamba_ssm_config_bytes > 0) c["mamba_ssm_cache_dtype"] = m.mamba_ssm_config_bytes == 4 ? "float32" : "float16";
+    if (m.num_experts > 0)
+        c.update({{"n_routed_experts", m.num_experts},
+                  {"num_experts_per_tok", m.experts_per_token},
+                  {"moe_intermediate_size", m.moe_intermediate_size},
+                  {"n_shared_experts", 1},
+                  {"moe_shared_expert_intermediate_size", m.shared_expert_intermediate_size}});
+    return c;
+}
+
+// How a checkpoint in this weight format says so (16-bit weights have no quantization_config).
+json quantization_config(const ModelSpec& m) {
+    switch (m.weight_format) {
+        case WeightFormat::fp8:
+            return {{"quant_method", "fp8"}};
+        case WeightFormat::int4_grouped:
+            return {{"quant_method", "awq"}, {"bits", 4}, {"group_size", m.quant_group_size}};
+        case WeightFormat::mxfp4_experts:
+            return {{"quant_method", "mxfp4"}};
+        case WeightFormat::bf16:
+            break;
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 json model_to_config(const ModelSpec& m) {
@@ -83,14 +124,17 @@ json model_to_config(const ModelSpec& m) {
                   {"qk_rope_head_dim", m.qk_rope_head_dim},
                   {"qk_nope_head_dim", m.qk_nope_head_dim},
                   {"v_head_dim", m.v_head_dim}});
-    const bool mamba = m.linear_kind == LinearKind::mamba2 && m.num_linear_layers > 0;
-    if (m.num_experts > 0 && !mamba)  // Granite writes its own expert keys (with_mamba)
+    const bool nemotron_h = m.num_mlp_only_layers > 0;
+    const bool mamba = m.linear_kind == LinearKind::mamba2 && m.num_linear_layers > 0 && !nemotron_h;
+    if (m.num_experts > 0 && !mamba && !nemotron_h)  // Granite and Nemotron-H write their own expert keys
         c.update({{"num_experts", m.num_experts},
                   {"num_experts_per_tok", m.experts_per_token},
                   {"moe_intermediate_size", m.moe_intermediate_size},
                   {"shared_expert_intermediate_size", m.shared_expert_intermediate_size},
                   {"first_k_dense_replace", m.num_dense_layers}});
-    if (mamba) {
+    if (nemotron_h) {
+        c = with_nemotron_h(m, std::move(c));
+    } else if (mamba) {
         c = with_mamba(m, std::move(c));
     } else if (m.sliding_window > 0 || m.num_linear_layers > 0) {
         json types = json::array();
@@ -102,25 +146,13 @@ json model_to_config(const ModelSpec& m) {
     }
     if (m.sliding_window > 0) c["sliding_window"] = m.sliding_window;
     if (m.num_mtp_layers > 0) c["num_nextn_predict_layers"] = m.num_mtp_layers;
-    if (m.num_linear_layers > 0 && !mamba)
+    if (m.num_linear_layers > 0 && !mamba && !nemotron_h)
         c.update({{"linear_num_key_heads", m.linear_num_key_heads},
                   {"linear_num_value_heads", m.linear_num_value_heads},
                   {"linear_key_head_dim", m.linear_key_head_dim},
                   {"linear_value_head_dim", m.linear_value_head_dim},
                   {"linear_conv_kernel_dim", m.linear_conv_kernel}});
-    switch (m.weight_format) {
-        case WeightFormat::bf16:
-            break;
-        case WeightFormat::fp8:
-            c["quantization_config"] = {{"quant_method", "fp8"}};
-            break;
-        case WeightFormat::int4_grouped:
-            c["quantization_config"] = {{"quant_method", "awq"}, {"bits", 4}, {"group_size", m.quant_group_size}};
-            break;
-        case WeightFormat::mxfp4_experts:
-            c["quantization_config"] = {{"quant_method", "mxfp4"}};
-            break;
-    }
+    if (m.weight_format != WeightFormat::bf16) c["quantization_config"] = quantization_config(m);
     return m.vision.family == VisionFamily::none ? c : with_vision(m.vision, std::move(c));
 }
 

@@ -63,6 +63,10 @@ void log_reserved_kv_cache(const Result& r, std::vector<LogLine>& out) {
 // a linear-attention state per page, and the state's page padded to the attention page.
 void log_state_pages(const KvLayout& k, std::vector<LogLine>& out) {
     if (k.linear_layers == 0) return;
+    if (k.ssm_state_updated_bytes > 0)
+        add(out, LogKind::info,
+            std::string("Updating mamba_ssm_cache_dtype to '") + (k.ssm_state_updated_bytes == 4 ? "float32" : "float16") +
+                "' for NemotronH model");
     if (k.block_size_raised)
         add(out, LogKind::info,
             "Setting attention block size to " + std::to_string(k.block_size) +
@@ -71,6 +75,19 @@ void log_state_pages(const KvLayout& k, std::vector<LogLine>& out) {
         add(out, LogKind::info,
             "Padding mamba page size by " + format_fixed(100.0 * (k.page_bytes - k.linear_state_bytes) / k.linear_state_bytes, 2) +
                 "% to ensure that mamba page size and attention page size are exactly equal.");
+}
+
+// kv_cache_utils warns once for each kind of layer (full, sliding, linear) whose count the group
+// size does not divide, over that kind's own layers.
+void log_padding_layers(const KvLayout& k, std::vector<LogLine>& out) {
+    if (k.padding_layers == 0) return;
+    for (const int64_t layers : {k.layers - k.sliding_layers, k.sliding_layers, k.linear_layers}) {
+        const int64_t padding = layers > 0 ? (k.group_size - layers % k.group_size) % k.group_size : 0;
+        if (padding > 0)
+            add(out, LogKind::warning,
+                "Add " + std::to_string(padding) + " padding layers, may waste at most " +
+                    format_fixed(100.0 * static_cast<double>(padding) / static_cast<double>(layers), 2) + "% KV cache memory");
+    }
 }
 
 // --kv-offloading-size: the connector the engine creates once the pool is sized (vLLM's
@@ -127,11 +144,7 @@ void log_startup(const Result& r, std::vector<LogLine>& out) {
     if (!m.kv_cache_memory_bytes_set) add(out, LogKind::info, "Available KV cache memory: " + gib(m.available_kv_bytes, 2) + " GiB");
     if (m.cuda_graph_in_budget && m.cuda_graph_bytes > 0) log_equivalent_utilization(r, out);
     if (m.startup_error) return;
-    if (m.layout.padding_layers > 0)
-        add(out, LogKind::warning,
-            "Add " + std::to_string(m.layout.padding_layers) + " padding layers, may waste at most " +
-                format_fixed(100.0 * static_cast<double>(m.layout.padding_layers) / static_cast<double>(m.layout.layers), 2) +
-                "% KV cache memory");
+    log_padding_layers(m.layout, out);
     const std::string size = "GPU KV cache size: " + format_count(m.kv_cache_tokens) + " tokens";
     const std::string most =
         "Maximum concurrency for " + format_count(*r.scenario.max_model_len) + " tokens per request: " + concurrency(m.max_concurrency);

@@ -39,14 +39,16 @@ PerRank per_rank_elements(const ModelSpec& m, const Scenario& s, const EngineRul
                      value = to_d(m.linear_num_value_heads * m.linear_value_head_dim);
         p.linear_attention = (h + (2.0 * key + 2.0 * value) / tp) + (h + 2.0 * to_d(m.linear_num_value_heads) / tp) + (value / tp + h);
     }
-    p.dense_mlp = (2.0 * h + 2.0 * to_d(m.intermediate_size) / tp) + (to_d(m.intermediate_size) / tp + h);
+    // An MLP's up projection has two slices (gate and up) where it is gated, one otherwise; then down.
+    const double slices = m.gated_mlp ? 2.0 : 1.0;
+    auto mlp = [&](double width) { return slices * (h + width) + (width + h); };
+    p.dense_mlp = mlp(to_d(m.intermediate_size) / tp);
     if (m.num_experts > 0) {
         const double shared = to_d(m.shared_expert_intermediate_size) / tp;
-        p.moe = (h + to_d(m.num_experts)) + (m.shared_expert_intermediate_size > 0 ? (2.0 * h + 2.0 * shared) + (shared + h) : 0.0);
+        p.moe = (h + to_d(m.num_experts)) + (m.shared_expert_intermediate_size > 0 ? mlp(shared) : 0.0);
         if (rules.fused_moe_lora) {
             const ExpertPlacement e = place_experts(m, s);
-            const double experts = to_d(e.experts_per_gpu), width = to_d(e.expert_width);
-            p.moe += experts * ((2.0 * h + 2.0 * width) + (width + h));  // w13 (two slices), w2
+            p.moe += to_d(e.experts_per_gpu) * mlp(to_d(e.expert_width));  // w13, w2
         }
     }
     return p;
@@ -59,8 +61,8 @@ double lora_buffer_bytes(const ModelSpec& m, const Scenario& s, const EngineRule
     const PerRank p = per_rank_elements(m, s, rules);
     const double share = to_d(layers) / to_d(m.num_hidden_layers);
     const double attention_layers = to_d(num_kv_cache_layers(m)) * share, linear_layers = to_d(m.num_linear_layers) * share;
-    const double moe_layers = m.num_experts > 0 ? to_d(m.num_hidden_layers - m.num_dense_layers) * share : 0.0;
-    const double dense_layers = to_d(layers) - moe_layers;
+    const double moe_layers = m.num_experts > 0 ? to_d(num_mlp_layers(m) - m.num_dense_layers) * share : 0.0;
+    const double dense_layers = to_d(num_mlp_layers(m)) * share - moe_layers;
     double elements = attention_layers * p.attention + linear_layers * p.linear_attention + dense_layers * p.dense_mlp + moe_layers * p.moe;
     // The embedding's and lm_head's, over the vocabulary and, until 0.12.0 (PRs #28382, #28545), the
     // 256 rows of lora_extra_vocab_size (and a table of that many rows per adapter).

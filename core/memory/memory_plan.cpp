@@ -68,7 +68,7 @@ double weights_of_stage(const ModelSpec& m, const Scenario& s, const Stage& st, 
     // Attention: K and V of a replicated head are held whole by every rank that uses it.
     double attention_per_rank = to_d(p.attention) / tp;
     if (!is_mla(m) && m.num_key_value_heads > 0) {
-        const double kv_params = to_d(m.num_hidden_layers) * 2.0 * to_d(m.hidden_size * kv_width(m));
+        const double kv_params = to_d(num_kv_cache_layers(m)) * 2.0 * to_d(m.hidden_size * kv_width(m));
         attention_per_rank += kv_params * (to_d(layout.kv_heads_per_rank) / to_d(m.num_key_value_heads) - 1.0 / tp);
     }
     // The routed experts over TP x DP GPUs, sliced or whole (memory/parallelism.hpp); everything
@@ -110,16 +110,18 @@ double activation_peak(const ModelSpec& m, const Scenario& s, const GpuSpec& gpu
                                              to_d(m.kv_lora_rank + m.qk_rope_head_dim)
                                        : to_d(query_width(m) + 2 * kv_width(m)) / tp;
     const double element = to_d(c.activation_bytes_per_element);
-    const double forward =
-        to_d(tokens) * element * (rules.v1_engine ? c.v1_forward_scale : 1.0) *
-        (c.forward_hidden_buffers * to_d(m.hidden_size) + c.forward_mlp_buffers * mlp_width + c.forward_qkv_buffers * qkv_width);
+    // An MLP without a gate (Nemotron-H) keeps two of the three intermediate-width tensors.
+    const double mlp_share = m.gated_mlp ? 1.0 : 2.0 / 3.0;
+    const double forward = to_d(tokens) * element * (rules.v1_engine ? c.v1_forward_scale : 1.0) *
+                           (c.forward_hidden_buffers * to_d(m.hidden_size) + c.forward_mlp_buffers * mlp_share * mlp_width +
+                            c.forward_qkv_buffers * qkv_width);
     if (!st.last) return forward;
     // The sampler runs with the forward pass's hidden states (and an MoE's workspace) still alive,
     // sorting for top-k/top-p in V0 and in V1's older profile on large devices (calibration.hpp).
     const double per_logit =
         !rules.v1_engine || (!rules.newer_profile && large_device(gpu)) ? c.sorting_sampler_bytes_per_logit : c.sampler_bytes_per_logit;
     const double moe_workspace = m.num_experts > 0 ? to_d(tokens) * to_d(m.experts_per_token) * element * c.moe_workspace_buffers *
-                                                         (3.0 * to_d(m.moe_intermediate_size) / tp + to_d(m.hidden_size))
+                                                         (3.0 * mlp_share * to_d(m.moe_intermediate_size) / tp + to_d(m.hidden_size))
                                                    : 0.0;
     const double sampler = to_d(rows) * to_d(m.vocab_size) * per_logit + to_d(tokens) * to_d(m.hidden_size) * element + moe_workspace;
     return std::max(forward, sampler);
@@ -140,10 +142,14 @@ double profile_peak(const ModelSpec& m, const Scenario& s, const GpuSpec& gpu, c
 // then padded to the attention page. With prefix caching off, the default for hybrid models, a
 // request holds one state page per linear-attention layer (MambaSpec.max_memory_usage_bytes, cache
 // mode "none"). A block_size set larger stays.
-void raise_block_for_state(KvLayout& k, const ModelSpec& m, const Scenario& s, const Stage& st) {
+void raise_block_for_state(KvLayout& k, const ModelSpec& m, const Scenario& s, const Stage& st, const EngineRules& rules) {
     constexpr int64_t alignment = 16;
     k.linear_layers = m.num_linear_layers * st.layers / m.num_hidden_layers;
-    k.linear_state_bytes = linear_state_bytes(m, s.tensor_parallel_size);
+    if (m.model_type == "nemotron_h" && rules.nemotron_h_ssm_fallback_bytes > 0)
+        k.ssm_state_updated_bytes = m.mamba_ssm_config_bytes > 0 ? m.mamba_ssm_config_bytes : rules.nemotron_h_ssm_fallback_bytes;
+    constexpr int64_t model_dtype_bytes = 2;
+    k.linear_state_bytes =
+        linear_state_bytes(m, s.tensor_parallel_size, k.ssm_state_updated_bytes > 0 ? k.ssm_state_updated_bytes : model_dtype_bytes);
     const auto tokens = static_cast<int64_t>(std::ceil(k.linear_state_bytes / (to_d(alignment) * k.bytes_per_token_per_layer)));
     const int64_t needed = alignment * tokens;
     if (!s.block_size || *s.block_size < needed) {
@@ -176,7 +182,7 @@ KvLayout layout_of(const ModelSpec& m, const Scenario& s, const ResolvedLimits& 
     k.layers += k.draft_layers;
     k.kv_bytes_per_token = k.bytes_per_token_per_layer * to_d(k.layers);
     const bool hybrid_allocator = rules.v1_engine && rules.hybrid_kv_allocator;
-    if (hybrid_allocator && m.num_linear_layers > 0) raise_block_for_state(k, m, s, st);
+    if (hybrid_allocator && m.num_linear_layers > 0) raise_block_for_state(k, m, s, st, rules);
     k.page_bytes = k.bytes_per_token_per_layer * to_d(k.block_size);
 
     const int64_t full = k.layers - k.sliding_layers, other = k.sliding_layers + k.linear_layers;

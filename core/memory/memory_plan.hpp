@@ -76,8 +76,11 @@ struct KvLayout {
     int64_t linear_groups = 0;
     double linear_state_bytes = 0;   // one layer's state for one request, before padding
     bool block_size_raised = false;  // the engine raised block_size for the state (it logs it)
-    int64_t draft_layers = 0;        // a drafter's attention layers, among `layers` (memory/speculative.hpp)
-    double kv_bytes_per_token = 0;   // every attention layer of the rank, as if full attention
+    // The recurrent state's element bytes where a release set them from a Nemotron-H config (it logs
+    // "Updating mamba_ssm_cache_dtype"); 0 where the state is in the model's dtype.
+    int64_t ssm_state_updated_bytes = 0;
+    int64_t draft_layers = 0;       // a drafter's attention layers, among `layers` (memory/speculative.hpp)
+    double kv_bytes_per_token = 0;  // every attention layer of the rank, as if full attention
 };
 
 struct MemoryPlan {

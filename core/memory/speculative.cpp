@@ -25,6 +25,7 @@ ModelSpec one_layer_of(const ModelSpec& t, bool mixture_of_experts) {
     d.num_hidden_layers = 1;
     d.sliding_window = d.num_sliding_layers = 0;
     d.num_linear_layers = 0;
+    d.num_mlp_only_layers = 0;  // Nemotron-H's MTP (*E): attention and an MoE, as one layer
     d.num_mtp_layers = 0;
     d.num_dense_layers = 0;
     d.tie_word_embeddings = false;  // its lm_head is read whole each pass, shared or not
@@ -32,6 +33,7 @@ ModelSpec one_layer_of(const ModelSpec& t, bool mixture_of_experts) {
         if (d.intermediate_size == 0) d.intermediate_size = d.moe_intermediate_size * d.experts_per_token;
         d.num_experts = d.experts_per_token = d.moe_intermediate_size = d.shared_expert_intermediate_size = 0;
         d.attention_output_gate = false;
+        d.gated_mlp = true;  // a Llama layer's
         d.weight_format = WeightFormat::bf16;  // published heads are 16-bit
     }
     return d;

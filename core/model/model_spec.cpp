@@ -12,7 +12,9 @@ ModelSpec with_multi_head_attention(ModelSpec model) {
     return model;
 }
 
-int64_t num_kv_cache_layers(const ModelSpec& m) { return m.num_hidden_layers - m.num_linear_layers; }
+int64_t num_kv_cache_layers(const ModelSpec& m) { return m.num_hidden_layers - m.num_linear_layers - m.num_mlp_only_layers; }
+int64_t num_mlp_layers(const ModelSpec& m) { return m.num_mlp_only_layers > 0 ? m.num_mlp_only_layers : m.num_hidden_layers; }
+int64_t num_row_parallel_blocks(const ModelSpec& m) { return m.num_hidden_layers - m.num_mlp_only_layers + num_mlp_layers(m); }
 int64_t num_full_attention_layers(const ModelSpec& m) { return num_kv_cache_layers(m) - m.num_sliding_layers; }
 namespace {
 
@@ -23,18 +25,18 @@ int64_t mamba_conv_dim(const ModelSpec& m, int64_t groups) { return mamba_inner_
 
 }  // namespace
 
-double linear_state_bytes(const ModelSpec& m, int64_t tp) {
+double linear_state_bytes(const ModelSpec& m, int64_t tp, int64_t ssm_element_bytes) {
     if (m.num_linear_layers == 0 || tp <= 0) return 0.0;
     constexpr int64_t model_dtype_bytes = 2;
     if (m.linear_kind == LinearKind::mamba2) {
         const int64_t conv = (m.linear_conv_kernel - 1) * (mamba_conv_dim(m, mamba_groups_held(m, tp)) / tp);
         const int64_t recurrent = m.mamba_num_heads / tp * m.mamba_head_dim * m.mamba_state_size;
-        return static_cast<double>((conv + recurrent) * model_dtype_bytes);
+        return static_cast<double>(conv * model_dtype_bytes + recurrent * ssm_element_bytes);
     }
     const int64_t conv_dim = 2 * m.linear_num_key_heads * m.linear_key_head_dim + m.linear_num_value_heads * m.linear_value_head_dim;
     const int64_t conv = (m.linear_conv_kernel - 1) * (conv_dim / tp);
     const int64_t recurrent = m.linear_num_value_heads / tp * m.linear_value_head_dim * m.linear_key_head_dim;
-    return static_cast<double>((conv + recurrent) * model_dtype_bytes);
+    return static_cast<double>(conv * model_dtype_bytes + recurrent * ssm_element_bytes);
 }
 int64_t vision_parameter_count(const ModelSpec& m) {
     const VisionEncoder& v = m.vision;
@@ -128,12 +130,13 @@ ParameterCount count_parameters(const ModelSpec& m) {
     p.lm_head = m.tie_word_embeddings ? 0 : m.vocab_size * h;
     p.attention = num_kv_cache_layers(m) * attention_per_layer(m) + m.num_linear_layers * linear_attention_per_layer(m);
     p.norms = m.num_hidden_layers * m.norms_per_layer * h + h;
-    const int64_t dense_layers = m.num_experts > 0 ? m.num_dense_layers : m.num_hidden_layers;
-    p.dense_mlp = dense_layers * 3 * h * m.intermediate_size;  // gate, up, down
+    const int64_t matrices = m.gated_mlp ? 3 : 2;  // (gate,) up, down
+    const int64_t dense_layers = m.num_experts > 0 ? m.num_dense_layers : num_mlp_layers(m);
+    p.dense_mlp = dense_layers * matrices * h * m.intermediate_size;
     if (m.num_experts > 0) {
-        const int64_t moe_layers = m.num_hidden_layers - m.num_dense_layers;
-        p.experts = moe_layers * m.num_experts * 3 * h * m.moe_intermediate_size;
-        p.shared_and_router = moe_layers * (3 * h * m.shared_expert_intermediate_size + h * m.num_experts);
+        const int64_t moe_layers = num_mlp_layers(m) - m.num_dense_layers;
+        p.experts = moe_layers * m.num_experts * matrices * h * m.moe_intermediate_size;
+        p.shared_and_router = moe_layers * (matrices * h * m.shared_expert_intermediate_size + h * m.num_experts);
     }
     return p;
 }

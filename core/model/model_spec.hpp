@@ -15,7 +15,8 @@
 //   Vision encoder (multimodal checkpoints' vision_config): a ViT over image patches and the
 //   projector into the language model's width, for the SigLIP tower of Gemma 3 and the towers of
 //   Qwen2-VL and Qwen2.5-VL; other towers are named in `derived` and left out.
-// Leaves out Mamba2 layers and small tensors (biases of gpt-oss experts, attention sinks).
+//   Nemotron-H: layers of one block each, a mixer or an MLP (hybrid_override_pattern).
+// Leaves out small tensors (biases of gpt-oss experts, attention sinks).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -68,6 +69,11 @@ struct ModelSpec {
     bool attention_bias = false;
     bool qk_norm = false;         // Qwen3 normalises q and k per head
     int64_t norms_per_layer = 2;  // RMSNorms per layer (Gemma 2/3: 4)
+    bool gated_mlp = true;        // gate, up and down; false: up and down alone (Nemotron-H's relu^2)
+    // Nemotron-H builds each layer from one block of hybrid_override_pattern: a mixer alone (Mamba2
+    // or attention) or an MLP alone (dense, or MoE). These are the MLP-alone layers; 0 for models
+    // whose every layer has a mixer and an MLP.
+    int64_t num_mlp_only_layers = 0;
 
     // MLA (DeepSeek V2/V3, Kimi K2).
     AttentionKind attention = AttentionKind::standard;
@@ -102,6 +108,9 @@ struct ModelSpec {
     int64_t mamba_num_groups = 0;
     bool mamba_conv_bias = true;
     bool mamba_proj_bias = false;
+    // The recurrent state's element bytes the config asks for (mamba_ssm_cache_dtype: 4 for float32);
+    // 0 when it says nothing. Which releases read it: EngineRules::mamba_ssm_dtype.
+    int64_t mamba_ssm_config_bytes = 0;
 
     // Mixture of experts (num_experts = 0: dense).
     int64_t num_experts = 0;
@@ -130,13 +139,16 @@ ModelSpec with_multi_head_attention(ModelSpec model);
 
 int64_t num_full_attention_layers(const ModelSpec& model);
 // One linear-attention layer's state for one request on one of `tp` ranks, in bytes: the conv window
-// (conv_kernel - 1 inputs of q, k and v; of Mamba2's x, B and C) and the recurrent matrices, both in
-// the model's 16-bit dtype (mamba_cache_dtype and mamba_ssm_cache_dtype "auto";
-// vllm/model_executor/layers/mamba/mamba_utils.py).
-double linear_state_bytes(const ModelSpec& model, int64_t tp);
+// (conv_kernel - 1 inputs of q, k and v; of Mamba2's x, B and C) in the model's 16-bit dtype, and the
+// recurrent matrices in ssm_element_bytes (vllm/model_executor/layers/mamba/mamba_utils.py).
+double linear_state_bytes(const ModelSpec& model, int64_t tp, int64_t ssm_element_bytes = 2);
 // A Mamba2 mixer's inner width: heads x head_dim (the reader checks it is mamba_expand x hidden_size).
 inline int64_t mamba_inner_width(const ModelSpec& m) { return m.mamba_num_heads * m.mamba_head_dim; }
 int64_t num_kv_cache_layers(const ModelSpec& model);  // layers with a KV cache
+int64_t num_mlp_layers(const ModelSpec& model);       // layers with an MLP or MoE
+// Layers whose output a tensor-parallel all-reduce sums: each mixer and each MLP (two a layer for
+// most models, one for Nemotron-H's single blocks).
+int64_t num_row_parallel_blocks(const ModelSpec& model);
 
 // Parameters by where they live; the weight bytes of each part depend on how it is stored.
 struct ParameterCount {

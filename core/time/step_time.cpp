@@ -109,12 +109,13 @@ void add_prefill(StepLoad& load, double tokens, int64_t prompt, int64_t chunk) {
 
 // A layer's fixed costs: kernel floors, and routing and alignment where it is a mixture of experts,
 // whose grouped GEMM takes the longer of its per-expert floor and the time to read what it touches.
+// A layer of one block (Nemotron-H: a mixer or an MLP alone) launches about half a layer's kernels.
 double layer_floors_s(const StepEngine& r, bool graph, double tokens_per_pass, const Calibration& c) {
     const ModelSpec& m = r.model;
-    double floors =
-        static_cast<double>(m.num_hidden_layers) * (graph ? c.layer_floor_graph_s : std::max(c.layer_floor_graph_s, c.layer_floor_eager_s));
+    const double layers = static_cast<double>(num_row_parallel_blocks(m)) / 2.0;
+    double floors = layers * (graph ? c.layer_floor_graph_s : std::max(c.layer_floor_graph_s, c.layer_floor_eager_s));
     if (m.num_experts <= 0) return floors;
-    const double moe_layers = static_cast<double>(m.num_hidden_layers - m.num_dense_layers);
+    const double moe_layers = static_cast<double>(num_mlp_layers(m) - m.num_dense_layers);
     const double touched = experts_touched(m, tokens_per_pass) * static_cast<double>(m.num_experts);
     const double read_s = expert_weight_bytes(r) * experts_touched(m, tokens_per_pass) / moe_layers / step_bytes_per_s(r.gpu, c);
     floors += moe_layers * (c.moe_layer_floor_s + std::max(0.0, touched * c.moe_expert_floor_s - read_s));
@@ -187,7 +188,7 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
     const bool graph = runs_in_cuda_graph(r.rules, r.scenario, tokens / passes, load.prefill_tokens == 0);
     phase.kernel_s = passes * layer_floors_s(r, graph, tokens / passes, c);
     const double message_bytes = tokens / passes * static_cast<double>(r.model.hidden_size) * c.activation_bytes_per_element;
-    const double allreduces = 2.0 * static_cast<double>(r.model.num_hidden_layers) + 2.0;
+    const double allreduces = static_cast<double>(num_row_parallel_blocks(r.model)) + 2.0;
     phase.communication_s = passes * allreduces * allreduce_s(message_bytes, tp, r.gpu, r.rules, r.scenario, c);
     phase.draft_s = draft_passes_s(r, load, c);
     phase.gpu_s = phase.matmul_s + phase.attention_s + phase.kernel_s + phase.communication_s + phase.draft_s;

@@ -35,14 +35,14 @@ inline kv::LogExplanation explained(const std::string& text) {
     return std::get<kv::LogExplanation>(outcome);
 }
 
-// The largest value a scenario field's row accepts.
-// Whether the engine log the model prints has this INFO line, exactly.
-inline bool logs(const kv::Result& r, const std::string& line) {
+// Whether the engine log the model prints has this line, exactly (an INFO line unless a level is given).
+inline bool logs(const kv::Result& r, const std::string& line, const std::string& level = "INFO") {
     for (const kv::LogLine& l : kv::engine_log(r))
-        if (l.text == "INFO " + line) return true;
+        if (l.text == level + " " + line) return true;
     return false;
 }
 
+// The largest value a scenario field's row accepts.
 inline int64_t field_max(const char* name) { return static_cast<int64_t>(kv::scenario_field(name).hi); }
 
 }  // namespace kvtest
