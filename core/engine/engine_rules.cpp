@@ -58,6 +58,8 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.lora_in_profile = !(v < EngineVersion{0, 8, 0});
     r.fused_moe_lora = !(v < EngineVersion{0, 11, 1});
     r.lora_extra_vocab = v < EngineVersion{0, 12, 0};
+    r.ssm_float32_argument = !(v < EngineVersion{0, 10, 2});
+    r.ssm_float16_argument = !(v < EngineVersion{0, 13, 0});
     r.nemotron_h_ssm_fallback_bytes = v < EngineVersion{0, 13, 0} ? 0 : v < EngineVersion{0, 20, 0} ? 2 : 4;
     return r;
 }

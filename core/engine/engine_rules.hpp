@@ -153,6 +153,11 @@ struct EngineRules {
     // then the config's mamba_ssm_cache_dtype, else float16 (2 bytes); else float32 (4) from PR
     // #39032 (opened 2026-04-05, after 0.19.0 was cut: placed at 0.20.0). 0: the config is not read.
     int64_t nemotron_h_ssm_fallback_bytes = 4;
+    // --mamba-ssm-cache-dtype: float32 from PR #22928 (opened 2025-08-14, after 0.10.1 was cut; PR
+    // #24883 of 2025-09-15 mends its fp32 conv path "recently added": placed at 0.10.2), float16 from
+    // PR #29978 (0.13.0, above). An older release refuses the argument or the value.
+    bool ssm_float32_argument = true;
+    bool ssm_float16_argument = true;
 };
 
 EngineRules engine_rules(const EngineVersion& version);

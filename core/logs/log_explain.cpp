@@ -267,6 +267,7 @@ std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenSc
     if (p.disable_custom_all_reduce) s.disable_custom_all_reduce = *p.disable_custom_all_reduce;
     if (p.kv_cache_dtype && p.kv_cache_dtype->rfind("fp8", 0) == 0) s.kv_cache_dtype = DType::fp8;
     if (p.quantization && *p.quantization == "fp8") s.weight_dtype = DType::fp8;
+    if (p.mamba_ssm_cache_dtype) s.mamba_ssm_cache_dtype = *p.mamba_ssm_cache_dtype;
     // What the log states is checked as a scenario's fields are (a version too old, a size out of range).
     if (auto error = check_fields(scenario_fields(), s)) return *error;
     return s;

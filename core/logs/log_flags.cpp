@@ -30,12 +30,13 @@ constexpr std::array<Setting<int64_t>, 10> integer_settings{{
     {{"", "max_loras", "--max-loras"}, &ParsedLog::max_loras},
     {{"", "max_lora_rank", "--max-lora-rank"}, &ParsedLog::max_lora_rank},
 }};
-constexpr std::array<Setting<std::string>, 5> word_settings{{
+constexpr std::array<Setting<std::string>, 6> word_settings{{
     {{"model", "model", "--model"}, &ParsedLog::model},
     {{"", "model_tag", ""}, &ParsedLog::model},  // `vllm serve MODEL`'s positional argument
     {{"kv_cache_dtype", "kv_cache_dtype", "--kv-cache-dtype"}, &ParsedLog::kv_cache_dtype},
     {{"quantization", "quantization", "--quantization"}, &ParsedLog::quantization},
     {{"dtype", "dtype", "--dtype"}, &ParsedLog::dtype},
+    {{"", "mamba_ssm_cache_dtype", "--mamba-ssm-cache-dtype"}, &ParsedLog::mamba_ssm_cache_dtype},
 }};
 constexpr std::array<Setting<bool>, 4> switch_settings{{
     {{"enforce_eager", "enforce_eager", "--enforce-eager"}, &ParsedLog::enforce_eager},

@@ -38,7 +38,7 @@ struct ParsedLog {
     std::optional<double> equivalent_utilization;  // 0.20+: the same budget without the CUDA-graph estimate
     std::optional<int64_t> max_model_len, tensor_parallel_size, pipeline_parallel_size, data_parallel_size, max_num_seqs,
         max_num_batched_tokens, block_size, kv_cache_memory_bytes, max_loras, max_lora_rank;
-    std::optional<std::string> kv_cache_dtype, quantization, dtype;
+    std::optional<std::string> kv_cache_dtype, quantization, dtype, mamba_ssm_cache_dtype;
     std::optional<bool> enforce_eager, disable_custom_all_reduce, enable_expert_parallel, enable_lora;
     // --speculative-config: its method ("mtp" for every model's MTP) and token count; a drafter loaded.
     std::optional<std::string> speculative_method;

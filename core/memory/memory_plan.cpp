@@ -145,11 +145,16 @@ double profile_peak(const ModelSpec& m, const Scenario& s, const GpuSpec& gpu, c
 void raise_block_for_state(KvLayout& k, const ModelSpec& m, const Scenario& s, const Stage& st, const EngineRules& rules) {
     constexpr int64_t alignment = 16;
     k.linear_layers = m.num_linear_layers * st.layers / m.num_hidden_layers;
-    if (m.model_type == "nemotron_h" && rules.nemotron_h_ssm_fallback_bytes > 0)
-        k.ssm_state_updated_bytes = m.mamba_ssm_config_bytes > 0 ? m.mamba_ssm_config_bytes : rules.nemotron_h_ssm_fallback_bytes;
     constexpr int64_t model_dtype_bytes = 2;
-    k.linear_state_bytes =
-        linear_state_bytes(m, s.tensor_parallel_size, k.ssm_state_updated_bytes > 0 ? k.ssm_state_updated_bytes : model_dtype_bytes);
+    int64_t ssm_bytes = model_dtype_bytes;
+    if (s.mamba_ssm_cache_dtype != "auto") {
+        ssm_bytes = s.mamba_ssm_cache_dtype == "float32" ? 4 : 2;
+    } else if (m.model_type == "nemotron_h" && rules.nemotron_h_ssm_fallback_bytes > 0) {
+        // Only "auto" is replaced, so the engine logs the update only then.
+        k.ssm_state_updated_bytes = m.mamba_ssm_config_bytes > 0 ? m.mamba_ssm_config_bytes : rules.nemotron_h_ssm_fallback_bytes;
+        ssm_bytes = k.ssm_state_updated_bytes;
+    }
+    k.linear_state_bytes = linear_state_bytes(m, s.tensor_parallel_size, ssm_bytes);
     const auto tokens = static_cast<int64_t>(std::ceil(k.linear_state_bytes / (to_d(alignment) * k.bytes_per_token_per_layer)));
     const int64_t needed = alignment * tokens;
     if (!s.block_size || *s.block_size < needed) {

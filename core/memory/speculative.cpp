@@ -33,7 +33,7 @@ ModelSpec one_layer_of(const ModelSpec& t, bool mixture_of_experts) {
         if (d.intermediate_size == 0) d.intermediate_size = d.moe_intermediate_size * d.experts_per_token;
         d.num_experts = d.experts_per_token = d.moe_intermediate_size = d.shared_expert_intermediate_size = 0;
         d.attention_output_gate = false;
-        d.gated_mlp = true;  // a Llama layer's
+        d.gated_mlp = true;                    // a Llama layer's
         d.weight_format = WeightFormat::bf16;  // published heads are 16-bit
     }
     return d;

@@ -69,6 +69,12 @@ std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibr
         return InputError{"kv_cache_memory_bytes", ErrorCode::unknown_field,
                           "kv_cache_memory_bytes (--kv-cache-memory-bytes) is not an engine argument of vLLM " + scenario.vllm_version +
                               ": it came with PR #21489, first released in 0.11.0"};
+    if (const EngineRules rules = engine_rules_of(scenario.vllm_version);
+        (scenario.mamba_ssm_cache_dtype == "float32" && !rules.ssm_float32_argument) ||
+        (scenario.mamba_ssm_cache_dtype == "float16" && !rules.ssm_float16_argument))
+        return InputError{"mamba_ssm_cache_dtype", ErrorCode::unknown_value,
+                          "mamba_ssm_cache_dtype " + scenario.mamba_ssm_cache_dtype + " is not a value vLLM " + scenario.vllm_version +
+                              " accepts: float32 came with PR #22928 (0.10.2), float16 with PR #29978 (0.13.0)"};
     if (spec_method(scenario) != SpecMethod::none)
         if (auto error = check_speculative(scenario, model, engine_rules_of(scenario.vllm_version).v1_engine)) return *error;
     Result r = evaluate_resolved(scenario, model, gpu, calibration);

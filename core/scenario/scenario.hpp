@@ -62,6 +62,8 @@ struct Scenario {
     // --kv-offloading-size with the native backend (memory/offload.hpp): GiB of pinned CPU memory for
     // KV blocks, over all of an engine's TP x PP ranks together; 0: no offloading (the default).
     double kv_offloading_size_gib = 0;
+    // --mamba-ssm-cache-dtype: "auto", "float32" or "float16", the recurrent state's number format.
+    std::string mamba_ssm_cache_dtype = "auto";
 };
 
 }  // namespace kv

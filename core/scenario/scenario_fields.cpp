@@ -8,6 +8,7 @@ namespace {
 
 // The rows' lists, constant data (nothing runs at start-up).
 constexpr Choice bf16_or_fp8[] = {{"bf16", "BF16"}, {"fp8", "FP8"}};
+constexpr Choice ssm_state_dtypes[] = {{"auto", "auto"}, {"float32", "float32"}, {"float16", "float16"}};
 constexpr Choice entries[] = {{"serve", "vllm serve"}, {"offline", "LLM class"}};
 constexpr Choice speculative_methods[] = {{"none", "none"},      {"ngram", "n-gram"}, {"eagle", "EAGLE"},
                                           {"eagle3", "EAGLE-3"}, {"mtp", "MTP"},      {"draft_model", "draft model"}};
@@ -306,6 +307,15 @@ constexpr FieldSpec rows[] = {
      .label = "CPU offload",
      .help = "vLLM's --kv-offloading-size (0.14+): GiB of CPU memory, over all of an engine's GPUs, holding a copy of "
              "every full KV block, so a preempted request loads its blocks back instead of computing them again."},
+    {.name = "mamba_ssm_cache_dtype",
+     .type = FieldType::choice,
+     .choices = ssm_state_dtypes,
+     .choice_words = "auto, float32 or float16",
+     .flag = "--mamba-ssm-cache-dtype",
+     .label = "state precision",
+     .help = "vLLM's --mamba-ssm-cache-dtype (float32 from 0.10.2, float16 from 0.13.0): the number format of a hybrid "
+             "model's recurrent state (Mamba2, Gated DeltaNet). auto keeps the model's 16-bit type, except that Nemotron-H "
+             "takes its config's value from 0.13.0; float32 doubles the state's page and with it the attention block."},
 };
 
 }  // namespace
@@ -352,6 +362,7 @@ const std::vector<Field<Scenario>>& scenario_fields() {
         {&scenario_field("draft_model"), &Scenario::draft_model},
         {&scenario_field("draft_acceptance_rate"), &Scenario::draft_acceptance_rate},
         {&scenario_field("kv_offloading_size_gib"), &Scenario::kv_offloading_size_gib},
+        {&scenario_field("mamba_ssm_cache_dtype"), &Scenario::mamba_ssm_cache_dtype},
     };
     return fields;
 }

@@ -158,3 +158,26 @@ TEST_CASE("a pattern that does not fit the layers, or keys the model cannot foll
     config.erase("ssm_state_size");
     CHECK(field_of(config) == "model_config.ssm_state_size");
 }
+
+TEST_CASE("mamba_ssm_cache_dtype set replaces the release's choice and no update is logged, and too new a value is refused") {
+    nlohmann::json scenario = {
+        {"model_config", nano_30b()}, {"gpu", "H100"}, {"vllm_version", "0.12.0"}, {"mamba_ssm_cache_dtype", "float32"}};
+    const Result fp32 = evaluate_ok(scenario);
+    CHECK(fp32.memory.layout.block_size == 2096);  // the 0.12.0 release would have kept it 16-bit
+    CHECK_FALSE(has_update_line(fp32));
+    scenario["mamba_ssm_cache_dtype"] = "float16";  // a value PR #29978 added (0.13.0)
+    CHECK(kvtest::evaluate_error(scenario.dump()).field == "mamba_ssm_cache_dtype");
+    scenario["vllm_version"] = "0.14.1";
+    const Result fp16 = evaluate_ok(scenario);
+    CHECK(fp16.memory.layout.block_size == 1072);  // the config's float32 is overridden
+    CHECK_FALSE(has_update_line(fp16));
+}
+
+TEST_CASE("a start-up's --mamba-ssm-cache-dtype is read from its arguments") {
+    const std::string paste =
+        "(APIServer pid=1) INFO 04-26 11:12:49 [utils.py:299]  vLLM API server version 0.19.1\n"
+        "(APIServer pid=1) INFO 04-26 11:12:50 [utils.py:233] non-default args: {'model': '/data/models/Qwen3-Next-80B-A3B-Instruct', "
+        "'tensor_parallel_size': 2, 'mamba_ssm_cache_dtype': 'float32'}\n"
+        "(Worker_TP0 pid=2) INFO 04-26 11:14:04 [gpu_worker.py:436] Available KV cache memory: 44.59 GiB\n";
+    CHECK(kvtest::explained(paste).scenario.mamba_ssm_cache_dtype == "float32");
+}
