@@ -117,7 +117,7 @@ struct ModelSpec {
     int64_t experts_per_token = 0;
     int64_t moe_intermediate_size = 0;
     int64_t shared_expert_intermediate_size = 0;  // total width of the shared experts
-    int64_t num_dense_layers = 0;                 // leading dense layers (DeepSeek's first_k_dense_replace)
+    int64_t num_dense_layers = 0;                 // dense MLP layers (DeepSeek's leading first_k_dense_replace, Nemotron-H's -)
 
     int64_t num_mtp_layers = 0;  // multi-token-prediction layers beyond num_hidden_layers (num_nextn_predict_layers)
 

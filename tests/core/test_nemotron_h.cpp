@@ -19,6 +19,7 @@
 #include "base/units.hpp"
 #include "io/fields_json.hpp"
 #include "memory/memory_plan.hpp"
+#include "model/catalog.hpp"
 #include "support.hpp"
 
 using namespace kv;
@@ -86,6 +87,11 @@ TEST_CASE("Nemotron-H's pattern: one block a layer, relu^2 experts without a gat
     // NVIDIA's model card: 31.6B parameters in all.
     CHECK(static_cast<double>(parameter_count(m)) == Approx(31.6e9).epsilon(0.005));
     CHECK(r.memory.weight_bytes / GiB == Approx(58.9076).epsilon(0.005));  // "Model loading took 58.9076 GiB"
+    // The catalog's copy of the config (content/data/models.json) reads to the same model.
+    const ModelSpec* catalog = find_model("Nemotron-3-Nano-30B-A3B");
+    REQUIRE(catalog);
+    CHECK(parameter_count(*catalog) == parameter_count(m));
+    CHECK(linear_state_bytes(*catalog, 1) == linear_state_bytes(m, 1));
 }
 
 TEST_CASE("at 0.12.0 Nemotron-H's state is 16-bit whatever its config says, as the cookbook's start-up printed") {

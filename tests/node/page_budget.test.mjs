@@ -56,10 +56,11 @@ test('the page weighs at most 30 KiB (gzip) more than before issue 14', () => {
 // ProggyClean font left (335,809 -> 324,597), then 326,000 for Mamba2 hybrids (Granite 4.0-H) and
 // the RTX 3060 (324,597 -> 325,807), then 328,000 for Nemotron-H (its pattern reader and writer,
 // the state dtype by release, a padding warning for each kind of layer: 325,710 -> 327,579), then
-// 328,100 for the mamba_ssm_cache_dtype field (its row, check and log reading: 327,579 -> 328,045).
-const MODULE_MAX_GZIP_BYTES = 328_100;   // issue 23 aims at 260,000
+// 328,100 for the mamba_ssm_cache_dtype field (its row, check and log reading: 327,579 -> 328,045),
+// then 328,400 for Nemotron 3 Nano in the catalog (its config.json: 328,045 -> 328,398).
+const MODULE_MAX_GZIP_BYTES = 328_400;   // issue 23 aims at 260,000
 
-test('kvcache.wasm carries no exception trampolines and weighs at most 328,100 bytes gzip', () => {
+test('kvcache.wasm carries no exception trampolines and weighs at most 328,400 bytes gzip', () => {
   const bytes = fs.readFileSync(path.join(site, 'js/kvcache.wasm'));
   const trampolines = WebAssembly.Module.imports(new WebAssembly.Module(bytes)).filter((i) => i.name.startsWith('invoke_'));
   assert.deepEqual(trampolines.map((i) => i.name), []);
