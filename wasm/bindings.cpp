@@ -3,8 +3,8 @@
 // {"error": {"field", "code", "message"}}. One change hook goes out: setEventHook(fn) and the
 // module calls fn(panelId, "change" | "height" | "hover", payloadJson).
 //
-// Core verbs: evaluate, sweepBatch, sweepTensorParallel, catalog, formatValue, explainLog, planFlags,
-//             simulate.
+// Core verbs: evaluate, sweepBatch, sweepTensorParallel, catalog, formatValue, simulate (the log
+//             explainer and the planner are the tools' module's: wasm/tools_bindings.cpp).
 // Panel verbs: panelMount, panelUnmount, panelGetState, panelSetState, panelResult,
 //              panelLayout, panelHighlight, panelConcepts, panelSetVisible, panelResize, panelPlayback, panelPlay, setTheme,
 //              setReducedMotion, setEventHook, drawStats, resetDrawStats, palette.
@@ -22,9 +22,7 @@
 #include "base/format.hpp"
 #include "io/json_io.hpp"
 #include "io/simulate_json.hpp"
-#include "logs/log_explain.hpp"
 #include "panels/panels.hpp"
-#include "plan/plan.hpp"
 #include "platform/platform_html5.hpp"
 #include "result/evaluate.hpp"
 #include "result/sweep.hpp"
@@ -66,30 +64,6 @@ std::string catalog() { return kv::json_text(kv::catalog_to_json()); }
 
 // Formats `value` with a named format (base/format.hpp); an unknown name gives "".
 std::string format_value(double value, const std::string& format_name) { return kv::format_named(value, format_name).value_or(""); }
-
-// A vLLM start-up log explained by the model (logs/log_explain.hpp): the scenario it describes, the
-// assumptions, each logged number beside the model's. `given_json` ("" or an object) adds what the
-// log does not say (model, gpu). The error names "log" when nothing in it is a start-up line.
-std::string explain_log(const std::string& text, const std::string& given_json) {
-    auto given = kv::parse_input_text(given_json.empty() ? "{}" : given_json, "scenario");
-    if (auto* error = std::get_if<kv::InputError>(&given)) return error_text(*error);
-    if (!std::get<json>(given).is_object())
-        return error_text({"scenario", kv::ErrorCode::malformed_json, "the given scenario must be a JSON object"});
-    auto outcome = kv::explain_log_json(text, std::get<json>(given));
-    if (auto* error = std::get_if<kv::InputError>(&outcome)) return error_text(*error);
-    return kv::json_text(kv::explanation_to_json(std::get<kv::LogExplanation>(outcome)));
-}
-
-// The flags that serve a target (plan/plan.hpp, `kvcache --plan`): `target_json` as the CLI reads it
-// (model, gpu, gpu_count, users, prompt_tokens, output_tokens, itl_s, ttft_s, ...); the answer is
-// plan_to_json's {met, summary, candidates | closest, ...}, or the error naming the target's field.
-std::string plan_flags(const std::string& target_json) {
-    auto target = kv::plan_target_from_text(target_json);
-    if (auto* error = std::get_if<kv::InputError>(&target)) return error_text(*error);
-    auto outcome = kv::plan(std::get<kv::PlanTarget>(target));
-    if (auto* error = std::get_if<kv::InputError>(&outcome)) return error_text(*error);
-    return kv::json_text(kv::plan_to_json(std::get<kv::PlanResult>(outcome)));
-}
 
 // A serving run (serving/simulate.hpp, `kvcache --simulate`): the scenario as evaluate takes it and a
 // workload ("" or an object: workload, rate_per_s, requests, seed, shared_prefix_tokens,
@@ -306,8 +280,6 @@ EMSCRIPTEN_BINDINGS(kvcache) {
     emscripten::function("sweepTensorParallel", &sweep_tensor_parallel);
     emscripten::function("catalog", &catalog);
     emscripten::function("formatValue", &format_value);
-    emscripten::function("explainLog", &explain_log);
-    emscripten::function("planFlags", &plan_flags);
     emscripten::function("simulate", &simulate_workload);
 
     emscripten::function("panelMount", &panel_mount);

@@ -147,6 +147,10 @@
     return 'Every panel now runs the scenario this log describes: ' + parts.join(', ') + '.';
   }
 
+  // The explainer is the tools' module (KvPanels.loadTools): fetched as the reader starts on the form, so
+  // it is there by the time they submit it, and never for a reader who does not.
+  logForm.addEventListener('focusin', function () { KvPanels.loadTools().catch(function () { /* submit says so */ }); }, { once: true });
+
   logForm.addEventListener('submit', function (event) {
     event.preventDefault();
     var tooLong = custom.tooLarge(logText, custom.limits.log_bytes, 'log', 'a start-up log') || custom.overlong(logForm);
@@ -166,8 +170,8 @@
       var value = logForm.elements[key].value.trim();
       if (value) given[key] = value;
     });
-    KvLesson.load().then(function () {
-      var x = KvPanels.explainLog(text, given);
+    Promise.all([KvLesson.load(), KvPanels.explainLog(text, given)]).then(function (loaded) {
+      var x = loaded[1];
       if (x.error) return { error: x.error };
       if (!x.scenario) return { x: x, reply: null };  // no model to run: the log is restated on its own
       return KvLesson.useOwn(x.scenario).then(function (reply) { return reply.error ? reply : { x: x, reply: reply }; });
@@ -182,7 +186,7 @@
       if (outcome.reply) say(logForm, 'ok', [logSummary(outcome.x)].concat(panelNotes(outcome.reply)));
       else say(logForm, 'ok', 'The log is restated below; the panels keep their scenario until the model is known: give it in the model box.');
       showExplanation(outcome.x);
-    }, function (e) { say(logForm, 'error', 'The panels could not load: ' + e.message); });
+    }, function (e) { say(logForm, 'error', 'The explainer could not load: ' + e.message); });
   });
 
   custom.hideExplanation = hideExplanation;

@@ -140,7 +140,7 @@
           (c.startup_error ? ', where the engine refuses to start' : '') + '.';
         panelNotes(reply).forEach(function (note) { status.textContent += ' ' + note; });
         status.hidden = false;
-      }, function (e) { say(planForm, 'error', 'The panels could not load: ' + e.message); });
+      }, function (e) { say(planForm, 'error', 'The planner could not load: ' + e.message); });
     });
     return item;
   }
@@ -240,6 +240,10 @@
     planResult.textContent = '';
   }
 
+  // The planner is the tools' module (KvPanels.loadTools): fetched as the reader starts on the form, so
+  // it is there by the time they submit it, and never for a reader who does not.
+  planForm.addEventListener('focusin', function () { KvPanels.loadTools().catch(function () { /* submit says so */ }); }, { once: true });
+
   planForm.addEventListener('submit', function (event) {
     event.preventDefault();
     var read = planTarget();
@@ -248,8 +252,8 @@
       refuse(planForm, read.error);
       return;
     }
-    KvLesson.load().then(function () {
-      var plan = KvPanels.plan(read.target);
+    Promise.all([KvLesson.load(), KvPanels.plan(read.target)]).then(function (loaded) {
+      var plan = loaded[1];
       if (plan.error) {
         hidePlan();
         refuse(planForm, plan.error);
@@ -258,7 +262,7 @@
       clearInvalid(planForm);
       say(planForm, plan.met ? 'ok' : 'error', plan.summary, null);
       showPlan(plan);
-    }, function (e) { say(planForm, 'error', 'The panels could not load: ' + e.message); });
+    }, function (e) { say(planForm, 'error', 'The planner could not load: ' + e.message); });
   });
 
   custom.markShown = markShown;

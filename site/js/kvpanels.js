@@ -7,11 +7,13 @@
 //   KvPanels.evaluate(scenario)           -> result object (or {error}) once loaded
 //   KvPanels.format(value, formatName)    -> text, formatted by core/base/format.hpp, once loaded
 //   KvPanels.catalog()                    -> {models, gpus, fields, limits, defaults} once loaded
-//   KvPanels.explainLog(text, given)      -> {scenario, assumptions, terms, logged_refusal, ...} (or {error}):
-//                                            a vLLM start-up log explained; given: {model, gpu, ...} it lacks
-//   KvPanels.plan(target)                 -> {met, summary, candidates, closest, target, ...} (or {error}):
-//                                            the flags that serve a load (`kvcache --plan`); target: {model,
-//                                            gpu, gpu_count, users, prompt_tokens, output_tokens, itl_s, ...}
+//   KvPanels.explainLog(text, given)      -> Promise<{scenario, assumptions, terms, logged_refusal, ...} (or
+//                                            {error})>: a vLLM start-up log explained; given: {model, gpu, ...}
+//                                            it lacks. Loads the tools' module on first use (no load() needed)
+//   KvPanels.plan(target)                 -> Promise<{met, summary, candidates, closest, target, ...} (or
+//                                            {error})>: the flags that serve a load (`kvcache --plan`); target:
+//                                            {model, gpu, gpu_count, users, prompt_tokens, output_tokens, ...}
+//   KvPanels.loadTools()                  -> Promise: fetches the tools' module ahead of its first use
 //   KvPanels.simulate(scenario, workload)  -> the run's summary (or {error}): `kvcache --simulate`;
 //                                            workload: {workload, rate_per_s, requests, seed, ...}
 //   handle.getState()                     -> scenario (the CLI's field names); the serving panel adds
@@ -41,9 +43,11 @@
 //   handle.unmount()
 //   KvPanels.drawStats()                  -> {frames, animation_requests, mean_ms, ...} (tests, measurements)
 //
-// The module (build/wasm/kvcache.js, -sMODULARIZE) is shared by every panel on the page. Over
-// http(s) its kvcache.wasm is fetched and compiled as it streams in; from disk (file://), in a
-// sandboxed frame or when the fetch fails, the same bytes come from kvcache.wasm.js. This file only
+// The module (build/wasm/kvcache.js, -sMODULARIZE) is shared by every panel on the page; kvmodules.js
+// (before this file) loads it. The log explainer and the planner are a second module beside it,
+// kvtools.js (the core without the panels), loaded the first time either is asked for: a reader who
+// never pastes a log or plans a load never downloads it, and the panels' module is the lighter for
+// it. This file only
 // relays: it tells the module when a canvas is on or off screen, resized, or the reader's colour
 // scheme or motion preference changed (the serving panel then does not play by itself), and sizes
 // each canvas to the height its content asks for, so the page scrolls, never the panel.
@@ -53,27 +57,17 @@ var KvPanels = (function () {
 
   var modulePromise = null;
   var kv = null;                 // the module once loaded
+  var moduleBase = null;         // the folder the page named its module in (kvtools.js sits beside it)
+  var toolsPromise = null;
   var panels = {};               // id -> {canvas, listeners, cleanup}
   var pendingHeights = {};       // heights reported while mount() was still running
   var canvasCount = 0;
   var darkQuery = null, motionQuery = null;
 
-  function loadScript(url) {
-    return new Promise(function (resolve, reject) {
-      document.head.appendChild(Object.assign(document.createElement('script'), { src: url, async: true,
-        onload: resolve, onerror: function () { reject(new Error('KvPanels: could not load ' + url)); } }));
-    });
-  }
-
   function parse(text) { return JSON.parse(text); }
 
-  // A verb's answer. The module is built without C++ exceptions (a smaller download), so memory running
-  // out inside it aborts it: the verb then answers a named error, as for bad input, and the page goes on.
-  function ask(verb) {
-    try { return parse(kv[verb].apply(kv, Array.prototype.slice.call(arguments, 1))); } catch (e) {
-      return { error: { field: 'module', code: 'internal_error', message: 'the module stopped (' + e.message + '); reload the page' } };
-    }
-  }
+  // A verb's answer (KvModules.answer: a module that aborted answers a named error).
+  function ask(verb) { return KvModules.answer(kv, verb, Array.prototype.slice.call(arguments, 1)); }
 
   function applyHeight(canvas, height) {
     var px = Math.max(1, Math.ceil(height)) + 'px';
@@ -116,36 +110,11 @@ var KvPanels = (function () {
 
   function currentTheme() { return darkQuery && darkQuery.matches ? 'dark' : 'light'; }
 
-  // kvcache.wasm.js holds the module's bytes as base64 (wasm/inline_wasm.mjs).
-  function inlinedWasm(base) {
-    var ready = typeof window.KV_WASM_BASE64 === 'string' ? Promise.resolve() : loadScript(base + 'kvcache.wasm.js');
-    return ready.then(function () {
-      var text = atob(window.KV_WASM_BASE64);
-      var bytes = new Uint8Array(text.length);
-      for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-      return bytes;
-    });
-  }
-
-  // From disk fetch() cannot read the file; in a sandboxed frame (an opaque origin, self.origin
-  // "null") it would need the server's CORS headers. Both take the script copy, which needs neither.
-  function instantiate(base) {
-    var fromDisk = location.protocol === 'file:' || self.origin === 'null';
-    var inlined = function () {
-      return inlinedWasm(base).then(function (bytes) { return window.createKvModule({ wasmBinary: bytes }); });
-    };
-    if (fromDisk) return inlined();
-    return window.createKvModule({ locateFile: function (name) { return base + name; } })
-      .catch(function () { return inlined(); });
-  }
-
   function load(options) {
     if (modulePromise) return modulePromise;
     var url = (options && options.moduleUrl) || 'kvcache.js';
-    var base = url.slice(0, url.lastIndexOf('/') + 1);
-    var ready = typeof window.createKvModule === 'function' ? Promise.resolve() : loadScript(url);
-    modulePromise = ready
-      .then(function () { return instantiate(base); })
+    moduleBase = url.slice(0, url.lastIndexOf('/') + 1);
+    modulePromise = KvModules.load(url, 'kvcache')
       .then(function (module) {
         kv = module;
         kv.setEventHook(onModuleEvent);
@@ -353,21 +322,34 @@ var KvPanels = (function () {
     return ask('evaluate', JSON.stringify(scenario || {}));
   }
 
+  // The tools' module, once: beside the panels' module the page named (or this page's folder). A
+  // failed fetch is not kept, so the next use tries again.
+  function loadTools() {
+    if (toolsPromise) return toolsPromise;
+    var page = document.querySelector('[data-module]');
+    var base = moduleBase !== null ? moduleBase : page ? page.getAttribute('data-module').replace(/[^/]*$/, '') : '';
+    toolsPromise = KvModules.load(base + 'kvtools.js', 'kvtools');
+    toolsPromise.catch(function () { toolsPromise = null; });
+    return toolsPromise;
+  }
+
+  function askTools(verb, args) {
+    return loadTools().then(function (tools) { return KvModules.answer(tools, verb, args); });
+  }
+
   // A vLLM start-up log explained by the core (core/logs/log_explain.hpp): the scenario the log describes,
   // the assumptions made, and each logged number beside the model's. `given` (optional) supplies
   // what the log does not say, as scenario fields ({model: 'Qwen3-8B', gpu: 'L4'}).
   function explainLog(text, given) {
-    if (!kv) throw new Error('KvPanels.explainLog: call KvPanels.load() first');
-    return ask('explainLog', String(text == null ? '' : text), JSON.stringify(given || {}));
+    return askTools('explainLog', [String(text == null ? '' : text), JSON.stringify(given || {})]);
   }
 
   // The flags that serve a load (core/plan/plan.hpp): `target` as `kvcache --plan` reads it; each
   // candidate carries the `vllm serve` command line, its margins and the scenario of one replica.
   function plan(target) {
-    if (!kv) throw new Error('KvPanels.plan: call KvPanels.load() first');
     var text;
     try { text = JSON.stringify(target === undefined ? {} : target); } catch (e) { text = 'not json'; }
-    return ask('planFlags', text);
+    return askTools('planFlags', [text]);
   }
 
   // A serving run (core/serving/simulate.hpp): the scenario as evaluate() takes it and a workload
@@ -389,7 +371,7 @@ var KvPanels = (function () {
   function resetDrawStats() { if (kv) kv.resetDrawStats(); }
 
   var api = { load: load, mount: mount, evaluate: evaluate, format: format, catalog: catalog, explainLog: explainLog,
-              plan: plan, simulate: simulate, drawStats: drawStats, resetDrawStats: resetDrawStats };
+              plan: plan, loadTools: loadTools, simulate: simulate, drawStats: drawStats, resetDrawStats: resetDrawStats };
 
   // A page that names its module (the lesson, embed.html) starts fetching and compiling it as soon
   // as it is parsed (this script is deferred), not when the first panel scrolls near: the first

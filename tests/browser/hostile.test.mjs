@@ -214,11 +214,11 @@ test('16,000 configs nested 577 deep, sent and set, leave the module working and
 test('a module that aborts (its memory exhausted; it has no C++ exceptions) answers the verb with a named error, and the panel goes on', async () => {
   const page = await browser.newPage();
   const errors = watchErrors(page);
-  // Emscripten's abort() throws a WebAssembly.RuntimeError out of the verb; this module's explainLog
-  // does so once, on request, as an allocation that fails would.
+  // Emscripten's abort() throws a WebAssembly.RuntimeError out of the verb; the tools' module's
+  // explainLog does so once, on request, as an allocation that fails would.
   await page.addInitScript(() => {
     let factory;
-    Object.defineProperty(window, 'createKvModule', { configurable: true, set: (f) => { factory = f; },
+    Object.defineProperty(window, 'createKvTools', { configurable: true, set: (f) => { factory = f; },
       get: () => factory && ((options) => factory(options).then((m) => {
         const verb = m.explainLog;
         m.explainLog = function () {
@@ -230,10 +230,10 @@ test('a module that aborts (its memory exhausted; it has no C++ exceptions) answ
   });
   await page.goto(`${server.url}/embed.html?panel=admission`);
   await page.waitForFunction(() => window.KvEmbed && window.KvEmbed.handle, null, { timeout: 60000 });
-  const replies = await page.evaluate(() => {
+  const replies = await page.evaluate(async () => {
     window.abortNext = true;
-    const stopped = window.KvPanels.explainLog('INFO GPU KV cache size: 100 tokens');
-    const next = window.KvPanels.explainLog('INFO GPU KV cache size: 100 tokens');
+    const stopped = await window.KvPanels.explainLog('INFO GPU KV cache size: 100 tokens');
+    const next = await window.KvPanels.explainLog('INFO GPU KV cache size: 100 tokens');
     return { stopped, next, set: window.KvEmbed.handle.setState({ prompt_tokens: 6144 }) };
   });
   assert.equal(replies.stopped.error.code, 'internal_error');

@@ -133,6 +133,8 @@ test('the lesson loads with no console error, no CSP violation and nothing from 
   assert.deepEqual(await page.evaluate(() => window.__csp), []);
   for (const url of requests) assert.ok(url.startsWith(server.url + '/'), `request outside the origin: ${url}`);
   assert.deepEqual(await page.evaluate(() => window.KvLesson.errors), []);
+  // The log explainer's and the planner's module waits for a reader who uses one of them.
+  assert.deepEqual(requests.filter((u) => u.includes('/kvtools.')), []);
 
   // Page weight: every file the page loaded, gzip-compressed.
   const files = [...new Set(requests.map((u) => new URL(u).pathname))];
@@ -1142,6 +1144,10 @@ test('the site works from an offline copy opened as file://', async () => {
   await page.waitForFunction((m) => window.KvLesson.panels.admission.getState().model === m, model);
   // fetch() cannot read a file: URL; the module's bytes came from the script copy.
   assert.equal(await page.evaluate(() => typeof window.KV_WASM_BASE64), 'string');
+  // So do the tools' module's, the first time the log explainer is asked.
+  const explained = await page.evaluate(() => window.KvPanels.explainLog('INFO GPU KV cache size: 100 tokens'));
+  assert.equal(explained.terms[0].logged, 100);
+  assert.equal(await page.evaluate(() => typeof window.KV_TOOLS_WASM_BASE64), 'string');
   assert.deepEqual(errors, []);
   assert.deepEqual(await page.evaluate(() => window.__csp), []);
   await page.close();

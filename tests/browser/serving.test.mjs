@@ -33,6 +33,7 @@ const pageHtml = `<!doctype html>
   <canvas id="serving" class="kv-panel" aria-label="Serving over time panel"></canvas>
   <p class="tail">End of the page.</p>
 </main>
+<script src="/site/js/kvmodules.js"></script>
 <script src="/site/js/kvpanels.js"></script>
 <script src="/serving.js"></script>
 </body>

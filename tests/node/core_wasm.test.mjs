@@ -11,6 +11,7 @@ import { assertNearlyEqual } from '../near_equal.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
 const createKvModule = require(path.join(root, 'build/wasm/kvcache.js'));
+const createKvTools = require(path.join(root, 'build/wasm/kvtools.js'));  // the log explainer and the planner
 const cli = path.join(root, 'build/native/kvcache');
 
 const native = (scenario, ...args) => {
@@ -42,6 +43,7 @@ const scenarios = [
 
 // Node cannot fetch() a file path: the module gets its .wasm as bytes, as a page opened from disk does.
 const kv = await createKvModule({ wasmBinary: fs.readFileSync(path.join(root, 'build/wasm/kvcache.wasm')) });
+const tools = await createKvTools({ wasmBinary: fs.readFileSync(path.join(root, 'build/wasm/kvtools.wasm')) });
 
 test('wasm evaluate() equals the native CLI, field for field', () => {
   for (const scenario of scenarios) {
@@ -76,6 +78,13 @@ test('wasm catalog is the native catalog, and every entry evaluates', () => {
   assert.equal(kv.formatValue(147456, 'kib'), '144 KiB');
 });
 
+test('the panels\' module leaves the log explainer and the planner to the tools\' module', () => {
+  assert.equal(kv.explainLog, undefined);
+  assert.equal(kv.planFlags, undefined);
+  assert.equal(typeof tools.explainLog, 'function');
+  assert.equal(typeof tools.planFlags, 'function');
+});
+
 test('wasm explainLog() equals the native CLI\'s --explain-log, errors included', () => {
   const startups = JSON.parse(fs.readFileSync(path.join(root, 'tests/validation/startup_logs.json'), 'utf8')).startups;
   const explainNative = (text, given) => {
@@ -90,15 +99,15 @@ test('wasm explainLog() equals the native CLI\'s --explain-log, errors included'
   // that names no model with the model given, as the page's model box gives it.
   for (const s of startups) {
     const text = s.log_lines.join('\n');
-    assert.deepEqual(JSON.parse(kv.explainLog(text, '')), explainNative(text), s.id);
+    assert.deepEqual(JSON.parse(tools.explainLog(text, '')), explainNative(text), s.id);
   }
   const unnamed = startups.find((s) => s.id === 'gh10517-rtx3090-llama31-8b-29k').log_lines.join('\n');
   const given = { model: 'Llama-3.1-8B' };
-  const explained = JSON.parse(kv.explainLog(unnamed, JSON.stringify(given)));
+  const explained = JSON.parse(tools.explainLog(unnamed, JSON.stringify(given)));
   assert.equal(explained.scenario.model, 'Llama-3.1-8B');
   assert.deepEqual(explained, explainNative(unnamed, given));
-  assert.equal(JSON.parse(kv.explainLog('no log here', '')).error.field, 'log');
-  assert.equal(JSON.parse(kv.explainLog('INFO Model loading took 1.0 GiB memory', '[]')).error.code, 'malformed_json');
+  assert.equal(JSON.parse(tools.explainLog('no log here', '')).error.field, 'log');
+  assert.equal(JSON.parse(tools.explainLog('INFO Model loading took 1.0 GiB memory', '[]')).error.code, 'malformed_json');
 });
 
 test('wasm planFlags() equals the native CLI\'s --plan, errors included', () => {
@@ -116,6 +125,6 @@ test('wasm planFlags() equals the native CLI\'s --plan, errors included', () => 
     { users: 0 }, { itl_s: 0 }, { model: 'Llamaroo' }, { gpu_count: 1.5 },
   ];
   for (const target of targets)
-    assertNearlyEqual(JSON.parse(kv.planFlags(JSON.stringify(target))), planNative(target), JSON.stringify(target));
-  assert.equal(JSON.parse(kv.planFlags('not json')).error.code, 'malformed_json');
+    assertNearlyEqual(JSON.parse(tools.planFlags(JSON.stringify(target))), planNative(target), JSON.stringify(target));
+  assert.equal(JSON.parse(tools.planFlags('not json')).error.code, 'malformed_json');
 });

@@ -57,13 +57,27 @@ test('the page weighs at most 30 KiB (gzip) more than before issue 14', () => {
 // the RTX 3060 (324,597 -> 325,807), then 328,000 for Nemotron-H (its pattern reader and writer,
 // the state dtype by release, a padding warning for each kind of layer: 325,710 -> 327,579), then
 // 328,100 for the mamba_ssm_cache_dtype field (its row, check and log reading: 327,579 -> 328,045),
-// then 328,400 for Nemotron 3 Nano in the catalog (its config.json: 328,045 -> 328,398).
-const MODULE_MAX_GZIP_BYTES = 328_400;   // issue 23 aims at 260,000
+// then 328,400 for Nemotron 3 Nano in the catalog (its config.json: 328,045 -> 328,398), then 296,500
+// when the log explainer and the planner moved to the tools' module (328,398 -> 296,425).
+const MODULE_MAX_GZIP_BYTES = 296_500;   // issue 23 aims at 260,000
+// The tools' module (kvtools.wasm: the core, the log explainer and the planner, no panels) is fetched
+// only when a reader first uses one of the two, so it is not in the page's weight above; it has a
+// budget of its own, 158,564 bytes when it was split off.
+const TOOLS_MAX_GZIP_BYTES = 159_000;
 
-test('kvcache.wasm carries no exception trampolines and weighs at most 328,400 bytes gzip', () => {
-  const bytes = fs.readFileSync(path.join(site, 'js/kvcache.wasm'));
+function moduleGzipBytes(file) {
+  const bytes = fs.readFileSync(path.join(site, file));
   const trampolines = WebAssembly.Module.imports(new WebAssembly.Module(bytes)).filter((i) => i.name.startsWith('invoke_'));
-  assert.deepEqual(trampolines.map((i) => i.name), []);
-  const gzip = zlib.gzipSync(bytes, { level: 9 }).length;
+  assert.deepEqual(trampolines.map((i) => i.name), [], file);
+  return zlib.gzipSync(bytes, { level: 9 }).length;
+}
+
+test('kvcache.wasm carries no exception trampolines and weighs at most 296,500 bytes gzip', () => {
+  const gzip = moduleGzipBytes('js/kvcache.wasm');
   assert.ok(gzip <= MODULE_MAX_GZIP_BYTES, `kvcache.wasm is ${gzip} bytes gzip; at most ${MODULE_MAX_GZIP_BYTES}`);
+});
+
+test('kvtools.wasm carries no exception trampolines and weighs at most 159,000 bytes gzip', () => {
+  const gzip = moduleGzipBytes('js/kvtools.wasm');
+  assert.ok(gzip <= TOOLS_MAX_GZIP_BYTES, `kvtools.wasm is ${gzip} bytes gzip; at most ${TOOLS_MAX_GZIP_BYTES}`);
 });

@@ -23,7 +23,7 @@ test('every text asset of the site has a .gz and a .br beside it that unpack to 
   const files = siteFiles();
   const assets = files.filter((f) => !/\.(gz|br)$/.test(f));
   const wanted = assets.filter(compressible);
-  assert.ok(wanted.includes('index.html') && wanted.includes('js/kvcache.wasm'), 'the page and the module are among them');
+  assert.ok(['index.html', 'js/kvcache.wasm', 'js/kvtools.wasm'].every((f) => wanted.includes(f)), 'the page and both modules are among them');
   for (const f of wanted) {
     const bytes = fs.readFileSync(path.join(site, f));
     assert.ok(zlib.gunzipSync(fs.readFileSync(path.join(site, f + '.gz'))).equals(bytes), `${f}.gz`);

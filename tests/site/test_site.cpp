@@ -41,6 +41,8 @@ TEST_CASE("the real lesson builds, with every figure in the manifest") {
     CHECK(fs::exists(out / "embed.html"));
     CHECK(fs::exists(out / "js/lesson.js"));
     CHECK(fs::exists(out / "css/lesson.css"));
+    for (const char* module : {"js/kvcache", "js/kvtools"})  // the panels' module and the tools' (first use)
+        for (const char* extension : {".js", ".wasm", ".wasm.js"}) CHECK(fs::exists(out / (std::string(module) + extension)));
     CHECK_THAT(log.str(), Catch::Contains("bound figures, 6 panels"));
     fs::remove_all(out);
 }
@@ -83,6 +85,17 @@ TEST_CASE("a site the generator cannot complete is an error, never a crash or a 
         content, source / "site", source / "build/wasm/missing.js", "", scratch() / "kvsite-x", "", source / "tests/validation"};
     CHECK(site::build_site(no_module, log, errors) == 1);
     CHECK_THAT(errors.str(), Catch::Contains((source / "build/wasm/missing.js").string() + ": missing_module: "));
+    // The panels' module without the tools' module beside it is not a whole site either.
+    const fs::path lone = scratch() / "kvsite-lone-module";
+    fs::create_directories(lone);
+    for (const char* extension : {".js", ".wasm", ".wasm.js"})
+        fs::copy_file(source / ("build/wasm/kvcache" + std::string(extension)), lone / ("kvcache" + std::string(extension)),
+                      fs::copy_options::overwrite_existing);
+    site::SitePaths no_tools = paths_for(content, scratch() / "kvsite-z");
+    no_tools.wasm = lone / "kvcache.js";
+    CHECK(site::build_site(no_tools, log, errors) == 1);
+    CHECK_THAT(errors.str(), Catch::Contains((lone / "kvtools.js").string() + ": missing_module: "));
+    fs::remove_all(lone);
     site::SitePaths no_fonts = paths_for(content, scratch() / "kvsite-y");
     no_fonts.fonts = source / "no-such-fonts";
     CHECK(site::build_site(no_fonts, log, errors) == 1);

@@ -8,6 +8,7 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "figures/lesson_data.hpp"
@@ -51,22 +52,29 @@ std::optional<RenderInput> render_input(const SitePaths& paths, const LessonData
     return input;
 }
 
-// The module is three files: kvcache.js (the loader), kvcache.wasm (streamed over http(s)) and
-// kvcache.wasm.js (the same bytes as a script, for pages opened from disk).
-std::array<fs::path, 3> module_files(const fs::path& loader) {
-    fs::path binary = loader, script = loader;
-    binary.replace_extension(".wasm");
-    script.replace_extension(".wasm.js");
-    return {loader, binary, script};
+// The page's two modules, three files each: NAME.js (the loader), NAME.wasm (streamed over http(s))
+// and NAME.wasm.js (the same bytes as a script, for pages opened from disk). The panels' module is
+// `loader` (kvcache.js); the tools' module (kvtools.js, the log explainer and the planner, fetched on
+// first use) sits beside it. Each pair: where the build wrote it, and its name in the site's js/.
+std::array<std::pair<fs::path, std::string>, 6> module_files(const fs::path& loader) {
+    std::array<std::pair<fs::path, std::string>, 6> files;
+    const fs::path tools = loader.parent_path() / "kvtools.js";
+    size_t i = 0;
+    for (const auto& [built, name] : {std::pair{loader, std::string("kvcache")}, std::pair{tools, std::string("kvtools")}})
+        for (const char* extension : {".js", ".wasm", ".wasm.js"}) {
+            fs::path file = built;
+            files[i++] = {file.replace_extension(extension), "js/" + name + extension};
+        }
+    return files;
 }
 
 // A site without its module or its fonts is not a site: say so before writing anything.
 bool module_and_fonts_present(const SitePaths& paths, std::ostream& errors) {
     std::error_code ec;
-    for (const fs::path& part : module_files(paths.wasm))
+    for (const auto& [part, name] : module_files(paths.wasm))
         if (!fs::is_regular_file(part, ec)) {
-            report(errors,
-                   file_error(part.string(), ErrorCode::missing_module, "the panels' module is missing (build it first: scripts/build)"));
+            report(errors, file_error(part.string(), ErrorCode::missing_module,
+                                      "the page's modules are missing (build them first: scripts/build)"));
             return false;
         }
     if (!paths.fonts.empty() && !fs::is_directory(paths.fonts, ec)) {
@@ -90,10 +98,8 @@ std::optional<Copied> write_site(const SitePaths& paths, const std::string& inde
     copied.styles = copy_matching(paths.site / "css", ".css", paths.out / "css");
     copied.fonts = copy_matching(paths.fonts, ".woff2", paths.out / "fonts");
     ok = ok && copied.scripts > 0 && copied.styles > 0 && copied.fonts >= 0;
-    const auto module = module_files(paths.wasm);
-    const char* const module_out[] = {"js/kvcache.js", "js/kvcache.wasm", "js/kvcache.wasm.js"};
-    for (size_t i = 0; i < module.size(); ++i)
-        if (ok) ok = fs::copy_file(module[i], paths.out / module_out[i], fs::copy_options::overwrite_existing, ec) || !ec;
+    for (const auto& [built, name] : module_files(paths.wasm))
+        if (ok) ok = fs::copy_file(built, paths.out / name, fs::copy_options::overwrite_existing, ec) || !ec;
     if (!ok) {
         report(errors, file_error(paths.out.string(), ErrorCode::write_failed, "cannot write the site"));
         return std::nullopt;

@@ -1,5 +1,5 @@
 // The site: the rendered article into site/templates/index.html, the embed page, the copied assets
-// (scripts, styles, fonts, the wasm module) and the figure manifest the browser test cross-checks
+// (scripts, styles, fonts, the two wasm modules) and the figure manifest the browser test cross-checks
 // against the native CLI. Every path written into a page is relative.
 #pragma once
 #include <filesystem>
@@ -10,7 +10,7 @@ namespace site {
 struct SitePaths {
     std::filesystem::path content;     // content/lesson: *.md, scenarios.json, facts.json
     std::filesystem::path site;        // site/: templates/, js/, css/
-    std::filesystem::path wasm;        // build/wasm/kvcache.js (must exist)
+    std::filesystem::path wasm;        // build/wasm/kvcache.js (must exist, kvtools.js beside it)
     std::filesystem::path fonts;       // subset .woff2 files (empty: a site without its fonts, for tests)
     std::filesystem::path out;         // build/site
     std::filesystem::path manifest;    // build/site-manifest.json
