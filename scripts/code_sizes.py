@@ -4,7 +4,8 @@
 Files: every C++ and JavaScript source of ours under core/, wasm/ and site/ (tests are not counted).
 Functions are found by the layout clang-format and the page scripts' style give them:
   - C++: a definition starts at column 0 (namespaces are not indented) with a signature whose line
-    ends in '{', and ends at the next line that is exactly '}'; lambdas count with their function;
+    ends in '{', and ends at the next line that is exactly '}' (or '});', the end of an EM_JS
+    function's JavaScript body); lambdas count with their function;
   - JavaScript: a line holding 'function' or '=>' that ends in '{' starts a function; it ends at the
     next line with the same indentation that starts with '}'. The file's own wrapper, an
     immediately invoked function at column 0, is the module, not a function.
@@ -54,7 +55,7 @@ def cpp_functions(lines, indent=""):
             head = " ".join(lines[i:j + 1])
             if opener.endswith("{") and "(" in head and not re.search(r"=\s*\{$", opener):
                 start = i
-        elif line.rstrip() == indent + "}":
+        elif line.rstrip() in (indent + "}", indent + "});"):  # "});" closes an EM_JS body
             name = re.sub(r"\s+", " ", lines[start].strip())[:90]
             yield start + 1, i - start + 1, name
             start = None

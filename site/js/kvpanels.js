@@ -281,10 +281,22 @@ var KvPanels = (function () {
     };
   }
 
+  // The browser draws the panels' glyphs from the page's web fonts (wasm/platform/glyphs_html5.cpp),
+  // so the first panel waits for them: at most 3 s, after which (or on a page without them) it draws
+  // in the fallback faces.
+  var fontsReady = null;
+  function webFonts() {
+    if (fontsReady) return fontsReady;
+    var faces = ['400 15px Inter', '600 15px Inter', '400 13px "JetBrains Mono"'];
+    var loading = document.fonts && document.fonts.load ? Promise.all(faces.map(function (f) { return document.fonts.load(f); })) : null;
+    fontsReady = loading ? Promise.race([loading, new Promise(function (r) { setTimeout(r, 3000); })]).catch(function () {}) : Promise.resolve();
+    return fontsReady;
+  }
+
   function mount(canvas, options) {
     options = options || {};
     if (!(canvas instanceof HTMLCanvasElement)) return Promise.reject(new Error('KvPanels.mount: not a canvas'));
-    return load(options).then(function () {
+    return Promise.all([load(options), webFonts()]).then(function () {
       prepareCanvas(canvas);
       var size = measure(canvas);
       var reply = ask('panelMount', '#' + canvas.id, options.panel || 'admission', options.state ? JSON.stringify(options.state) : '',

@@ -58,8 +58,10 @@ test('the page weighs at most 30 KiB (gzip) more than before issue 14', () => {
 // the state dtype by release, a padding warning for each kind of layer: 325,710 -> 327,579), then
 // 328,100 for the mamba_ssm_cache_dtype field (its row, check and log reading: 327,579 -> 328,045),
 // then 328,400 for Nemotron 3 Nano in the catalog (its config.json: 328,045 -> 328,398), then 296,500
-// when the log explainer and the planner moved to the tools' module (328,398 -> 296,425).
-const MODULE_MAX_GZIP_BYTES = 296_500;   // issue 23 aims at 260,000
+// when the log explainer and the planner moved to the tools' module (328,398 -> 296,425), then 267,000
+// when the browser began drawing the panels' glyphs from the page's web fonts (no font files and no
+// stb_truetype in the module: 296,425 -> 266,946).
+const MODULE_MAX_GZIP_BYTES = 267_000;   // issue 23 aims at 260,000
 // The tools' module (kvtools.wasm: the core, the log explainer and the planner, no panels) is fetched
 // only when a reader first uses one of the two, so it is not in the page's weight above; it has a
 // budget of its own, 158,564 bytes when it was split off.
@@ -72,7 +74,7 @@ function moduleGzipBytes(file) {
   return zlib.gzipSync(bytes, { level: 9 }).length;
 }
 
-test('kvcache.wasm carries no exception trampolines and weighs at most 296,500 bytes gzip', () => {
+test('kvcache.wasm carries no exception trampolines and weighs at most 267,000 bytes gzip', () => {
   const gzip = moduleGzipBytes('js/kvcache.wasm');
   assert.ok(gzip <= MODULE_MAX_GZIP_BYTES, `kvcache.wasm is ${gzip} bytes gzip; at most ${MODULE_MAX_GZIP_BYTES}`);
 });

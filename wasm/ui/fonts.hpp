@@ -1,19 +1,23 @@
-// The panels' type: Inter (text, headings, figures) and JetBrains Mono (the engine log), from
-// Debian's fonts-inter and fonts-jetbrains-mono, subset at build time by scripts/fonts to the
-// characters our sources and core/'s formats can produce (fonts_data.cpp in the build directory).
-// Sizes are CSS pixels; the atlas is rasterised at devicePixelRatio times that, so text is crisp.
+// The panels' type: Inter (text, headings, figures) and JetBrains Mono (the engine log), drawn by
+// the browser from the page's web fonts (platform/glyphs_html5.hpp) into one ImGui atlas per device
+// pixel ratio. The characters are those our sources and core/'s formats can produce, found at build
+// time by scripts/fonts, which also writes each font's vertical metrics (fonts_data.cpp in the build
+// directory). Sizes are CSS pixels; the atlas is rasterised at devicePixelRatio times that, so text
+// is crisp.
 #pragma once
 #include <imgui.h>
 
 namespace kvui {
 
+// A font's units per em and its hhea ascent and descent (descent negative), in font units.
+struct FontMetrics {
+    int units_per_em, ascent, descent;
+};
+
 // Generated (scripts/fonts).
-extern const unsigned char kv_font_text[];
-extern const unsigned int kv_font_text_size;
-extern const unsigned char kv_font_strong[];
-extern const unsigned int kv_font_strong_size;
-extern const unsigned char kv_font_mono[];
-extern const unsigned int kv_font_mono_size;
+extern const FontMetrics kv_font_text;
+extern const FontMetrics kv_font_strong;
+extern const FontMetrics kv_font_mono;
 extern const ImWchar kv_font_glyph_ranges[];
 
 enum class Font { text, heading, strong, figure, mono, count };
