@@ -3,8 +3,8 @@
 // {"error": {"field", "code", "message"}}. One change hook goes out: setEventHook(fn) and the
 // module calls fn(panelId, "change" | "height" | "hover", payloadJson).
 //
-// Core verbs: evaluate, sweepBatch, sweepTensorParallel, catalog, formatValue, simulate (the log
-//             explainer and the planner are the tools' module's: wasm/tools_bindings.cpp).
+// Core verbs: evaluate, catalog, formatValue, simulate (the log explainer, the planner and the
+//             sweeps are the tools' module's: wasm/tools_bindings.cpp).
 // Panel verbs: panelMount, panelUnmount, panelGetState, panelSetState, panelResult,
 //              panelLayout, panelHighlight, panelConcepts, panelSetVisible, panelResize, panelPlayback, panelPlay, setTheme,
 //              setReducedMotion, setEventHook, drawStats, resetDrawStats, palette.
@@ -25,9 +25,9 @@
 #include "panels/panels.hpp"
 #include "platform/platform_html5.hpp"
 #include "result/evaluate.hpp"
-#include "result/sweep.hpp"
 #include "serving/simulate.hpp"
 #include "ui/palette.hpp"
+#include "verb_text.hpp"
 
 namespace {
 
@@ -37,27 +37,11 @@ using nlohmann::json;
 // Core verbs
 //-----------------------------------------------------------------------------
 
-// An error as the verbs answer it: {"error": {field, code, message}}.
-std::string error_text(const kv::InputError& error) { return kv::json_text(kv::error_to_json(error)); }
-
-// Evaluates a scenario text and hands the result (or the error) to `on_result`.
-template <typename OnResult>
-std::string with_result(const std::string& scenario_text, OnResult on_result) {
-    auto outcome = kv::evaluate_text(scenario_text);
-    if (auto* error = std::get_if<kv::InputError>(&outcome)) return error_text(*error);
-    return kv::json_text(on_result(std::get<kv::Result>(outcome)));
-}
+using kvverbs::error_text;
+using kvverbs::with_result;
 
 std::string evaluate_scenario(const std::string& scenario_text) {
     return with_result(scenario_text, [](const kv::Result& r) { return kv::result_to_json(r); });
-}
-
-std::string sweep_batch(const std::string& scenario_text) {
-    return with_result(scenario_text, [](const kv::Result& r) { return kv::batch_sweep_to_json(kv::sweep_batch(r)); });
-}
-
-std::string sweep_tensor_parallel(const std::string& scenario_text) {
-    return with_result(scenario_text, [](const kv::Result& r) { return kv::tensor_parallel_sweep_to_json(kv::sweep_tensor_parallel(r)); });
 }
 
 std::string catalog() { return kv::json_text(kv::catalog_to_json()); }
@@ -276,8 +260,6 @@ std::string panel_key_results(int id) {
 
 EMSCRIPTEN_BINDINGS(kvcache) {
     emscripten::function("evaluate", &evaluate_scenario);
-    emscripten::function("sweepBatch", &sweep_batch);
-    emscripten::function("sweepTensorParallel", &sweep_tensor_parallel);
     emscripten::function("catalog", &catalog);
     emscripten::function("formatValue", &format_value);
     emscripten::function("simulate", &simulate_workload);

@@ -2,24 +2,27 @@
 // fetches it the first time a reader pastes a start-up log or plans a load (site/js/kvpanels.js:
 // KvPanels.explainLog and KvPanels.plan), so the panels' module every reader downloads stays
 // lighter. Its verbs take and return JSON text as the panels' module's do (wasm/bindings.cpp);
-// errors come back as {"error": {"field", "code", "message"}}.
+// errors come back as {"error": {"field", "code", "message"}}. The sweeps (`kvcache --sweep`) are
+// here too: the batching panel computes its own in the panels' module, and only the Node test and
+// the benchmark ask for them as JSON.
 //
-// Verbs: explainLog, planFlags.
+// Verbs: explainLog, planFlags, sweepBatch, sweepTensorParallel.
 #include <emscripten/bind.h>
 
 #include <string>
 
 #include "io/explain_json.hpp"
-#include "io/input_text.hpp"
 #include "io/plan_json.hpp"
-#include "io/result_json.hpp"
 #include "plan/plan.hpp"
+#include "result/sweep.hpp"
+#include "verb_text.hpp"
 
 namespace {
 
 using nlohmann::json;
 
-std::string error_text(const kv::InputError& error) { return kv::json_text(kv::error_to_json(error)); }
+using kvverbs::error_text;
+using kvverbs::with_result;
 
 // A vLLM start-up log explained by the model (logs/log_explain.hpp): the scenario it describes, the
 // assumptions, each logged number beside the model's. `given_json` ("" or an object) adds what the
@@ -45,9 +48,19 @@ std::string plan_flags(const std::string& target_json) {
     return kv::json_text(kv::plan_to_json(std::get<kv::PlanResult>(outcome)));
 }
 
+std::string sweep_batch(const std::string& scenario_text) {
+    return with_result(scenario_text, [](const kv::Result& r) { return kv::batch_sweep_to_json(kv::sweep_batch(r)); });
+}
+
+std::string sweep_tensor_parallel(const std::string& scenario_text) {
+    return with_result(scenario_text, [](const kv::Result& r) { return kv::tensor_parallel_sweep_to_json(kv::sweep_tensor_parallel(r)); });
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(kvtools) {
     emscripten::function("explainLog", &explain_log);
     emscripten::function("planFlags", &plan_flags);
+    emscripten::function("sweepBatch", &sweep_batch);
+    emscripten::function("sweepTensorParallel", &sweep_tensor_parallel);
 }

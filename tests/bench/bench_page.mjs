@@ -18,12 +18,13 @@ function time(repeats, body) {
 
 const require = createRequire(import.meta.url);
 const kv = await require(path.join(site, 'js/kvcache.js'))({ wasmBinary: fs.readFileSync(path.join(site, 'js/kvcache.wasm')) });
+const tools = await require(path.join(site, 'js/kvtools.js'))({ wasmBinary: fs.readFileSync(path.join(site, 'js/kvtools.wasm')) });
 const base = { model: 'Qwen3-8B', gpu: 'H100' };
 const one = time(2001, (i) => kv.evaluate(JSON.stringify({ ...base, prompt_tokens: 1024 + i })));
-const curve = time(51, () => kv.sweepBatch(JSON.stringify(base)));
+const curve = time(51, () => tools.sweepBatch(JSON.stringify(base)));
 const simulate = time(5, () => kv.simulate(JSON.stringify(base), JSON.stringify({ workload: 'chat', requests: 2000 })));
 console.log(`wasm in Node: one evaluation through the page API (JSON in, the whole result and its log out) ${(one * 1000).toFixed(0)} us; ` +
-  `the batch curve (evaluations inside the module) ${curve.toFixed(2)} ms; ` +
+  `the batch curve (evaluations inside the tools' module) ${curve.toFixed(2)} ms; ` +
   `2,000 chat requests simulated ${simulate.toFixed(1)} ms`);
 
 const server = await serve({ '/': site });

@@ -54,8 +54,8 @@ test('wasm evaluate() equals the native CLI, field for field', () => {
 
 test('wasm sweeps equal the native CLI sweeps', () => {
   const scenario = { prompt_tokens: 32768, concurrent_requests: 256 };
-  assert.deepEqual(JSON.parse(kv.sweepBatch(JSON.stringify(scenario))), native(scenario, '--sweep', 'batch'));
-  assert.deepEqual(JSON.parse(kv.sweepTensorParallel(JSON.stringify(scenario))), native(scenario, '--sweep', 'tp'));
+  assert.deepEqual(JSON.parse(tools.sweepBatch(JSON.stringify(scenario))), native(scenario, '--sweep', 'batch'));
+  assert.deepEqual(JSON.parse(tools.sweepTensorParallel(JSON.stringify(scenario))), native(scenario, '--sweep', 'tp'));
 });
 
 test('wasm reports bad input as the CLI does', () => {
@@ -78,11 +78,11 @@ test('wasm catalog is the native catalog, and every entry evaluates', () => {
   assert.equal(kv.formatValue(147456, 'kib'), '144 KiB');
 });
 
-test('the panels\' module leaves the log explainer and the planner to the tools\' module', () => {
-  assert.equal(kv.explainLog, undefined);
-  assert.equal(kv.planFlags, undefined);
-  assert.equal(typeof tools.explainLog, 'function');
-  assert.equal(typeof tools.planFlags, 'function');
+test('the panels\' module leaves the log explainer, the planner and the sweeps to the tools\' module', () => {
+  for (const verb of ['explainLog', 'planFlags', 'sweepBatch', 'sweepTensorParallel']) {
+    assert.equal(kv[verb], undefined, verb);
+    assert.equal(typeof tools[verb], 'function', verb);
+  }
 });
 
 test('wasm explainLog() equals the native CLI\'s --explain-log, errors included', () => {

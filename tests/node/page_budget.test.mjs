@@ -60,12 +60,13 @@ test('the page weighs at most 30 KiB (gzip) more than before issue 14', () => {
 // then 328,400 for Nemotron 3 Nano in the catalog (its config.json: 328,045 -> 328,398), then 296,500
 // when the log explainer and the planner moved to the tools' module (328,398 -> 296,425), then 267,000
 // when the browser began drawing the panels' glyphs from the page's web fonts (no font files and no
-// stb_truetype in the module: 296,425 -> 266,946).
-const MODULE_MAX_GZIP_BYTES = 267_000;   // issue 23 aims at 260,000
+// stb_truetype in the module: 296,425 -> 266,946), then 265,400 when the sweeps' JSON verbs, which
+// only the Node test and the benchmark ask for, moved to the tools' module (266,941 -> 265,362).
+const MODULE_MAX_GZIP_BYTES = 265_400;   // issue 23 aims at 260,000
 // The tools' module (kvtools.wasm: the core, the log explainer and the planner, no panels) is fetched
 // only when a reader first uses one of the two, so it is not in the page's weight above; it has a
-// budget of its own, 158,564 bytes when it was split off.
-const TOOLS_MAX_GZIP_BYTES = 159_000;
+// budget of its own: 158,564 bytes when it was split off, 160,807 with the sweeps.
+const TOOLS_MAX_GZIP_BYTES = 161_000;
 
 function moduleGzipBytes(file) {
   const bytes = fs.readFileSync(path.join(site, file));
@@ -74,12 +75,12 @@ function moduleGzipBytes(file) {
   return zlib.gzipSync(bytes, { level: 9 }).length;
 }
 
-test('kvcache.wasm carries no exception trampolines and weighs at most 267,000 bytes gzip', () => {
+test('kvcache.wasm carries no exception trampolines and weighs at most 265,400 bytes gzip', () => {
   const gzip = moduleGzipBytes('js/kvcache.wasm');
   assert.ok(gzip <= MODULE_MAX_GZIP_BYTES, `kvcache.wasm is ${gzip} bytes gzip; at most ${MODULE_MAX_GZIP_BYTES}`);
 });
 
-test('kvtools.wasm carries no exception trampolines and weighs at most 159,000 bytes gzip', () => {
+test('kvtools.wasm carries no exception trampolines and weighs at most 161,000 bytes gzip', () => {
   const gzip = moduleGzipBytes('js/kvtools.wasm');
   assert.ok(gzip <= TOOLS_MAX_GZIP_BYTES, `kvtools.wasm is ${gzip} bytes gzip; at most ${TOOLS_MAX_GZIP_BYTES}`);
 });
