@@ -126,12 +126,12 @@ const ImFontBuilderIO browser_glyphs = {build_from_browser_glyphs};
 ImFontAtlas* shared_atlas(float pixel_ratio) {
     // Keyed by hundredths: a ratio read from layout (1.25, 2) differs by a hair between canvases.
     static std::map<int, std::unique_ptr<ImFontAtlas>> atlases;
-    static std::vector<std::unique_ptr<platform::Face>> faces;  // what the atlases' configs point at
     std::unique_ptr<ImFontAtlas>& atlas = atlases[static_cast<int>(std::lround(pixel_ratio * 100.0f))];
     if (atlas) return atlas.get();
     atlas = std::make_unique<ImFontAtlas>();
     atlas->FontBuilderIO = &browser_glyphs;
     static const std::vector<uint32_t> codepoints = glyph_codepoints();
+    std::vector<std::unique_ptr<platform::Face>> faces;  // the browser's strips, needed only while building
     for (const Role& role : roles) {
         // CSS sizes a font by its em, ImGui by its line: the same glyphs, the em being this much smaller.
         const float line_px = role.line_px * pixel_ratio;
@@ -148,6 +148,9 @@ ImFontAtlas* shared_atlas(float pixel_ratio) {
         atlas->AddFont(&config);
     }
     atlas->Build();
+    // The texture and the glyphs are built: the configs and the faces they point at can go (about a
+    // megabyte of strips at a device pixel ratio of 2). The atlas is never built again.
+    atlas->ClearInputData();
     return atlas.get();
 }
 
