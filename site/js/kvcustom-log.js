@@ -147,10 +147,6 @@
     return 'Every panel now runs the scenario this log describes: ' + parts.join(', ') + '.';
   }
 
-  // The explainer is the tools' module (KvPanels.loadTools): fetched as the reader starts on the form, so
-  // it is there by the time they submit it, and never for a reader who does not.
-  logForm.addEventListener('focusin', function () { KvPanels.loadTools().catch(function () { /* submit says so */ }); }, { once: true });
-
   logForm.addEventListener('submit', function (event) {
     event.preventDefault();
     var tooLong = custom.tooLarge(logText, custom.limits.log_bytes, 'log', 'a start-up log') || custom.overlong(logForm);

@@ -240,10 +240,6 @@
     planResult.textContent = '';
   }
 
-  // The planner is the tools' module (KvPanels.loadTools): fetched as the reader starts on the form, so
-  // it is there by the time they submit it, and never for a reader who does not.
-  planForm.addEventListener('focusin', function () { KvPanels.loadTools().catch(function () { /* submit says so */ }); }, { once: true });
-
   planForm.addEventListener('submit', function (event) {
     event.preventDefault();
     var read = planTarget();

@@ -231,6 +231,11 @@ var KvCustom = (function () {
     logForm.addEventListener(type, suggestIds);
     planForm.addEventListener(type, suggestIds);
   });
+  // The log explainer and the planner are the tools' module (KvPanels.loadTools): fetched as the
+  // reader starts on either form, so it is there by the time they submit, and never otherwise.
+  var prefetchTools = function () { KvPanels.loadTools().catch(function () { /* submit says so */ }); };
+  logForm.addEventListener('focusin', prefetchTools, { once: true });
+  planForm.addEventListener('focusin', prefetchTools, { once: true });
 
   // ---- A model from its config.json -------------------------------------------------------------
 

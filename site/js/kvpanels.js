@@ -334,13 +334,12 @@ var KvPanels = (function () {
     return ask('evaluate', JSON.stringify(scenario || {}));
   }
 
-  // The tools' module, once: beside the panels' module the page named (or this page's folder). A
-  // failed fetch is not kept, so the next use tries again.
+  // The tools' module, once: beside the panels' module (a page that names its module has loaded it
+  // by now: see the end of this file), else from this page's folder. A failed fetch is not kept, so
+  // the next use tries again.
   function loadTools() {
     if (toolsPromise) return toolsPromise;
-    var page = document.querySelector('[data-module]');
-    var base = moduleBase !== null ? moduleBase : page ? page.getAttribute('data-module').replace(/[^/]*$/, '') : '';
-    toolsPromise = KvModules.load(base + 'kvtools.js', 'kvtools');
+    toolsPromise = KvModules.load((moduleBase || '') + 'kvtools.js', 'kvtools');
     toolsPromise.catch(function () { toolsPromise = null; });
     return toolsPromise;
   }
