@@ -61,3 +61,45 @@ test('the page\'s web fonts hold every character the panels draw', () => {
     assert.deepEqual(missing, [], `${path.basename(font)} lacks characters the panels draw`);
   }
 });
+
+// site/CMakeLists.txt subsets Inter to ASCII and the few characters the site shows. What the page
+// can show: the built pages' text, the strings of its scripts (literal or \u escapes) and the core's
+// formatted numbers (core/base/format.cpp: x, plus-minus, mu). Code blocks are drawn in the mono face.
+const codePoints = (text) => [...text].map((c) => c.codePointAt(0)).filter((c) => c > 0x7e);
+const hex = (c) => 'U+' + c.toString(16).toUpperCase().padStart(4, '0');
+
+function shownCharacters() {
+  const text = new Map();   // code point -> where it was first seen
+  const code = new Map();
+  const note = (into, where, points) => { for (const c of points) if (!into.has(c)) into.set(c, where); };
+  const unescape = (html) => html.replace(/&#x([0-9a-f]+);/gi, (_, h) => String.fromCodePoint(parseInt(h, 16)))
+    .replace(/&#(\d+);/g, (_, d) => String.fromCodePoint(Number(d)));
+  for (const page of ['index.html', 'embed.html']) {
+    const html = unescape(fs.readFileSync(path.join(root, 'build/site', page), 'utf8'));
+    note(text, page, codePoints(html));
+    for (const m of html.matchAll(/<(pre|code)\b[^>]*>([\s\S]*?)<\/\1>/g)) note(code, page + ' <' + m[1] + '>', codePoints(m[2]));
+  }
+  const sources = [...fs.readdirSync(path.join(root, 'site/js')).map((f) => 'site/js/' + f), 'core/base/format.cpp'];
+  for (const file of sources) {
+    const source = fs.readFileSync(path.join(root, file), 'utf8');
+    note(text, file, codePoints(source));
+    note(text, file, [...source.matchAll(/\\u([0-9a-fA-F]{4})/g)].map((m) => parseInt(m[1], 16)).filter((c) => c > 0x7e));
+  }
+  return { text, code };
+}
+
+test('the web fonts hold every character the built pages and their scripts show', () => {
+  const { text, code } = shownCharacters();
+  assert.ok(text.size >= 8, `${text.size} characters beyond ASCII: the quotes, dashes and symbols the lesson uses`);
+  const faces = { 'inter-regular': text, 'inter-semibold': text, 'inter-italic': text, 'jetbrains-mono': code };
+  const files = Object.keys(faces).map((f) => path.join(root, 'build/site/fonts', f + '.woff2'));
+  const script = 'import sys, json\nfrom fontTools.ttLib import TTFont\n' +
+    'print(json.dumps({p: sorted(TTFont(p).getBestCmap()) for p in sys.argv[1:]}))';
+  const cmaps = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, ...files], { encoding: 'utf8' }));
+  for (const [face, shown] of Object.entries(faces)) {
+    const cmap = new Set(cmaps[path.join(root, 'build/site/fonts', face + '.woff2')]);
+    for (let c = 0x20; c <= 0x7e; c++) assert.ok(cmap.has(c), `${face} lacks ASCII ${hex(c)}`);
+    const missing = [...shown].filter(([c]) => !cmap.has(c)).map(([c, where]) => `${hex(c)} (${where})`);
+    assert.deepEqual(missing, [], `${face}.woff2 lacks characters the site shows: add them to site/CMakeLists.txt's unicodes`);
+  }
+});

@@ -16,6 +16,10 @@ const site = path.join(root, 'build/site');
 const BEFORE_ISSUE_14_GZIP_BYTES = 558_532;
 const ALLOWED_GROWTH_BYTES = 30 * 1024;
 const MAX_FIGURES = 120;
+// Issue 23 aims at 350 KiB (358,400 bytes) for the whole transfer; this bound moves down with each
+// cut, as the module's does: 424,300 when the Inter faces were subset to the characters the site
+// shows instead of all of Latin-1 (441,439 -> 424,196).
+const PAGE_MAX_GZIP_BYTES = 424_300;
 
 // What a reader's browser fetches for index.html over http (the base64 fallback for file:// is not
 // fetched there): the stylesheets and scripts it names, the module's .wasm, and the fonts.
@@ -40,13 +44,14 @@ test('the lesson binds at most 120 figures, and says how many it binds', () => {
   assert.ok(stated <= MAX_FIGURES, `${stated} bound figures; the lesson allows ${MAX_FIGURES}`);
 });
 
-test('the page weighs at most 30 KiB (gzip) more than before issue 14', () => {
+test('the page weighs at most 30 KiB (gzip) more than before issue 14, and no more than its last cut left', () => {
   const files = pageFiles();
   for (const f of files) assert.ok(fs.existsSync(path.join(site, f)), `index.html names ${f}, which the build did not write`);
   const total = files.reduce((sum, f) => sum + gzipBytes(f), 0);
   const table = files.map((f) => `${String(gzipBytes(f)).padStart(8)}  ${f}`).join('\n');
   assert.ok(total <= BEFORE_ISSUE_14_GZIP_BYTES + ALLOWED_GROWTH_BYTES,
     `${total} bytes gzip, ${total - BEFORE_ISSUE_14_GZIP_BYTES} above ${BEFORE_ISSUE_14_GZIP_BYTES}:\n${table}`);
+  assert.ok(total <= PAGE_MAX_GZIP_BYTES, `${total} bytes gzip; at most ${PAGE_MAX_GZIP_BYTES}:\n${table}`);
   console.log(`page weight ${total} bytes gzip (${((total - BEFORE_ISSUE_14_GZIP_BYTES) / 1024).toFixed(1)} KiB over the budget's base)\n${table}`);
 });
 
