@@ -26,20 +26,12 @@ Catalog parse_catalog() {
     const auto gpus = nlohmann::json::parse(builtin_gpus_json, nullptr, false);
     if (models.is_discarded() || gpus.is_discarded()) catalog_defect("not JSON");
     for (const auto& entry : models.at("models")) {
-        nlohmann::json config = entry.at("config");
-        // ModelOpt checkpoints keep their quantisation in a separate hf_quant_config.json.
-        if (entry.contains("hf_quant_config") && !config.contains("quantization_config") &&
-            entry["hf_quant_config"].value("quantization", nlohmann::json::object()).value("quant_algo", "") == "FP8")
-            config["quantization_config"] = {{"quant_method", "modelopt"}, {"quant_algo", "FP8"}};
-        auto parsed = model_from_config(config, entry.at("id").get<std::string>());
+        auto parsed = model_from_catalog_entry(entry);
         if (auto* error = std::get_if<InputError>(&parsed)) catalog_defect(error->message);
-        ModelSpec spec = std::get<ModelSpec>(parsed);
-        spec.name = entry.at("id").get<std::string>();
-        spec.hf_repo = entry.value("hf_repo", std::string());
-        catalog.models.push_back(spec);
+        catalog.models.push_back(std::get<ModelSpec>(parsed));
     }
     for (const auto& entry : gpus.at("gpus")) {
-        auto parsed = gpu_from_json(entry, "gpus." + entry.value("id", std::string("?")));
+        auto parsed = gpu_from_catalog_entry(entry);
         if (auto* error = std::get_if<InputError>(&parsed)) catalog_defect(error->message);
         catalog.gpus.push_back(std::get<GpuSpec>(parsed));
     }
@@ -79,6 +71,24 @@ nlohmann::json accepted_values(const FieldSpec& spec) {
 }
 
 }  // namespace
+
+std::variant<ModelSpec, InputError> model_from_catalog_entry(const nlohmann::json& entry) {
+    nlohmann::json config = entry.at("config");
+    // ModelOpt checkpoints keep their quantisation in a separate hf_quant_config.json.
+    if (entry.contains("hf_quant_config") && !config.contains("quantization_config") &&
+        entry["hf_quant_config"].value("quantization", nlohmann::json::object()).value("quant_algo", "") == "FP8")
+        config["quantization_config"] = {{"quant_method", "modelopt"}, {"quant_algo", "FP8"}};
+    auto parsed = model_from_config(config, entry.at("id").get<std::string>());
+    if (auto* spec = std::get_if<ModelSpec>(&parsed)) {
+        spec->name = entry.at("id").get<std::string>();
+        spec->hf_repo = entry.value("hf_repo", std::string());
+    }
+    return parsed;
+}
+
+std::variant<GpuSpec, InputError> gpu_from_catalog_entry(const nlohmann::json& entry) {
+    return gpu_from_json(entry, "gpus." + entry.value("id", std::string("?")));
+}
 
 const Catalog& builtin_catalog() {
     static const Catalog catalog = parse_catalog();

@@ -3,6 +3,9 @@
 // (`kvcache --catalog`, the page's pickers and twin controls).
 #pragma once
 #include <nlohmann/json.hpp>
+#include <variant>
+
+#include "base/input_error.hpp"
 
 #include "model/catalog.hpp"
 
@@ -10,5 +13,10 @@ namespace kv {
 
 // Ids, labels, every input field's row (scenario and workload) and the defaults.
 nlohmann::json catalog_to_json();
+
+// One entry of models.json's "models" (its id, hf_repo, config and, for ModelOpt checkpoints,
+// hf_quant_config) or of gpus.json's "gpus", as the built-in catalog reads it.
+std::variant<ModelSpec, InputError> model_from_catalog_entry(const nlohmann::json& entry);
+std::variant<GpuSpec, InputError> gpu_from_catalog_entry(const nlohmann::json& entry);
 
 }  // namespace kv

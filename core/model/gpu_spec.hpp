@@ -29,6 +29,8 @@ struct GpuSpec {
     double achieved_hbm_bytes_per_s = 0;   // a STREAM-like read
     double achieved_bf16_flops_per_s = 0;  // the best-shape matmul ceiling (MAMF)
     double achieved_fp8_flops_per_s = 0;
+
+    bool operator==(const GpuSpec&) const = default;
 };
 
 }  // namespace kv

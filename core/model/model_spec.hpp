@@ -48,6 +48,8 @@ struct VisionEncoder {
     int64_t spatial_merge_size = 1;
     int64_t out_hidden_size = 0;   // the merger's output (the text model's hidden_size)
     int64_t tokens_per_image = 0;  // SigLIP: the pooled tokens an image becomes (Gemma 3's mm_tokens_per_image)
+
+    bool operator==(const VisionEncoder&) const = default;
 };
 enum class WeightFormat { bf16, fp8, int4_grouped, mxfp4_experts };
 
@@ -131,6 +133,8 @@ struct ModelSpec {
     // Unknown config.json keys one edit away from a key the reader uses (a typo such as
     // num_key_value_head would otherwise silently change the model): {typed, meant}.
     std::vector<std::pair<std::string, std::string>> suspicious_keys;
+
+    bool operator==(const ModelSpec&) const = default;
 };
 
 // Multi-head attention variant: every query head gets its own K and V head, so k_proj and v_proj

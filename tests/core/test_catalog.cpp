@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "io/catalog_json.hpp"
 #include "model/catalog.hpp"
 #include "support.hpp"
 
@@ -37,6 +38,27 @@ TEST_CASE("at least 15 models and 15 GPUs, each with its sources") {
         const double visible_gib = g.at("visible_memory_mib").get<double>() / 1024;
         CHECK(visible_gib < g.at("memory_gib").get<double>() + 1e-9);
         CHECK(visible_gib > 0.88 * g.at("memory_gib").get<double>());
+    }
+}
+
+// The module embeds a copy of each catalog that keeps only the keys the readers name (core/
+// CMakeLists.txt): every entry must read to the same model and GPU from content/data's full copy.
+TEST_CASE("the embedded catalog reads to the same models and GPUs as content/data") {
+    const auto models = load("models.json").at("models");
+    const auto gpus = load("gpus.json").at("gpus");
+    REQUIRE(builtin_catalog().models.size() == models.size());
+    REQUIRE(builtin_catalog().gpus.size() == gpus.size());
+    for (size_t i = 0; i < models.size(); ++i) {
+        INFO(models[i].at("id").get<std::string>());
+        const auto full = model_from_catalog_entry(models[i]);
+        REQUIRE(std::holds_alternative<ModelSpec>(full));
+        CHECK(std::get<ModelSpec>(full) == builtin_catalog().models[i]);
+    }
+    for (size_t i = 0; i < gpus.size(); ++i) {
+        INFO(gpus[i].at("id").get<std::string>());
+        const auto full = gpu_from_catalog_entry(gpus[i]);
+        REQUIRE(std::holds_alternative<GpuSpec>(full));
+        CHECK(std::get<GpuSpec>(full) == builtin_catalog().gpus[i]);
     }
 }
 
