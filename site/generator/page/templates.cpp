@@ -72,6 +72,11 @@ void insert_host_snippet(std::string& body_html, const std::string& host_snippet
 
 namespace {
 
+// The web fonts js/kvfonts.js fetches as the page starts (head.html's data-fonts): the faces the
+// panels draw with on every page, and the lesson's italic (its definitions) on the lesson alone.
+const char* const panel_fonts = "fonts/inter-regular.woff2 fonts/inter-semibold.woff2 fonts/jetbrains-mono.woff2";
+const std::string lesson_fonts = std::string(panel_fonts) + " fonts/inter-italic.woff2";
+
 // Every named scenario, whole: the figures name theirs (data-scenario-name) and a click loads it.
 std::string scenarios_attribute(const LessonData& data) {
     json scenarios = json::object();
@@ -106,6 +111,7 @@ std::string index_page(const Templates& templates, const RenderedArticle& articl
     if (auto parsed = kv::scenario_from_json(base); std::holds_alternative<kv::Scenario>(parsed))
         full_base = kv::scenario_to_json(std::get<kv::Scenario>(parsed));
     return fill_template(templates.index, {{"HEAD", templates.head},
+                                           {"FONTS", lesson_fonts},
                                            {"BASE", escape_html(full_base.dump())},
                                            {"TITLE_TEXT", escape_html(article.title_text)},
                                            {"TITLE", article.title_html},
@@ -124,6 +130,7 @@ std::string embed_page(const Templates& templates, const RenderedArticle& articl
     json formats = kv::named_formats();
     formats.push_back("text");
     return fill_template(templates.embed, {{"HEAD", templates.head},
+                                           {"FONTS", panel_fonts},
                                            {"EXERCISES", embed_exercises(article)},
                                            {"DEFAULTS", escape_html(catalog["defaults"].dump())},
                                            {"FIELDS", escape_html(page_fields(catalog).dump())},
