@@ -29,6 +29,14 @@ function drawnCharacters() {
   return chars;
 }
 
+// Each WOFF2 file's characters (its best cmap), read with Debian's fontTools.
+function cmapsOf(files) {
+  const script = 'import sys, json\nfrom fontTools.ttLib import TTFont\n' +
+    'print(json.dumps({p: sorted(TTFont(p).getBestCmap()) for p in sys.argv[1:]}))';
+  return JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, ...files], { encoding: 'utf8' }));
+}
+const hex = (c) => 'U+' + c.toString(16).toUpperCase().padStart(4, '0');
+
 test('scripts/fonts writes each font\'s metrics and the drawn characters, and refuses a font that lacks one', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kv-fonts-'));
   try {
@@ -53,11 +61,9 @@ test('the page\'s web fonts hold every character the panels draw', () => {
   const chars = drawnCharacters();
   assert.ok(chars.length > 95, `${chars.length} characters: ASCII and the symbols core/ formats with`);
   const fonts = ['inter-regular', 'inter-semibold', 'jetbrains-mono'].map((f) => path.join(root, 'build/site/fonts', f + '.woff2'));
-  const script = 'import sys, json\nfrom fontTools.ttLib import TTFont\n' +
-    'print(json.dumps({p: sorted(TTFont(p).getBestCmap()) for p in sys.argv[1:]}))';
-  const cmaps = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, ...fonts], { encoding: 'utf8' }));
+  const cmaps = cmapsOf(fonts);
   for (const font of fonts) {
-    const missing = chars.filter((c) => !cmaps[font].includes(c)).map((c) => 'U+' + c.toString(16).toUpperCase().padStart(4, '0'));
+    const missing = chars.filter((c) => !cmaps[font].includes(c)).map(hex);
     assert.deepEqual(missing, [], `${path.basename(font)} lacks characters the panels draw`);
   }
 });
@@ -66,8 +72,6 @@ test('the page\'s web fonts hold every character the panels draw', () => {
 // can show: the built pages' text, the strings of its scripts (literal or \u escapes) and the core's
 // formatted numbers (core/base/format.cpp: x, plus-minus, mu). Code blocks are drawn in the mono face.
 const codePoints = (text) => [...text].map((c) => c.codePointAt(0)).filter((c) => c > 0x7e);
-const hex = (c) => 'U+' + c.toString(16).toUpperCase().padStart(4, '0');
-
 function shownCharacters() {
   const text = new Map();   // code point -> where it was first seen
   const code = new Map();
@@ -93,9 +97,7 @@ test('the web fonts hold every character the built pages and their scripts show'
   assert.ok(text.size >= 8, `${text.size} characters beyond ASCII: the quotes, dashes and symbols the lesson uses`);
   const faces = { 'inter-regular': text, 'inter-semibold': text, 'inter-italic': text, 'jetbrains-mono': code };
   const files = Object.keys(faces).map((f) => path.join(root, 'build/site/fonts', f + '.woff2'));
-  const script = 'import sys, json\nfrom fontTools.ttLib import TTFont\n' +
-    'print(json.dumps({p: sorted(TTFont(p).getBestCmap()) for p in sys.argv[1:]}))';
-  const cmaps = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, ...files], { encoding: 'utf8' }));
+  const cmaps = cmapsOf(files);
   for (const [face, shown] of Object.entries(faces)) {
     const cmap = new Set(cmaps[path.join(root, 'build/site/fonts', face + '.woff2')]);
     for (let c = 0x20; c <= 0x7e; c++) assert.ok(cmap.has(c), `${face} lacks ASCII ${hex(c)}`);
