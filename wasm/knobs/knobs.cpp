@@ -21,6 +21,7 @@
 #include "base/format.hpp"
 #include "knobs/knob_fields.hpp"
 #include "panels/panels.hpp"
+#include "ui/grid.hpp"
 #include "ui/style.hpp"
 #include "ui/widgets.hpp"
 
@@ -210,19 +211,20 @@ void knobs(kvapp::Panel& panel, const std::vector<std::string_view>& fields) {
         return;
     }
     const int pairs = two_per_row ? 2 : 1;
-    if (!ImGui::BeginTable("knobs", pairs * 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoPadOuterX)) return;
+    std::vector<GridColumn> columns;
     for (int p = 0; p < pairs; ++p) {
-        ImGui::TableSetupColumn(nullptr, ImGuiTableColumnFlags_WidthFixed, label_width(pairs, p));
-        ImGui::TableSetupColumn(nullptr, ImGuiTableColumnFlags_WidthStretch);
+        columns.push_back({.fixed_width = label_width(pairs, p)});
+        columns.push_back({});
     }
+    Grid grid(columns);
     for (const KnobField* knob : shown) {
-        ImGui::TableNextColumn();
+        grid.next_cell();
         ImGui::AlignTextToFramePadding();
         draw_label(knob);
-        ImGui::TableNextColumn();
+        grid.next_cell();
         draw_control(knob);
     }
-    ImGui::EndTable();
+    grid.end();
 }
 
 }  // namespace kvui

@@ -81,7 +81,7 @@ void what_would_start_it(const kv::Result& r) {
     ImGui::PushFont(font(Font::strong));
     ImGui::TextUnformatted("What would start it");
     ImGui::PopFont();
-    figure_row("would_start", figures);
+    figure_row(figures);
 }
 
 }  // namespace

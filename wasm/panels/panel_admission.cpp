@@ -136,22 +136,21 @@ void cache_sizes(const kv::Result& r) {
                                             kv::format_factor(m.max_concurrency, 2) + " for " + kv::format_count(*s.max_model_len) +
                                             "-token requests"
                                       : "the engine does not start";
-    figure_row("sizes",
-               {
-                   {"KV cache per token", kv::format_bytes(m.layout.kv_bytes_per_token), per_token_formula(r), Colour::kv_used,
-                    "Keys plus values (MLA: one compressed latent), for every attention layer and every KV head of this rank, "
-                    "at the cache precision. Query heads do not count: grouped-query attention shares each KV head among "
-                    "several of them."},
-                   {"per sequence", kv::format_bytes(r.admission.bytes_per_sequence), sequence_note, Colour::kv_used,
-                    "Each sequence holds blocks of block_size tokens for its full final length in this simulation; paged "
-                    "attention would hold only what it has generated. Sliding-window layers hold only their window."},
-                   {"weights", kv::format_gib(m.weight_bytes, 1),
-                    kv::format_params(static_cast<double>(r.params)) + " parameters, " + kv::weight_format_name(r.model.weight_format),
-                    Colour::weights, nullptr},
-                   {"KV pool", kv::format_gib(std::max(0.0, m.available_kv_bytes), 1), pool_note, Colour::text,
-                    "vLLM's boot lines: Available KV cache memory, GPU KV cache size and Maximum concurrency, which divides by "
-                    "max_model_len."},
-               });
+    figure_row({
+        {"KV cache per token", kv::format_bytes(m.layout.kv_bytes_per_token), per_token_formula(r), Colour::kv_used,
+         "Keys plus values (MLA: one compressed latent), for every attention layer and every KV head of this rank, "
+         "at the cache precision. Query heads do not count: grouped-query attention shares each KV head among "
+         "several of them."},
+        {"per sequence", kv::format_bytes(r.admission.bytes_per_sequence), sequence_note, Colour::kv_used,
+         "Each sequence holds blocks of block_size tokens for its full final length in this simulation; paged "
+         "attention would hold only what it has generated. Sliding-window layers hold only their window."},
+        {"weights", kv::format_gib(m.weight_bytes, 1),
+         kv::format_params(static_cast<double>(r.params)) + " parameters, " + kv::weight_format_name(r.model.weight_format),
+         Colour::weights, nullptr},
+        {"KV pool", kv::format_gib(std::max(0.0, m.available_kv_bytes), 1), pool_note, Colour::text,
+         "vLLM's boot lines: Available KV cache memory, GPU KV cache size and Maximum concurrency, which divides by "
+         "max_model_len."},
+    });
 }
 
 //-----------------------------------------------------------------------------
@@ -189,18 +188,17 @@ const char* binding_limit_note(kv::BindingLimit limit) {
 
 void admission(const kv::Result& r) {
     heading("Admission");
-    figure_row("admission", {
-                                {"running", kv::format_count(r.admission.running),
-                                 "of " + kv::format_count(r.scenario.concurrent_requests) + " requests; " +
-                                     kv::format_count(r.admission.waiting) + " waiting",
-                                 Colour::kv_used, "vLLM's stats line: Running: N reqs, Waiting: M reqs."},
-                                {"the pool holds", kv::format_count(r.admission.max_resident_sequences), "sequences of this length",
-                                 Colour::text, "floor(KV pool / bytes per sequence)."},
-                                {"limited by", binding_limit_words(r.admission.binding_limit),
-                                 binding_limit_note(r.admission.binding_limit), Colour::text, nullptr},
-                                {"KV cache usage", kv::format_percent(r.admission.kv_cache_usage, 1), "of the pool", Colour::kv_used,
-                                 "vLLM's GPU KV cache usage (the vllm:kv_cache_usage_perc gauge)."},
-                            });
+    figure_row({
+        {"running", kv::format_count(r.admission.running),
+         "of " + kv::format_count(r.scenario.concurrent_requests) + " requests; " + kv::format_count(r.admission.waiting) + " waiting",
+         Colour::kv_used, "vLLM's stats line: Running: N reqs, Waiting: M reqs."},
+        {"the pool holds", kv::format_count(r.admission.max_resident_sequences), "sequences of this length", Colour::text,
+         "floor(KV pool / bytes per sequence)."},
+        {"limited by", binding_limit_words(r.admission.binding_limit), binding_limit_note(r.admission.binding_limit), Colour::text,
+         nullptr},
+        {"KV cache usage", kv::format_percent(r.admission.kv_cache_usage, 1), "of the pool", Colour::kv_used,
+         "vLLM's GPU KV cache usage (the vllm:kv_cache_usage_perc gauge)."},
+    });
 }
 
 //-----------------------------------------------------------------------------
@@ -210,20 +208,18 @@ void admission(const kv::Result& r) {
 
 void decode_step(const kv::Result& r) {
     heading("One decode step");
-    figure_row(
-        "decode",
-        {
-            {"bytes moved per step", kv::format_bytes(r.steps.decode.bytes),
-             "weights " + kv::format_percent(r.steps.weight_share, 0) + ", KV cache the rest", Colour::memory,
-             "Every step reads this rank's weights once and every running sequence's whole cache."},
-            {"step time", kv::format_duration(r.steps.decode.total_s),
-             std::string(r.steps.decode.bound == kv::Bound::compute ? "compute-bound" : "memory-bound"), Colour::decode, nullptr},
-            {"decode rate", kv::format_tokens_per_s(r.steps.decode_tokens_per_s), "one token per running sequence per step", Colour::decode,
-             "Decode steps alone, all streams. vLLM's logged Avg generation throughput is lower: its steps also "
-             "compute the prompts of arriving requests (the log line below)."},
-            {"per-stream ITL", kv::format_duration(r.steps.itl_s), "inter-token latency = one step", Colour::decode,
-             "What one reader of one stream waits between tokens."},
-        });
+    figure_row({
+        {"bytes moved per step", kv::format_bytes(r.steps.decode.bytes),
+         "weights " + kv::format_percent(r.steps.weight_share, 0) + ", KV cache the rest", Colour::memory,
+         "Every step reads this rank's weights once and every running sequence's whole cache."},
+        {"step time", kv::format_duration(r.steps.decode.total_s),
+         std::string(r.steps.decode.bound == kv::Bound::compute ? "compute-bound" : "memory-bound"), Colour::decode, nullptr},
+        {"decode rate", kv::format_tokens_per_s(r.steps.decode_tokens_per_s), "one token per running sequence per step", Colour::decode,
+         "Decode steps alone, all streams. vLLM's logged Avg generation throughput is lower: its steps also "
+         "compute the prompts of arriving requests (the log line below)."},
+        {"per-stream ITL", kv::format_duration(r.steps.itl_s), "inter-token latency = one step", Colour::decode,
+         "What one reader of one stream waits between tokens."},
+    });
     const double weights = r.memory.weight_bytes;
     const double kv_read = r.steps.decode.bytes - weights;
     stacked_bar("##step_bytes",

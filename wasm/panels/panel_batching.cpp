@@ -19,6 +19,7 @@
 #include "panels/panels.hpp"
 #include "ui/parts.hpp"
 #include "ui/plot.hpp"
+#include "ui/grid.hpp"
 #include "ui/style.hpp"
 #include "ui/widgets.hpp"
 
@@ -46,16 +47,15 @@ std::string duration_tick(double v) { return kv::format_duration(v); }
 
 // The figures over the chart: the running batch, what it delivers and what its steps move.
 void batch_figures(const kv::Result& r, const kv::BatchSweep& sweep) {
-    figure_row("batch_figures",
-               {
-                   {"running batch", kv::format_count(r.admission.running), "of " + kv::format_count(sweep.pool_limit) + " the pool holds",
-                    Colour::kv_used, nullptr},
-                   {"decode rate", kv::format_tokens_per_s(r.steps.decode_tokens_per_s), "all streams together", Colour::decode, nullptr},
-                   {"per-stream ITL", kv::format_duration(r.steps.itl_s), "each reader waits this per token", Colour::text, nullptr},
-                   {"weight share", kv::format_percent(r.steps.weight_share, 0), "of the bytes each step moves", Colour::weights,
-                    "While the weight read dominates the step, one more sequence rides along almost free. Once the caches "
-                    "dominate, every sequence adds its own full cache to every step."},
-               });
+    figure_row({
+        {"running batch", kv::format_count(r.admission.running), "of " + kv::format_count(sweep.pool_limit) + " the pool holds",
+         Colour::kv_used, nullptr},
+        {"decode rate", kv::format_tokens_per_s(r.steps.decode_tokens_per_s), "all streams together", Colour::decode, nullptr},
+        {"per-stream ITL", kv::format_duration(r.steps.itl_s), "each reader waits this per token", Colour::text, nullptr},
+        {"weight share", kv::format_percent(r.steps.weight_share, 0), "of the bytes each step moves", Colour::weights,
+         "While the weight read dominates the step, one more sequence rides along almost free. Once the caches "
+         "dominate, every sequence adds its own full cache to every step."},
+    });
 }
 
 // Under the pointer: the swept batch nearest to it, a line at it and its figures.
@@ -196,45 +196,44 @@ void throughput_cell(const kv::Result& t, double best, bool wide) {
 }
 
 // One tensor-parallel size's row; a refusal (the heads, the memory) or a rejected request ends it.
-void tensor_parallel_row(const kv::TensorParallelPoint& p, bool current, double best, bool wide) {
-    ImGui::TableNextRow();
-    if (current) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, colour(Colour::accent, 0.12f));
-    ImGui::TableNextColumn();
+void tensor_parallel_row(Grid& grid, const kv::TensorParallelPoint& p, bool current, double best, bool wide) {
+    grid.next_row(current ? colour(Colour::accent, 0.12f) : 0);
+    grid.next_cell();
     ImGui::TextUnformatted(kv::format_count(p.tensor_parallel_size).c_str());
     const kv::Result& t = p.result;
     if (!p.valid) {  // the engine refuses this size for the model's heads
-        ImGui::TableNextColumn();
+        grid.next_cell();
         refusal_cell(t);
         return;
     }
     const kv::KvLayout& k = t.memory.layout;
-    ImGui::TableNextColumn();
+    grid.next_cell();
     if (t.model.attention == kv::AttentionKind::mla) text_muted("MLA latent");
     else if (k.kv_heads_replicated) text_in(Colour::warning, kv::format_count(k.kv_heads_per_rank) + " (replicated)");
     else ImGui::TextUnformatted(kv::format_count(k.kv_heads_per_rank).c_str());
-    ImGui::TableNextColumn();
+    grid.next_cell();
     ImGui::TextUnformatted(kv::format_gib(std::max(0.0, t.memory.available_kv_bytes), 1).c_str());
     if (wide) {
-        ImGui::TableNextColumn();
+        grid.next_cell();
         ImGui::TextUnformatted(kv::format_count(t.admission.max_resident_sequences).c_str());
     }
     if (t.status == kv::Status::engine_refused) {
-        ImGui::TableNextColumn();
+        grid.next_cell();
         refusal_cell(t);
         return;
     }
     if (t.status != kv::Status::ok) {
-        ImGui::TableNextColumn();
+        grid.next_cell();
         text_in(Colour::failure, "request exceeds max_model_len");
         return;
     }
-    ImGui::TableNextColumn();
+    grid.next_cell();
     ImGui::TextUnformatted(kv::format_duration(t.steps.itl_s).c_str());
     if (wide) {
-        ImGui::TableNextColumn();
+        grid.next_cell();
         ImGui::TextUnformatted(kv::format_duration(t.steps.decode.communication_s).c_str());
     }
-    ImGui::TableNextColumn();
+    grid.next_cell();
     throughput_cell(t, best, wide);
 }
 
@@ -251,20 +250,18 @@ void tensor_parallel(const kvapp::Panel& panel) {
     // Narrow canvases (phones) keep the columns the lesson argues from and drop the bar.
     const bool wide = ImGui::GetContentRegionAvail().x >= 620;
     // NoClip: a refusal's words run on into the empty cells of its row.
-    const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
-                                  ImGuiTableFlags_NoPadOuterX | ImGuiTableFlags_NoClip;
-    if (!ImGui::BeginTable("tp", wide ? 7 : 5, flags)) return;
-    ImGui::TableSetupColumn("GPUs", 0, 0.7f);
-    ImGui::TableSetupColumn(wide ? "KV heads / rank" : "KV heads", 0, 1.0f);
-    ImGui::TableSetupColumn(wide ? "pool per GPU" : "pool/GPU", 0, 1.0f);
-    if (wide) ImGui::TableSetupColumn("resident", 0, 1.0f);
-    ImGui::TableSetupColumn("step = ITL", 0, 1.0f);
-    if (wide) ImGui::TableSetupColumn("all-reduce", 0, 1.0f);
-    ImGui::TableSetupColumn("decode rate", 0, wide ? 2.2f : 1.6f);
-    ImGui::TableHeadersRow();
+    std::vector<GridColumn> columns = {{.weight = 0.7f, .header = "GPUs"},
+                                       {.header = wide ? "KV heads / rank" : "KV heads"},
+                                       {.header = wide ? "pool per GPU" : "pool/GPU"}};
+    if (wide) columns.push_back({.header = "resident"});
+    columns.push_back({.header = "step = ITL"});
+    if (wide) columns.push_back({.header = "all-reduce"});
+    columns.push_back({.weight = wide ? 2.2f : 1.6f, .header = "decode rate"});
+    Grid grid(columns, grid_ruled | grid_no_clip);
+    grid.headers();
     for (const kv::TensorParallelPoint& p : panel.tp_sweep)
-        tensor_parallel_row(p, p.tensor_parallel_size == panel.scenario.tensor_parallel_size, best, wide);
-    ImGui::EndTable();
+        tensor_parallel_row(grid, p, p.tensor_parallel_size == panel.scenario.tensor_parallel_size, best, wide);
+    grid.end();
 }
 
 }  // namespace

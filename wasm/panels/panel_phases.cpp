@@ -22,6 +22,7 @@
 #include "panels/panels.hpp"
 #include "ui/parts.hpp"
 #include "ui/plot.hpp"
+#include "ui/grid.hpp"
 #include "ui/style.hpp"
 #include "ui/widgets.hpp"
 
@@ -87,18 +88,18 @@ void phase_block(const char* name, const char* what, const kv::PhaseTiming& p, C
 void phases(const kv::Result& r) {
     heading("Time to first token and inter-token latency");
     const int columns = ImGui::GetContentRegionAvail().x >= 560 ? 2 : 1;
-    if (!ImGui::BeginTable("phases", columns, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_NoPadOuterX)) return;
-    ImGui::TableNextColumn();
+    Grid grid(std::vector<GridColumn>(static_cast<size_t>(columns)));
+    grid.next_cell();
     phase_block("Prefill: TTFT", ("one " + kv::format_count(r.scenario.prompt_tokens) + "-token prompt in one pass").c_str(),
                 r.steps.prefill, Colour::prefill,
                 "Time to first token: the whole prompt goes through every matmul at once, so the weights are read "
                 "once and used prompt-length times. More FLOPs help here.");
-    ImGui::TableNextColumn();
+    grid.next_cell();
     phase_block("Decode: ITL", ("one token for each of " + kv::format_count(r.admission.running) + " running sequences").c_str(),
                 r.steps.decode, Colour::decode,
                 "Inter-token latency: every step reads the weights and every running sequence's whole cache for one "
                 "token per sequence. More bandwidth helps here.");
-    ImGui::EndTable();
+    grid.end();
     text_wrapped("Step time = max(compute, memory) + all-reduce: the longer of the two bars sets it.", Colour::text_muted);
 }
 
@@ -172,18 +173,18 @@ std::string tokens_tick(double v) { return kv::format_count(static_cast<int64_t>
 std::string duration_tick(double v) { return kv::format_duration(v); }
 
 void chunk_figures(const kv::Result& r, const kv::ChunkSweep& sweep) {
-    figure_row("chunk", {
-                            {"rides free", kv::format_count(r.steps.free_prefill_tokens) + " tokens",
-                             "prefill folded into each step for at most a tenth more time", Colour::prefill,
-                             "Prompt tokens a decode step can carry while it grows by at most a tenth: they ride on the weight read "
-                             "the step pays anyway, and its tensor cores are mostly idle while it reads."},
-                            {"chunk budget", kv::format_count(r.steps.chunk_budget_tokens) + " tokens",
-                             "max_num_batched_tokens " + kv::format_count(*r.scenario.max_num_batched_tokens) + " − " +
-                                 kv::format_count(r.admission.running) + " decode tokens",
-                             Colour::text, "What max_num_batched_tokens leaves for prefill after one token per running sequence."},
-                            {"step with a full chunk", kv::format_duration(r.steps.step_with_full_chunk_s),
-                             "+" + kv::format_duration(sweep.added_itl_s) + " on every stream's ITL", Colour::decode, nullptr},
-                        });
+    figure_row({
+        {"rides free", kv::format_count(r.steps.free_prefill_tokens) + " tokens",
+         "prefill folded into each step for at most a tenth more time", Colour::prefill,
+         "Prompt tokens a decode step can carry while it grows by at most a tenth: they ride on the weight read "
+         "the step pays anyway, and its tensor cores are mostly idle while it reads."},
+        {"chunk budget", kv::format_count(r.steps.chunk_budget_tokens) + " tokens",
+         "max_num_batched_tokens " + kv::format_count(*r.scenario.max_num_batched_tokens) + " − " + kv::format_count(r.admission.running) +
+             " decode tokens",
+         Colour::text, "What max_num_batched_tokens leaves for prefill after one token per running sequence."},
+        {"step with a full chunk", kv::format_duration(r.steps.step_with_full_chunk_s),
+         "+" + kv::format_duration(sweep.added_itl_s) + " on every stream's ITL", Colour::decode, nullptr},
+    });
 }
 
 // The step against the prefill tokens folded into it (kvapp keeps kv::sweep_chunk's curve), with
@@ -234,23 +235,23 @@ void chunked_prefill(const kv::Result& r, const kv::ChunkSweep& sweep) {
 void dcgm_readout(const kv::Result& r) {
     heading("What DCGM would show during decode (simulated)");
     const int columns = ImGui::GetContentRegionAvail().x >= 600 ? 3 : 1;
-    if (!ImGui::BeginTable("dcgm", columns, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_NoPadOuterX)) return;
-    ImGui::TableNextColumn();
+    Grid grid(std::vector<GridColumn>(static_cast<size_t>(columns)));
+    grid.next_cell();
     ImGui::BeginGroup();
     meter("DRAM_ACTIVE", r.steps.dram_active, kv::format_percent(r.steps.dram_active, 0), Colour::memory,
           "DCGM_FI_PROF_DRAM_ACTIVE: the fraction of time the HBM interface is moving data.");
     ImGui::EndGroup();
     concept_region(Colour::memory, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
-    ImGui::TableNextColumn();
+    grid.next_cell();
     ImGui::BeginGroup();
     meter("PIPE_TENSOR_ACTIVE", r.steps.tensor_active, kv::format_percent(r.steps.tensor_active, 1), Colour::compute,
           "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE: the fraction of time the tensor cores are busy.");
     ImGui::EndGroup();
     concept_region(Colour::compute, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
-    ImGui::TableNextColumn();
+    grid.next_cell();
     meter("nvidia-smi utilization", r.steps.gpu_utilization, kv::format_percent(r.steps.gpu_utilization, 0), Colour::text_muted,
           "nvidia-smi's utilization.gpu only says a kernel was resident; it reads near 100% whatever the kernel waits on.");
-    ImGui::EndTable();
+    grid.end();
 }
 
 //-----------------------------------------------------------------------------

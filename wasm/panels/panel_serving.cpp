@@ -27,6 +27,7 @@
 #include "panels/panels.hpp"
 #include "ui/parts.hpp"
 #include "ui/plot.hpp"
+#include "ui/grid.hpp"
 #include "ui/style.hpp"
 #include "ui/widgets.hpp"
 
@@ -259,23 +260,17 @@ void latency(const kvapp::Panel& panel) {
     const kv::SimSummary& s = panel.simulation.summary;
     heading("Latency and throughput over the whole run");
     if (const std::string note = kv::load_note(s); !note.empty()) text_wrapped(note, Colour::failure);
-    const ImGuiTableFlags flags =
-        ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_NoPadOuterX;
-    if (ImGui::BeginTable("latency", 5, flags)) {
-        ImGui::TableSetupColumn("", 0, 1.6f);
-        ImGui::TableSetupColumn("p50", 0, 1.0f);
-        ImGui::TableSetupColumn("p90", 0, 1.0f);
-        ImGui::TableSetupColumn("p99", 0, 1.0f);
-        ImGui::TableSetupColumn("mean", 0, 1.0f);
-        ImGui::TableHeadersRow();
-        const auto row = [](const char* name, const char* help, const kv::Percentiles& p, Colour c) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
+    {
+        Grid grid({{.weight = 1.6f}, {.header = "p50"}, {.header = "p90"}, {.header = "p99"}, {.header = "mean"}}, grid_ruled);
+        grid.headers();
+        const auto row = [&grid](const char* name, const char* help, const kv::Percentiles& p, Colour c) {
+            grid.next_row();
+            grid.next_cell();
             swatch(c);
             ImGui::TextUnformatted(name);
             if (help) help_marker(help);
             for (double v : {p.p50, p.p90, p.p99, p.mean}) {
-                ImGui::TableNextColumn();
+                grid.next_cell();
                 ImGui::TextUnformatted(p.count > 0 ? kv::format_duration(v).c_str() : "none");
             }
         };
@@ -288,7 +283,7 @@ void latency(const kvapp::Panel& panel) {
             "step, longer when prefill chunks ride along.",
             s.itl_s, Colour::decode);
         row("end to end", "Arrival to last token.", s.e2e_s, Colour::text);
-        ImGui::EndTable();
+        grid.end();
     }
     std::vector<Figure> figures = {
         {"generation", kv::format_tokens_per_s(s.generation_tokens_per_s), "output tokens over the run", Colour::decode, nullptr},
@@ -307,7 +302,7 @@ void latency(const kvapp::Panel& panel) {
          s.rejected > 0 ? Colour::failure : Colour::text, nullptr},
     };
     if (panel.workload.gpu_hour_price > 0) figures.push_back(cost_figure(panel));
-    figure_row("run_figures", figures);
+    figure_row(figures);
 }
 
 //-----------------------------------------------------------------------------

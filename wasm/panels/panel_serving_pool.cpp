@@ -131,20 +131,18 @@ void block_pool(const kvapp::Panel& panel, const Moment& now) {
     const kv::Simulation& sim = panel.simulation;
     heading("The block pool");
     const kv::SimStep& s = *now.step;
-    figure_row(
-        "pool_now",
-        {
-            {"running", kv::format_count(s.running), "requests in this step", Colour::decode, nullptr},
-            {"waiting", kv::format_count(s.waiting), "queued, not admitted", Colour::text,
-             "Arrived but not running: max_num_seqs, the token budget or the pool keeps them out (vLLM's \"Waiting: N reqs\")."},
-            {"KV cache usage", kv::format_percent(s.kv_cache_usage, 1),
-             kv::format_count(s.blocks_used) + " of " + kv::format_count(sim.pool_blocks) + " blocks held", Colour::kv_used,
-             "vllm:kv_cache_usage_perc: blocks held by running requests over the pool. Cached prefix blocks nobody "
-             "holds count as free."},
-            {"preemptions", kv::format_count(s.preemptions_total), "so far", s.preemptions_total > 0 ? Colour::failure : Colour::text,
-             "vllm:num_preemptions_total. When a running request needs a block and none is free, the scheduler "
-             "preempts the most recently admitted request: its blocks are freed and it is recomputed from scratch later."},
-        });
+    figure_row({
+        {"running", kv::format_count(s.running), "requests in this step", Colour::decode, nullptr},
+        {"waiting", kv::format_count(s.waiting), "queued, not admitted", Colour::text,
+         "Arrived but not running: max_num_seqs, the token budget or the pool keeps them out (vLLM's \"Waiting: N reqs\")."},
+        {"KV cache usage", kv::format_percent(s.kv_cache_usage, 1),
+         kv::format_count(s.blocks_used) + " of " + kv::format_count(sim.pool_blocks) + " blocks held", Colour::kv_used,
+         "vllm:kv_cache_usage_perc: blocks held by running requests over the pool. Cached prefix blocks nobody "
+         "holds count as free."},
+        {"preemptions", kv::format_count(s.preemptions_total), "so far", s.preemptions_total > 0 ? Colour::failure : Colour::text,
+         "vllm:num_preemptions_total. When a running request needs a block and none is free, the scheduler "
+         "preempts the most recently admitted request: its blocks are freed and it is recomputed from scratch later."},
+    });
     text_muted(kv::format_count(sim.pool_blocks) + " blocks of " + kv::format_count(sim.block_size) + " tokens" +
                (sim.blocks_per_cell > 1 ? ", one cell per " + kv::format_count(sim.blocks_per_cell) + " blocks" : ", one cell per block"));
     const kv::PoolFrame& frame = *now.frame;

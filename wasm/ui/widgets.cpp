@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "logs/engine_log.hpp"
+#include "ui/grid.hpp"
 #include "ui/style.hpp"
 
 namespace kvui {
@@ -148,12 +149,12 @@ std::string escape_format(const std::string& text) {
 // [SECTION] Figures
 //-----------------------------------------------------------------------------
 
-void figure_row(const char* id, const std::vector<Figure>& figures) {
+void figure_row(const std::vector<Figure>& figures) {
     const int fit = static_cast<int>(ImGui::GetContentRegionAvail().x / 150.0f);
     const int columns = std::clamp(fit, 1, static_cast<int>(figures.size()));
-    if (!ImGui::BeginTable(id, columns, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_NoPadOuterX)) return;
+    Grid grid(std::vector<GridColumn>(static_cast<size_t>(columns)));
     for (const Figure& f : figures) {
-        ImGui::TableNextColumn();
+        grid.next_cell();
         ImGui::BeginGroup();
         text_muted(f.caption);
         if (f.help) help_marker(f.help);
@@ -164,7 +165,7 @@ void figure_row(const char* id, const std::vector<Figure>& figures) {
         ImGui::EndGroup();
         concept_region(f.colour, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());  // linked reading (ui/style.hpp)
     }
-    ImGui::EndTable();
+    grid.end();
 }
 
 //-----------------------------------------------------------------------------

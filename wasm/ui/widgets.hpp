@@ -37,7 +37,7 @@ struct Figure {
     Colour colour = Colour::text;
     const char* help = nullptr;
 };
-void figure_row(const char* id, const std::vector<Figure>& figures);
+void figure_row(const std::vector<Figure>& figures);
 
 // [Bars] A horizontal stacked bar; segments are drawn in order, labelled inside when they fit.
 struct Segment {
