@@ -229,6 +229,7 @@ void draw(Surface& s) {
 
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
     glViewport(0, 0, geo.fb_w, geo.fb_h);
+    glDisable(GL_SCISSOR_TEST);  // the last frame's clip rectangle would limit the clear (the backend restores nothing)
     glClearColor(bg.x, bg.y, bg.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
