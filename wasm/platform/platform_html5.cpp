@@ -63,6 +63,11 @@ Geometry geometry(const Surface& s) {
     return g;
 }
 
+bool same_size(const SurfaceSize& a, const SurfaceSize& b) {
+    return a.css_width == b.css_width && a.css_height == b.css_height && a.pixel_width == b.pixel_width &&
+           a.pixel_height == b.pixel_height && a.content_left == b.content_left && a.content_top == b.content_top;
+}
+
 void report_height(Surface& s, float content_height) {
     if (std::fabs(content_height - s.reported_height) > 0.5f) {
         s.reported_height = content_height;
@@ -82,6 +87,18 @@ void measure(Surface& s) {
     ImGui::EndFrame();
     stats.layout_passes += 1;
     report_height(s, content_height);
+}
+
+// Before the first frame: the height the content needs instead of the height the page reserved for
+// it (lesson.css's estimate per width), so that the canvas's backing store is made once, at its
+// height, and not again a frame later: a WebGL canvas reallocates its buffers on every resize. The
+// loader gives the canvas the reported height in the same task (kvpanels.js, pendingHeights).
+void size_to_content(Surface& s) {
+    if (s.size.css_width <= 0 || s.size.css_height <= 0 || s.size.pixel_height <= 0) return;  // the DOM decides
+    measure(s);
+    if (s.reported_height <= 0) return;
+    s.size.css_height = std::ceil(s.reported_height);  // as the loader rounds it (applyHeight)
+    s.size.pixel_height = std::max(1, static_cast<int>(std::lround(s.size.css_height * emscripten_get_device_pixel_ratio())));
 }
 
 // The backing store, the font atlas and the framebuffer scale from the device pixels the canvas
@@ -295,6 +312,7 @@ int surface_open(const std::string& selector, SurfaceSize size, FrameFn frame, H
     watch_context(*s, true);
     Surface& ref = *s;
     surfaces[ref.id] = std::move(s);
+    size_to_content(ref);
     draw(ref);  // the first frame now: no blank canvas while the page lays out
     invalidate(ref);
     return ref.id;
@@ -337,7 +355,7 @@ void surface_set_visible(int id, bool visible) {
 
 void surface_resize(int id, SurfaceSize size) {
     Surface* s = find_surface(id);
-    if (!s) return;
+    if (!s || same_size(s->size, size)) return;  // e.g. the height size_to_content() gave it
     s->size = size;
     // At once: the loader calls this from a ResizeObserver, before the browser paints, so the
     // resized canvas is never shown stretched.
