@@ -29,7 +29,8 @@ Grid::Grid(const std::vector<GridColumn>& columns, unsigned flags) : flags_(flag
         if (c.fixed_width > 0) fixed_px += c.fixed_width;
         else weights += c.weight;
     }
-    const float shared_px = std::max(0.0f, width_ - fixed_px - gap_px * static_cast<float>(columns.size() - 1));
+    const float gaps_px = gap_px * static_cast<float>(std::max<size_t>(columns.size(), 1) - 1);
+    const float shared_px = std::max(0.0f, width_ - fixed_px - gaps_px);
     float x = origin_.x;
     for (const GridColumn& c : columns) {
         const float w = c.fixed_width > 0 ? c.fixed_width : weights > 0 ? std::floor(shared_px * c.weight / weights) : 0.0f;

@@ -1,6 +1,6 @@
 // A grid of cells for the panels' few static tables (figure cards, the knobs, the phases, the
 // latencies, the tensor-parallel rows). ImGui's tables do this and much more (resizing, sorting,
-// scrolling, saved settings) for about 10 KB of the module's gzip bytes; these grids need columns
+// scrolling, saved settings) for about 12 KB of the module's gzip bytes; these grids need columns
 // of fixed or weighted width, rows as tall as their tallest cell, and a shaded style with headers.
 //
 //   Grid grid(columns, grid_ruled);

@@ -150,6 +150,7 @@ std::string escape_format(const std::string& text) {
 //-----------------------------------------------------------------------------
 
 void figure_row(const std::vector<Figure>& figures) {
+    if (figures.empty()) return;
     const int fit = static_cast<int>(ImGui::GetContentRegionAvail().x / 150.0f);
     const int columns = std::clamp(fit, 1, static_cast<int>(figures.size()));
     Grid grid(std::vector<GridColumn>(static_cast<size_t>(columns)));
