@@ -63,11 +63,6 @@ Geometry geometry(const Surface& s) {
     return g;
 }
 
-bool same_size(const SurfaceSize& a, const SurfaceSize& b) {
-    return a.css_width == b.css_width && a.css_height == b.css_height && a.pixel_width == b.pixel_width &&
-           a.pixel_height == b.pixel_height && a.content_left == b.content_left && a.content_top == b.content_top;
-}
-
 void report_height(Surface& s, float content_height) {
     if (std::fabs(content_height - s.reported_height) > 0.5f) {
         s.reported_height = content_height;
@@ -355,7 +350,7 @@ void surface_set_visible(int id, bool visible) {
 
 void surface_resize(int id, SurfaceSize size) {
     Surface* s = find_surface(id);
-    if (!s || same_size(s->size, size)) return;  // e.g. the height size_to_content() gave it
+    if (!s || s->size == size) return;  // e.g. the height size_to_content() gave it
     s->size = size;
     // At once: the loader calls this from a ResizeObserver, before the browser paints, so the
     // resized canvas is never shown stretched.

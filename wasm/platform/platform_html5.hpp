@@ -31,6 +31,7 @@ struct SurfaceSize {
     double css_width = 0, css_height = 0;
     int pixel_width = 0, pixel_height = 0;
     double content_left = 0, content_top = 0;
+    bool operator==(const SurfaceSize&) const = default;
 };
 
 // Opens a surface on the canvas matching `selector` ("#id"). Returns its id, or -1 and `error`.

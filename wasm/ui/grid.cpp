@@ -34,12 +34,10 @@ Grid::Grid(const std::vector<GridColumn>& columns, unsigned flags) : flags_(flag
     float x = origin_.x;
     for (const GridColumn& c : columns) {
         const float w = c.fixed_width > 0 ? c.fixed_width : weights > 0 ? std::floor(shared_px * c.weight / weights) : 0.0f;
-        left_x_.push_back(x);
-        right_x_.push_back(x + w);
-        headers_.push_back(c.header);
+        columns_.push_back({x, x + w, c.header});
         x += w + gap_px;
     }
-    if (!columns.empty() && columns.back().fixed_width <= 0) right_x_.back() = std::max(left_x_.back(), origin_.x + width_);
+    if (!columns.empty() && columns.back().fixed_width <= 0) columns_.back().right_x = std::max(columns_.back().left_x, origin_.x + width_);
     row_bottom_ = origin_.y;
     if (flags_ & grid_ruled) {  // shading goes under the cells, drawn once a row's height is known
         window->DrawList->ChannelsSplit(2);
@@ -49,10 +47,10 @@ Grid::Grid(const std::vector<GridColumn>& columns, unsigned flags) : flags_(flag
 
 void Grid::headers() {
     begin_row(true, 0);
-    for (int c = 0; c < static_cast<int>(headers_.size()); ++c) {
+    for (int c = 0; c < static_cast<int>(columns_.size()); ++c) {
         if (c > 0) end_cell();
         begin_cell(c);
-        ImGui::TextUnformatted(headers_[static_cast<size_t>(c)]);
+        ImGui::TextUnformatted(columns_[static_cast<size_t>(c)].header);
     }
     end_row();
 }
@@ -60,7 +58,7 @@ void Grid::headers() {
 void Grid::next_row(ImU32 highlight) { begin_row(false, highlight); }
 
 void Grid::next_cell() {
-    if (!in_row_ || column_ + 1 >= static_cast<int>(left_x_.size())) begin_row(false, 0);
+    if (!in_row_ || column_ + 1 >= static_cast<int>(columns_.size())) begin_row(false, 0);
     else if (column_ >= 0) end_cell();
     begin_cell(column_ + 1);
 }
@@ -104,12 +102,11 @@ void Grid::end_row() {
                                                                          : ImGuiCol_TableRowBg);
         if ((shade & IM_COL32_A_MASK) != 0) draw->AddRectFilled(top_left, bottom_right, shade);
         if (highlight_ != 0) draw->AddRectFilled(top_left, bottom_right, highlight_);
-        if (rows_ > 0)  // the rule above the row: strong under the headers
+        if (row_top_ > origin_.y)  // the rule above every row but the first: strong under the headers
             draw->AddLine(top_left, ImVec2(bottom_right.x, row_top_),
                           ImGui::GetColorU32(last_was_header_ ? ImGuiCol_TableBorderStrong : ImGuiCol_TableBorderLight));
         draw->ChannelsSetCurrent(1);
     }
-    ++rows_;
     if (!header_row_) ++shaded_rows_;
     last_was_header_ = header_row_;
     in_row_ = false;
@@ -120,7 +117,8 @@ void Grid::end_row() {
 void Grid::begin_cell(int column) {
     ImGuiWindow* window = ImGui::GetCurrentWindow();
     const ImVec2 padding = ImGui::GetStyle().CellPadding;
-    const float left = left_x_[static_cast<size_t>(column)], right = right_x_[static_cast<size_t>(column)];
+    const Placed& placed = columns_[static_cast<size_t>(column)];
+    const float left = placed.left_x, right = placed.right_x;
     column_ = column;
     window->DC.CursorPos = ImVec2(left, row_top_ + padding.y);
     window->DC.ColumnsOffset.x = left - window->Pos.x - window->DC.Indent.x;  // later lines start at the cell's left
@@ -138,10 +136,11 @@ void Grid::end_cell() {
     ImGuiWindow* window = ImGui::GetCurrentWindow();
     row_bottom_ = std::max(row_bottom_, window->DC.CursorMaxPos.y + ImGui::GetStyle().CellPadding.y);
     row_baseline_ = std::max(row_baseline_, window->DC.PrevLineTextBaseOffset);
+    const Placed& placed = columns_[static_cast<size_t>(column_)];
     const float padding_x = ImGui::GetStyle().CellPadding.x;
-    const float right = right_x_[static_cast<size_t>(column_)] + padding_x;
+    const float right = placed.right_x + padding_x;
     if ((flags_ & grid_no_clip) == 0 && window->DC.CursorMaxPos.x > right)
-        clip_cell(ImVec4(left_x_[static_cast<size_t>(column_)] - padding_x, window->ClipRect.Min.y, right, window->ClipRect.Max.y));
+        clip_cell(ImVec4(placed.left_x - padding_x, window->ClipRect.Min.y, right, window->ClipRect.Max.y));
 }
 
 // The cell's vertices are already in the draw list: split the command the cell began in at the

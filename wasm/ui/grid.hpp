@@ -47,14 +47,16 @@ private:
         ImVec2 cursor_max;
         float work_min_x, work_max_x, content_max_x, columns_offset_x, item_width;
     };
+    struct Placed {
+        float left_x, right_x;  // the column's content, screen pixels
+        const char* header;
+    };
     unsigned flags_;
-    std::vector<float> left_x_, right_x_;  // each column's content, screen pixels
-    std::vector<const char*> headers_;
+    std::vector<Placed> columns_;
     Saved saved_{};
     ImVec2 origin_;
     float width_ = 0;
     int column_ = -1;      // the current cell's column; -1 before a row's first cell
-    int rows_ = 0;         // rows ended, the header row and the first row included
     int shaded_rows_ = 0;  // rows ended, the header row excepted: every second one is shaded
     bool in_row_ = false, header_row_ = false, last_was_header_ = false;
     ImU32 highlight_ = 0;
