@@ -95,7 +95,7 @@ function shownCharacters() {
 test('the web fonts hold every character the built pages and their scripts show', () => {
   const { text, code } = shownCharacters();
   assert.ok(text.size >= 8, `${text.size} characters beyond ASCII: the quotes, dashes and symbols the lesson uses`);
-  const faces = { 'inter-regular': text, 'inter-semibold': text, 'inter-italic': text, 'jetbrains-mono': code };
+  const faces = { 'inter-regular': text, 'inter-semibold': text, 'jetbrains-mono': code };
   const files = Object.keys(faces).map((f) => path.join(root, 'build/site/fonts', f + '.woff2'));
   const cmaps = cmapsOf(files);
   for (const [face, shown] of Object.entries(faces)) {

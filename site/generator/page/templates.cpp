@@ -79,7 +79,7 @@ namespace {
 // off in about half the runs, so it goes without.
 const char* const lesson_font_preload =
     "<script src=\"js/kvfonts.js\" data-fonts=\"fonts/inter-regular.woff2 fonts/inter-semibold.woff2 "
-    "fonts/inter-italic.woff2 fonts/jetbrains-mono.woff2\"></script>\n";
+    "fonts/jetbrains-mono.woff2\"></script>\n";
 
 // Every named scenario, whole: the figures name theirs (data-scenario-name) and a click loads it.
 std::string scenarios_attribute(const LessonData& data) {
