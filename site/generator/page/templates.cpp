@@ -88,6 +88,19 @@ std::string scenarios_attribute(const LessonData& data) {
     return escape_html(scenarios.dump());
 }
 
+// The prices as the page reads them (site/js/kvcustom-plan.js's price note): the source address and
+// the quoted line stay in content/data/gpu_prices.json, where a reader of the data checks them.
+json page_prices(const json& prices) {
+    json out = json::array();
+    for (const json& e : prices["prices"]) {
+        json kept = json::object();
+        for (const char* key : {"gpu", "usd_per_gpu_hour", "provider", "terms", "date"})
+            if (e.contains(key)) kept[key] = e[key];
+        out.push_back(std::move(kept));
+    }
+    return out;
+}
+
 }  // namespace
 
 std::optional<std::string> check_prices(const json& file) {
@@ -125,7 +138,7 @@ std::string index_page(const Templates& templates, const RenderedArticle& articl
                                            {"SCENARIOS", scenarios_attribute(data)},
                                            {"FIGURE_COUNT", std::to_string(article.figures.size())},
                                            {"INPUT_LIMITS", escape_html(catalog["input_limits"].dump())},
-                                           {"PRICES", escape_html(prices["prices"].dump())},
+                                           {"PRICES", escape_html(page_prices(prices).dump())},
                                            {"ACCURACY", escape_html(data.accuracy().dump())}});
 }
 
