@@ -34,8 +34,10 @@ const MAX_FIGURES = 120;
 // 366,300 when the italic face left for the browser's slant of the regular one (lesson.css says
 // why: 378,218 -> 366,209), 360,300 when the lesson's seventeen deferred scripts became one file
 // (scripts/bundle.mjs: 366,209 -> 360,226), 359,100 when the page's price list kept only the keys its
-// price note reads (the sources stay in content/data/gpu_prices.json: 360,226 -> 359,053).
-const PAGE_MAX_GZIP_BYTES = 359_100;
+// price note reads (the sources stay in content/data/gpu_prices.json: 360,226 -> 359,053), 353,300
+// when Inter's contextual alternates left (site/CMakeLists.txt says what they drew: 359,053 -> 353,204).
+// Issue 23's 358,400 is met from here.
+const PAGE_MAX_GZIP_BYTES = 353_300;
 
 // What a reader's browser fetches for index.html over http (the base64 fallback for file:// is not
 // fetched there): the stylesheets and scripts it names, the module's .wasm, and the fonts.
