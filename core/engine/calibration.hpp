@@ -127,10 +127,12 @@ struct Calibration {
     // The sampler's pass over min(max_num_seqs, tokens) rows of full-vocabulary logits (V0: over
     // max_num_seqs rows, on the driver rank, whose peak sets everyone's blocks), in bytes per logit:
     //   - V0, and V1 before the newer profile run on the large devices that get 1,024 rows (H100,
-    //     H200): about 36, a full sort for top-k/top-p (FP32 logits, probabilities and sorted values,
-    //     int64 indices); V0's profile_run samples with top_p 0.99 and top_k vocab - 1 "to reflect the
-    //     accurate memory usage" (vllm/worker/model_runner.py). Set by repo-mlops-h100-qwen3-30b-a3b-
-    //     bf16-4k (0.10.2: 5.58 GiB) and checked by repo-bench3-h200 (0.11.2), llmd-bench-h100-qwen3-
+    //     H200): about 38, a full sort for top-k/top-p (16-bit logits and their FP32 copy, sorted
+    //     values, int64 indices, and the segmented sort's reverse index and alternate buffers: 38 by
+    //     reading PyTorch's Sort.cu); V0's profile_run samples with top_p 0.99 and top_k vocab - 1 "to
+    //     reflect the accurate memory usage" (vllm/worker/model_runner.py). Set by repo-mlops-h100-
+    //     qwen3-30b-a3b-bf16-4k (0.10.2: 5.58 GiB over 1,024 x 151,936 logits and 8,192 hidden states;
+    //     36 while the MoE workspace was wrongly counted beside it, see moe_workspace_buffers) and checked by repo-bench3-h200 (0.11.2), llmd-bench-h100-qwen3-
     //     32b-tp2 (0.11.0), gh23278 (0.10.1, refused) and the V0 rows repo-tickertaka-t4 (0.6.6: 1.40
     //     GiB logged over 256 x 151,936 logits and 4,096 tokens) and repo-phantomwiki (0.6.4). The
     //     A100 and L4 logs of V1 releases show no sort (the repo-dennislee and repo-demo-env rows);
@@ -139,11 +141,14 @@ struct Calibration {
     //   - Otherwise about 15 (16-bit logits, an FP32 copy and the probabilities): set by the
     //     planner-h100-* rows of 0.19.0, where the Llama, Qwen2.5, phi-4 and Gemma 2 peaks differ
     //     by 15 bytes per vocabulary entry and row.
-    double sorting_sampler_bytes_per_logit = 36.0;
+    double sorting_sampler_bytes_per_logit = 38.3;
     double sampler_bytes_per_logit = 15.0;
     // Mixture of experts: the fused-MoE workspace (gate/up, activation and output per routed
-    // token) stays allocated through the sampler pass. Set by planner-h100-qwen3-30b-a3b and
-    // planner-h100-mixtral-8x7b-tp2 (0.19.0), where the peak exceeds the sampler's by it.
+    // token) stays allocated through the sampler pass where the engine keeps it (0.14 on, and
+    // expert parallelism before: memory_plan.cpp's activation_peak). Set by planner-h100-qwen3-
+    // 30b-a3b and planner-h100-mixtral-8x7b-tp2 (0.19.0), where the peak exceeds the sampler's by
+    // it. Before 0.14 the unquantized MoE frees it per layer (fused_moe.py); counting it there put
+    // nvidia-cookbook-h100-nemotron3-nano (0.12.0) 1.1 GB high, a held-out row that set nothing.
     double moe_workspace_buffers = 1.0;
 
     // --- Memory outside torch (non_torch_memory in vLLM's logs) ---

@@ -116,13 +116,20 @@ double activation_peak(const ModelSpec& m, const Scenario& s, const GpuSpec& gpu
                            (c.forward_hidden_buffers * to_d(m.hidden_size) + c.forward_mlp_buffers * mlp_share * mlp_width +
                             c.forward_qkv_buffers * qkv_width);
     if (!st.last) return forward;
-    // The sampler runs with the forward pass's hidden states (and an MoE's workspace) still alive,
-    // sorting for top-k/top-p in V0 and in V1's older profile on large devices (calibration.hpp).
+    // The sampler runs with the forward pass's hidden states still alive, sorting for top-k/top-p
+    // in V0 and in V1's older profile on large devices (calibration.hpp).
     const double per_logit =
         !rules.v1_engine || (!rules.newer_profile && large_device(gpu)) ? c.sorting_sampler_bytes_per_logit : c.sampler_bytes_per_logit;
-    const double moe_workspace = m.num_experts > 0 ? to_d(tokens) * to_d(m.experts_per_token) * element * c.moe_workspace_buffers *
-                                                         (3.0 * mlp_share * to_d(m.moe_intermediate_size) / tp + to_d(m.hidden_size))
-                                                   : 0.0;
+    // An MoE's fused-kernel workspace is still allocated then only where the engine keeps it: the
+    // modular kernel's persistent buffers, which serve the unquantized MoE from 0.14 (vLLM PR
+    // #31052, the workspace manager of v1/worker/workspace.py) and expert parallelism's all-to-all
+    // path before that. Older plain fused_experts() calls allocate their caches per layer
+    // (fused_moe.py's torch.empty) and free them before the sampler runs.
+    const bool workspace_persists = rules.newer_profile || s.enable_expert_parallel;
+    const double moe_workspace = m.num_experts > 0 && workspace_persists
+                                     ? to_d(tokens) * to_d(m.experts_per_token) * element * c.moe_workspace_buffers *
+                                           (3.0 * mlp_share * to_d(m.moe_intermediate_size) / tp + to_d(m.hidden_size))
+                                     : 0.0;
     const double sampler = to_d(rows) * to_d(m.vocab_size) * per_logit + to_d(tokens) * to_d(m.hidden_size) * element + moe_workspace;
     return std::max(forward, sampler);
 }

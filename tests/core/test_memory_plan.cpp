@@ -74,6 +74,27 @@ TEST_CASE("the activation peak follows the profile batch the engine version uses
     CHECK(v0_long.memory.activation_peak_bytes == Approx(32768 * per_token));
 }
 
+TEST_CASE("an MoE's fused workspace is beside the sampler only where the engine keeps it allocated") {
+    Calibration c;
+    // Qwen3-30B-A3B on one H100, 8,192 profiled tokens and 1,024 sampled rows: 8 routed experts of
+    // 768 per token, hidden 2,048, vocabulary 151,936.
+    const double workspace = 8192.0 * 8 * 2 * c.moe_workspace_buffers * (3.0 * 768 + 2048);
+    const double hidden = 8192.0 * 2048 * 2;
+    const auto peak = [](const nlohmann::json& changes) {
+        nlohmann::json s = {{"model", "Qwen3-30B-A3B"}, {"max_model_len", 4096}, {"max_num_batched_tokens", 8192}, {"max_num_seqs", 1024}};
+        s.update(changes);
+        return evaluate_ok(s).memory.activation_peak_bytes;
+    };
+    // 0.12.0 calls fused_experts(), whose caches are freed layer by layer (fused_moe.py); its older
+    // profile run sorts the logits on an H100.
+    CHECK(peak({{"vllm_version", "0.12.0"}}) == Approx(1024.0 * 151936 * c.sorting_sampler_bytes_per_logit + hidden));
+    // Expert parallelism's all-to-all path keeps the modular kernel's buffers.
+    CHECK(peak({{"vllm_version", "0.12.0"}, {"enable_expert_parallel", true}}) ==
+          Approx(1024.0 * 151936 * c.sorting_sampler_bytes_per_logit + hidden + workspace));
+    // From 0.14 the unquantized MoE runs through the modular kernel and its persistent workspace.
+    CHECK(peak({{"vllm_version", "0.19.0"}}) == Approx(1024.0 * 151936 * c.sampler_bytes_per_logit + hidden + workspace));
+}
+
 TEST_CASE("batch defaults by version, GPU and entry point") {
     const Result h100 = evaluate_ok({{"max_num_seqs", nullptr}, {"max_num_batched_tokens", nullptr}});
     CHECK(*h100.scenario.max_num_seqs == 1024);

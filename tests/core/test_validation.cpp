@@ -34,11 +34,6 @@ const std::set<std::string> open_misses = {
     // V0 at TP 2 on NVLink A100s: 1.54 GiB outside torch logged, 0.55 modelled; gh13074 (V0, TP 8 on
     // H20s) leans the same way. V0 with NVLink has no fit row to set a constant from.
     "repo-distagentgc-2xa100-40gb-qwen25-14b-tp2-fp16-v072",
-    // Nemotron 3 Nano (Nemotron-H) at 0.12.0 on an H100, offline (16,384 profiled tokens): 5.0 GiB
-    // outside the pool and weights logged, 6.0 modelled. The block and padding it printed are exact,
-    // the weights within 0.2%; the excess is the profile's sampler pass (1,024 rows of sorted logits)
-    // beside the relu^2 experts' workspace, which no Nemotron-H row has measured apart.
-    "nvidia-cookbook-h100-nemotron3-nano-30b-a3b-v0120",
 };
 
 }  // namespace
