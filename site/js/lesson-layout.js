@@ -54,7 +54,9 @@ var KvLayout = (function () {
   }
 
   function fitAll(panels) {
-    lastScrollY = window.scrollY;
+    // Read at the next frame, not now: reading the scroll offset lays the page out, and the scripts
+    // after this one change the page again (a whole layout of the lesson: 100 ms on a phone, wasted).
+    requestAnimationFrame(function () { lastScrollY = window.scrollY; });
     var all = Object.keys(panels).map(function (k) { return panels[k]; });
     if (window.ResizeObserver) {
       var sizes = new ResizeObserver(function (entries) {
