@@ -293,10 +293,15 @@ var KvPanels = (function () {
     return fontsReady;
   }
 
+  function nextTask() { return new Promise(function (resolve) { setTimeout(resolve, 0); }); }
+
   function mount(canvas, options) {
     options = options || {};
     if (!(canvas instanceof HTMLCanvasElement)) return Promise.reject(new Error('KvPanels.mount: not a canvas'));
-    return Promise.all([load(options), webFonts()]).then(function () {
+    // The mount (a WebGL context, the glyph atlas, the first frame: a few hundred ms on a software
+    // renderer) runs in a task of its own, not in the one that instantiated the module and answered
+    // the page's first questions, so the browser can paint and take input between the two.
+    return Promise.all([load(options), webFonts()]).then(nextTask).then(function () {
       prepareCanvas(canvas);
       var size = measure(canvas);
       var reply = ask('panelMount', '#' + canvas.id, options.panel || 'admission', options.state ? JSON.stringify(options.state) : '',
