@@ -3,9 +3,9 @@
 // package.json): the copies in SITE_DIR/js keep their code and drop the comments, whitespace and
 // long local names, which were half of what a reader downloads for them; those in SITE_DIR/css
 // drop comments and whitespace (a third of the stylesheet's gzip bytes), with csso's rule merging
-// off so the cascade keeps the source's order. site/js and site/css keep the readable sources. The modules'
-// loaders (kvcache.js, kvtools.js) were minified by their build, and the modules as scripts
-// (*.wasm.js) are base64; both are left alone. The same input gives the same bytes.
+// off so the cascade keeps the source's order. site/js and site/css keep the readable sources.
+// The modules' loaders (kvcache.js, kvtools.js) were minified by their build, and the modules as
+// scripts (*.wasm.js) are base64; both are left alone. The same input gives the same bytes.
 //   node scripts/minify.mjs build/site
 import fs from 'node:fs';
 import path from 'node:path';

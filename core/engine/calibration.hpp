@@ -132,9 +132,10 @@ struct Calibration {
     //     reading PyTorch's Sort.cu); V0's profile_run samples with top_p 0.99 and top_k vocab - 1 "to
     //     reflect the accurate memory usage" (vllm/worker/model_runner.py). Set by repo-mlops-h100-
     //     qwen3-30b-a3b-bf16-4k (0.10.2: 5.58 GiB over 1,024 x 151,936 logits and 8,192 hidden states;
-    //     36 while the MoE workspace was wrongly counted beside it, see moe_workspace_buffers) and checked by repo-bench3-h200 (0.11.2), llmd-bench-h100-qwen3-
-    //     32b-tp2 (0.11.0), gh23278 (0.10.1, refused) and the V0 rows repo-tickertaka-t4 (0.6.6: 1.40
-    //     GiB logged over 256 x 151,936 logits and 4,096 tokens) and repo-phantomwiki (0.6.4). The
+    //     36 while the MoE workspace was wrongly counted beside it, see moe_workspace_buffers) and
+    //     checked by repo-bench3-h200 (0.11.2), llmd-bench-h100-qwen3-32b-tp2 (0.11.0), gh23278
+    //     (0.10.1, refused) and the V0 rows repo-tickertaka-t4 (0.6.6: 1.40 GiB logged over 256 x
+    //     151,936 logits and 4,096 tokens) and repo-phantomwiki (0.6.4). The
     //     A100 and L4 logs of V1 releases show no sort (the repo-dennislee and repo-demo-env rows);
     //     the logs do not say which sampler kernel ran. (A V0 constant of 5, from gh13061's prose
     //     figure, a worker rank's that runs no sampler, was dropped.)
