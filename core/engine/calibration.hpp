@@ -132,7 +132,8 @@ struct Calibration {
     //     reading PyTorch's Sort.cu); V0's profile_run samples with top_p 0.99 and top_k vocab - 1 "to
     //     reflect the accurate memory usage" (vllm/worker/model_runner.py). Set by repo-mlops-h100-
     //     qwen3-30b-a3b-bf16-4k (0.10.2: 5.58 GiB over 1,024 x 151,936 logits and 8,192 hidden states;
-    //     36 while the MoE workspace was wrongly counted beside it, see moe_workspace_buffers) and
+    //     36 before, with the MoE workspace also counted beside it, which put this row's peak at
+    //     5.78 GiB; see moe_workspace_buffers) and
     //     checked by repo-bench3-h200 (0.11.2), llmd-bench-h100-qwen3-32b-tp2 (0.11.0), gh23278
     //     (0.10.1, refused) and the V0 rows repo-tickertaka-t4 (0.6.6: 1.40 GiB logged over 256 x
     //     151,936 logits and 4,096 tokens) and repo-phantomwiki (0.6.4). The

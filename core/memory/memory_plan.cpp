@@ -124,7 +124,10 @@ double activation_peak(const ModelSpec& m, const Scenario& s, const GpuSpec& gpu
     // modular kernel's persistent buffers, which serve the unquantized MoE from 0.14 (vLLM PR
     // #31052, the workspace manager of v1/worker/workspace.py) and expert parallelism's all-to-all
     // path before that. Older plain fused_experts() calls allocate their caches per layer
-    // (fused_moe.py's torch.empty) and free them before the sampler runs.
+    // (fused_moe.py's torch.empty) and free them before the sampler runs. Not modelled: before
+    // 0.14 some FP8 MoE backends (DeepGEMM, CUTLASS) ran through the modular kernel without expert
+    // parallelism and so kept its buffers too; no start-up of the validation set runs one, so
+    // nothing checks it.
     const bool workspace_persists = rules.newer_profile || s.enable_expert_parallel;
     const double moe_workspace = m.num_experts > 0 && workspace_persists
                                      ? to_d(tokens) * to_d(m.experts_per_token) * element * c.moe_workspace_buffers *
