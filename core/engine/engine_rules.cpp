@@ -54,6 +54,7 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.async_scheduling = !(v < EngineVersion{0, 12, 0});
     r.custom_allreduce = !(v < EngineVersion{0, 3, 0});
     r.custom_allreduce_on_amd = !(v < EngineVersion{0, 8, 3});
+    r.out_of_place_all_reduce = !(v < EngineVersion{0, 6, 5});
     r.mla_attention = !(v < EngineVersion{0, 7, 1});
     r.lora_in_profile = !(v < EngineVersion{0, 8, 0});
     r.fused_moe_lora = !(v < EngineVersion{0, 11, 1});
@@ -68,6 +69,19 @@ EngineRules engine_rules_of(const std::string& vllm_version) {
     const auto version = parse_engine_version(vllm_version);
     EngineRules r = engine_rules(version ? *version : *parse_engine_version(default_vllm_version));
     if (vllm_version.find("rocm") != std::string::npos) r.custom_allreduce_on_amd = true;
+    return r;
+}
+
+bool v1_refused_before_ampere(const EngineRules& rules, double compute_capability) {
+    return compute_capability > 0 && compute_capability < 8.0 && rules.version < first_v1_before_ampere_version;
+}
+
+EngineRules engine_rules_for(const std::string& vllm_version, const std::string& engine, double compute_capability) {
+    EngineRules r = engine_rules_of(vllm_version);
+    if (engine == "v0") r.v1_engine = false;
+    else if (engine == "v1") r.v1_engine = true;
+    else if (v1_refused_before_ampere(r, compute_capability)) r.v1_engine = false;
+    r.startup_free_memory_check = r.v1_engine;
     return r;
 }
 

@@ -57,6 +57,8 @@ enum class ModelRunnerV2Scope {
 
 struct EngineRules {
     EngineVersion version;
+    // Which engine runs: V1 by default from 0.8.0, V0 before it and wherever engine_rules_for()
+    // says the run falls back to it.
     bool v1_engine = true;
     bool device_batch_defaults = true;  // the >= 70 GiB, non-A100 split (0.9.0+)
     // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaulted to 1 from PR #38284 (2026-04-21, in
@@ -130,6 +132,9 @@ struct EngineRules {
     // #27 (2024-05).
     bool custom_allreduce = true;
     bool custom_allreduce_on_amd = true;
+    // A tensor-parallel all-reduce too large for the custom kernel ran in place through NCCL until
+    // PR #10121 (2024-11-26, "custom allreduce + torch.compile": 0.6.5), then returned a new tensor.
+    bool out_of_place_all_reduce = true;
     // Multi-head latent attention for DeepSeek-V2/V3 (PR #12528, "MLA decode optimizations", in
     // 0.7.1 by Neural Magic's post of 2025-02-04): the cache holds the compressed latent. Before it,
     // kv_b_proj decompressed every token and the cache held each head's key (qk_nope + qk_rope wide)
@@ -168,6 +173,22 @@ inline bool custom_allreduce_on(const EngineRules& rules, const std::string& ven
 // The rules of a version string as a scenario or log states it: a "rocm" tag names AMD's fork; an
 // unreadable string (the readers have checked it) falls back to the default release.
 EngineRules engine_rules_of(const std::string& vllm_version);
+
+// Which engine a run asks for (VLLM_USE_V1; Scenario::engine): "auto" takes the release's choice.
+// VLLM_USE_V1=1 chose V1 from PR #9289 (2024-10-22, first released in 0.6.4); V1 became the default
+// in 0.8.0 and V0 left the code before 0.11.0 (vllm.worker removed by PR #25901, 2025-09-29).
+inline constexpr EngineVersion first_v1_engine_version{0, 6, 4};
+inline constexpr EngineVersion first_v1_only_version{0, 11, 0};
+// From 0.8.0 to 0.10.1 an "auto" run on a GPU before Ampere (CUDA compute capability under 8.0: T4,
+// V100) fell back to V0, and VLLM_USE_V1=1 was refused there: EngineArgs._is_v1_supported_oracle
+// (vllm/engine/arg_utils.py, PR #13726, 2025-03-15), until PR #24022 (2025-09-01, placed at 0.10.2)
+// ran V1 in FP16 on them. The oracle's other fallbacks (an FP8 KV cache without FlashAttention's FP8,
+// the draft-model speculative methods before V1 had them, ...) are not modelled.
+inline constexpr EngineVersion first_v1_before_ampere_version{0, 10, 2};
+bool v1_refused_before_ampere(const EngineRules& rules, double compute_capability);
+// The rules of a version run by `engine` on a GPU of that compute capability (0: not CUDA). The
+// readers have checked the combination (evaluate.cpp says which ones vLLM refuses).
+EngineRules engine_rules_for(const std::string& vllm_version, const std::string& engine, double compute_capability);
 
 // The oldest version whose accounting the model follows, and the release a scenario that names none
 // follows (the newest modelled).

@@ -122,6 +122,16 @@ std::variant<GpuSpec, InputError> gpu_from_json(const json& entry, const std::st
             return fail(prefix + ".nvml_memory_total", ErrorCode::wrong_type, prefix + ".nvml_memory_total must be true or false");
         g.nvml_memory_total = entry["nvml_memory_total"].get<bool>();
     }
+    if (entry.contains("compute_capability") && !entry["compute_capability"].is_null()) {
+        const json& v = entry["compute_capability"];
+        if (!v.is_number() || !(v.get<double>() >= 1 && v.get<double>() <= 20))
+            return fail(prefix + ".compute_capability", v.is_number() ? ErrorCode::out_of_range : ErrorCode::wrong_type,
+                        prefix + ".compute_capability (CUDA's, 8.0 for an A100) must be a number from 1 to 20");
+        if (g.vendor != "nvidia")
+            return fail(prefix + ".compute_capability", ErrorCode::unknown_field,
+                        prefix + ".compute_capability is CUDA's; an AMD GPU has none");
+        g.compute_capability = v.get<double>();
+    }
     if (auto error = read_achieved(entry, prefix, g); error || (error = read_host_link(entry, prefix, g))) return *error;
     return g;
 }
@@ -137,6 +147,7 @@ json gpu_to_json(const GpuSpec& g) {
             {"interconnect", {{"kind", g.interconnect}, {"bidirectional_gb_per_s", g.interconnect_bytes_per_s * 2 / 1e9}}},
             {"vendor", g.vendor},
             {"nvml_memory_total", g.nvml_memory_total},
+            {"compute_capability", g.compute_capability > 0 ? json(g.compute_capability) : json(nullptr)},
             {"host_link", {{"kind", g.host_link}, {"gb_per_s", g.host_link_bytes_per_s / 1e9}}},
             {"achieved",
              {{"hbm_tb_per_s", g.achieved_hbm_bytes_per_s > 0 ? json(g.achieved_hbm_bytes_per_s / 1e12) : json(nullptr)},

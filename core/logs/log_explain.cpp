@@ -194,7 +194,7 @@ std::string refusal_advice(const ParsedLog& p) {
 // repository name here: it is left to the reader.
 void read_speculative_config(const ParsedLog& p, Scenario& s, std::vector<std::string>& assumptions) {
     if (!p.speculative_method || *p.speculative_method == "draft_model") return;
-    if (!engine_rules_of(s.vllm_version).v1_engine) {
+    if (!engine_rules_for(s.vllm_version, s.engine, 0).v1_engine) {
         assumptions.push_back("speculative_method " + *p.speculative_method +
                               ": left out, as the model's speculative decoding is V1's and " + s.vllm_version + " runs V0");
         return;
@@ -244,6 +244,11 @@ std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenSc
             s.gpu = "H100";
         }
     }
+    // The engine the log shows where its release would choose the other (VLLM_USE_V1, or V0's
+    // fallback on a GPU before Ampere, which names the same rules).
+    if (p.v1_engine && !given.has("engine") && *p.v1_engine != engine_rules_of(s.vllm_version).v1_engine &&
+        (*p.v1_engine || engine_rules_of(s.vllm_version).version < first_v1_only_version))
+        s.engine = *p.v1_engine ? "v1" : "v0";
     if (p.gpu_memory_utilization) s.gpu_memory_utilization = *p.gpu_memory_utilization;
     if (p.max_model_len) s.max_model_len = *p.max_model_len;
     else if (p.concurrency_tokens && !given.has("max_model_len")) s.max_model_len = *p.concurrency_tokens;

@@ -67,6 +67,8 @@ bool read_engine_line(ParsedLog& p, std::string_view line) {
         p.flags_listed = true;
     } else if (contains(line, "vllm serve ") || contains(line, "vllm.entrypoints.openai.api_server")) {
         read_flags(p, line, FlagForm::command_line);
+    } else if (contains(line, "Falling back to V0")) {
+        p.v1_engine = false;  // the oracle's warning (arg_utils.py, 0.8.0 to 0.10.x)
     } else if (contains(line, "Disabled the custom all-reduce kernel")) {
         p.disable_custom_all_reduce = true;
     } else if (contains(line, "Using PunicaWrapper")) {
@@ -98,6 +100,7 @@ bool read_profile_line(ParsedLog& p, std::string_view line) {
         // peak_torch_memory includes the weights.
         if (auto peak = number_after(line, "peak_torch_memory="); peak && p.weights_gib) p.activation_gib = *peak - *p.weights_gib;
     } else if (contains(line, "model weights take ")) {
+        p.v1_engine = false;  // V0's worker.py alone prints this line, whatever an earlier line suggested
         if (!p.weights_gib) keep(p.weights_gib, number_after(line, "model weights take "));  // the loading line has more digits
         keep(p.non_torch_gib, number_after(line, "non_torch_memory takes "));
         keep(p.activation_gib, number_after(line, "activation peak memory takes "));

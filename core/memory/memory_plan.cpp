@@ -93,6 +93,24 @@ double weights_of_stage(const ModelSpec& m, const Scenario& s, const Stage& st, 
     return bytes;
 }
 
+// V0's eager forward pass of a dense model, in elements per token, from the tensors alive at its
+// peak (vLLM's llama.py and qwen2.py, read at 0.7.2 and 0.8.4): inside a middle layer's MLP, the
+// previous layer's output (the model's loop still holds it), the residual (the fused add-norm works
+// in place), the attention block's output (the MLP's argument), gate_up, the activation and
+// down_proj's output. Qwen2's MLP (Qwen3 and Gemma 2 share its form) keeps gate_up bound until it
+// returns; Llama's rebinds it, so its peak is the larger of the activation's moment and down_proj's.
+// From PR #10121 (0.6.5) a row-parallel all-reduce larger than custom all-reduce's 8 MiB returns a
+// new tensor (pynccl's torch.empty_like): one more hidden-width tensor at tp > 1. It gives the
+// 110,592 bytes a token by which gh10517's logged peak grows for Llama-3.1-8B.
+double v0_dense_forward_width(const ModelSpec& m, const Scenario& s, const EngineRules& rules) {
+    const double tp = to_d(s.tensor_parallel_size), hidden = to_d(m.hidden_size);
+    const double activation = to_d(m.intermediate_size) / tp, gate_up = (m.gated_mlp ? 2.0 : 1.0) * activation;
+    const double reduced_copy = s.tensor_parallel_size > 1 && rules.out_of_place_all_reduce ? hidden : 0.0;
+    const bool keeps_gate_up = m.model_type == "qwen2" || m.model_type == "qwen3" || m.model_type == "gemma2";
+    const double at_down_proj = 4.0 * hidden + activation + (keeps_gate_up ? gate_up : 0.0) + reduced_copy;
+    return std::max(3.0 * hidden + gate_up + activation, at_down_proj);
+}
+
 // One engine's profile run. Data and expert parallelism are left out: the MoE's widths stay those
 // of tensor parallelism alone (without expert parallel the TP x DP slices are narrower, but the
 // MoE layer gathers every engine's tokens; with it, whole experts see only the tokens routed to them).
@@ -112,9 +130,13 @@ double activation_peak(const ModelSpec& m, const Scenario& s, const GpuSpec& gpu
     const double element = to_d(c.activation_bytes_per_element);
     // An MLP without a gate (Nemotron-H) keeps two of the three intermediate-width tensors.
     const double mlp_share = m.gated_mlp ? 1.0 : 2.0 / 3.0;
-    const double forward = to_d(tokens) * element * (rules.v1_engine ? c.v1_forward_scale : 1.0) *
-                           (c.forward_hidden_buffers * to_d(m.hidden_size) + c.forward_mlp_buffers * mlp_share * mlp_width +
-                            c.forward_qkv_buffers * qkv_width);
+    // V0 on a dense model from its code; otherwise buffers counted per width (calibration.hpp).
+    const bool v0_dense = !rules.v1_engine && m.num_experts == 0 && !is_mla(m) && m.num_linear_layers == 0;
+    const double width = v0_dense ? v0_dense_forward_width(m, s, rules)
+                                  : (rules.v1_engine ? c.v1_forward_scale : 1.0) *
+                                        (c.forward_hidden_buffers * to_d(m.hidden_size) + c.forward_mlp_buffers * mlp_share * mlp_width +
+                                         c.forward_qkv_buffers * qkv_width);
+    const double forward = to_d(tokens) * element * width;
     if (!st.last) return forward;
     // The sampler runs with the forward pass's hidden states still alive, sorting for top-k/top-p
     // in V0 and in V1's older profile on large devices (calibration.hpp).

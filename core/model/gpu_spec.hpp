@@ -19,6 +19,9 @@ struct GpuSpec {
     std::string interconnect = "nvlink";  // nvlink, pcie or xgmi
     std::string vendor = "nvidia";        // nvidia or amd: which kernels and collectives vLLM runs
     bool nvml_memory_total = true;        // NVML has a memory total (not on GB10's unified memory)
+    // CUDA compute capability (8.0 for an A100, 7.5 for a T4; gpus.json "compute_capability"): which
+    // engine a release runs on it (engine_rules_for). 0 where it is not a CUDA device or not stated.
+    double compute_capability = 0;
     // The path to the host's memory that KV offloading copies over, one direction at its data-sheet
     // rate (gpus.json "host_link"): PCIe x16 of a generation (pcie3 to pcie6), NVLink-C2C on Grace
     // parts (c2c), or unified, where CPU and GPU share one memory and the CPU tier comes out of it.

@@ -136,6 +136,8 @@ std::string serve_command(const Scenario& s, const ModelSpec& model, int64_t rep
     const EngineVersion& version = rules.version;
     // A config.json of the reader's own: the directory holding it and its weights.
     std::string command = "vllm serve " + (!model.hf_repo.empty() ? model.hf_repo : s.model_config ? "MODEL_DIR" : s.model);
+    // An engine asked for by name is the environment's choice, written before the command.
+    if (s.engine != "auto") command = std::string("VLLM_USE_V1=") + (s.engine == "v1" ? "1 " : "0 ") + command;
     if (s.tensor_parallel_size > 1) command += " --tensor-parallel-size " + std::to_string(s.tensor_parallel_size);
     // The planner's candidates are one engine each (data_parallel_size 1) run `replicas` times; a
     // scenario of several engines multiplies in.

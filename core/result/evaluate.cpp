@@ -42,6 +42,20 @@ void find_remedies(Result& r, const Scenario& scenario, const ModelSpec& model, 
     }
 }
 
+// VLLM_USE_V1 where the release has that engine (engine_rules.hpp).
+std::optional<InputError> check_engine(const Scenario& s, const GpuSpec& gpu) {
+    const EngineRules rules = engine_rules_of(s.vllm_version);
+    const auto refuse = [&](const std::string& why) {
+        return InputError{"engine", ErrorCode::unknown_value,
+                          "engine " + s.engine + " is not one vLLM " + s.vllm_version + " runs: " + why};
+    };
+    if (s.engine == "v0" && !(rules.version < first_v1_only_version)) return refuse("V0 left the code before 0.11.0; use auto or v1");
+    if (s.engine == "v1" && rules.version < first_v1_engine_version) return refuse("VLLM_USE_V1=1 came with 0.6.4; use auto or v0");
+    if (s.engine == "v1" && v1_refused_before_ampere(rules, gpu.compute_capability))
+        return refuse("before 0.10.2 V1 refused GPUs of compute capability under 8.0 (" + gpu.name + "); use auto or v0");
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibration& calibration) {
@@ -75,8 +89,9 @@ std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibr
         return InputError{"mamba_ssm_cache_dtype", ErrorCode::unknown_value,
                           "mamba_ssm_cache_dtype " + scenario.mamba_ssm_cache_dtype + " is not a value vLLM " + scenario.vllm_version +
                               " accepts: float32 came with PR #22928 (0.10.2), float16 with PR #29978 (0.13.0)"};
+    if (auto error = check_engine(scenario, gpu)) return *error;
     if (spec_method(scenario) != SpecMethod::none)
-        if (auto error = check_speculative(scenario, model, engine_rules_of(scenario.vllm_version).v1_engine)) return *error;
+        if (auto error = check_speculative(scenario, model, engine_rules_of(scenario, gpu).v1_engine)) return *error;
     Result r = evaluate_resolved(scenario, model, gpu, calibration);
     if (auto error = check_offload(scenario, r.memory.layout, r.rules)) return *error;
     // Only the top-level evaluation looks for ways out: sweeps and the planner evaluate many
@@ -92,7 +107,7 @@ Result evaluate_resolved(const Scenario& scenario, const ModelSpec& model, const
     r.model = scenario.force_mha ? with_multi_head_attention(model) : model;
     r.gpu = gpu;
     // An unparseable version cannot reach here: the JSON reader checks it.
-    r.rules = engine_rules_of(scenario.vllm_version);  // the readers have checked the text
+    r.rules = engine_rules_of(scenario, gpu);  // the readers have checked the text
     r.memory = plan_memory(scenario, r.model, gpu, r.rules, calibration);
     r.memory.startup_error = check_startup(scenario, r.model, r.memory, r.rules, calibration);
     r.scenario = scenario;

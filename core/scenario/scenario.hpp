@@ -28,6 +28,9 @@ struct Scenario {
     std::string gpu = "H100";                         // catalog id, ignored when gpu_config is set
     std::optional<GpuSpec> gpu_config;                // a GPU described by the reader
     std::string vllm_version = default_vllm_version;  // picks the engine's accounting rules
+    // VLLM_USE_V1: "auto" (the release's engine: V0 before 0.8.0, V1 from it except on GPUs before
+    // Ampere until 0.10.2), "v0" (VLLM_USE_V1=0, before 0.11.0) or "v1" (VLLM_USE_V1=1, from 0.6.4).
+    std::string engine = "auto";
     Entry entry = Entry::serve;
     int64_t prompt_tokens = 4096;
     int64_t output_tokens = 256;

@@ -9,6 +9,7 @@ namespace {
 // The rows' lists, constant data (nothing runs at start-up).
 constexpr Choice bf16_or_fp8[] = {{"bf16", "BF16"}, {"fp8", "FP8"}};
 constexpr Choice ssm_state_dtypes[] = {{"auto", "auto"}, {"float32", "float32"}, {"float16", "float16"}};
+constexpr Choice engines[] = {{"auto", "auto"}, {"v0", "V0"}, {"v1", "V1"}};
 constexpr Choice entries[] = {{"serve", "vllm serve"}, {"offline", "LLM class"}};
 constexpr Choice speculative_methods[] = {{"none", "none"},      {"ngram", "n-gram"}, {"eagle", "EAGLE"},
                                           {"eagle3", "EAGLE-3"}, {"mtp", "MTP"},      {"draft_model", "draft model"}};
@@ -235,6 +236,14 @@ constexpr FieldSpec rows[] = {
      .help = "vLLM's --enable-expert-parallel: an MoE's routed experts are dealt out whole over the tensor x data parallel "
              "GPUs (the first GPUs take one more when they do not divide evenly) instead of every GPU holding a slice of "
              "every expert. The other weights stay split by tensor parallelism alone. A dense model ignores it."},
+    {.name = "engine",
+     .type = FieldType::choice,
+     .choices = engines,
+     .choice_words = "auto, v0 or v1",
+     .help = "Which of vLLM's engines runs, as the VLLM_USE_V1 environment variable chose it. auto: the release's own "
+             "choice, V0 before 0.8.0 and V1 from it, except that from 0.8.0 to 0.10.1 a GPU before Ampere (compute "
+             "capability under 8.0: T4, V100) falls back to V0. v0: VLLM_USE_V1=0, until 0.11.0 removed V0. v1: "
+             "VLLM_USE_V1=1, from 0.6.4 (V1's accounting as of 0.8.0)."},
     {.name = "num_scheduler_steps",
      .type = FieldType::integer,
      .lo = 1,
@@ -353,6 +362,7 @@ const std::vector<Field<Scenario>>& scenario_fields() {
         {&scenario_field("pipeline_parallel_size"), &Scenario::pipeline_parallel_size},
         {&scenario_field("data_parallel_size"), &Scenario::data_parallel_size},
         {&scenario_field("enable_expert_parallel"), &Scenario::enable_expert_parallel},
+        {&scenario_field("engine"), &Scenario::engine},
         {&scenario_field("num_scheduler_steps"), &Scenario::num_scheduler_steps},
         {&scenario_field("enable_lora"), &Scenario::enable_lora},
         {&scenario_field("max_loras"), &Scenario::max_loras},

@@ -68,10 +68,27 @@ TEST_CASE("the activation peak follows the profile batch the engine version uses
     // (V0's profile run samples with top-k and top-p), the hidden states beside it; at 32,768 the forward pass.
     CHECK(v0.memory.activation_peak_bytes == Approx(256.0 * 151936 * c.sorting_sampler_bytes_per_logit + 8192.0 * 4096 * 2));
     CHECK(v0_long.memory.activation_peak_bytes > v0.memory.activation_peak_bytes);
-    // The forward pass: hidden, MLP and q/k/v widths per token.
-    const double per_token =
-        2.0 * (c.forward_hidden_buffers * 4096 + c.forward_mlp_buffers * 12288 + c.forward_qkv_buffers * (4096 + 2 * 1024));
-    CHECK(v0_long.memory.activation_peak_bytes == Approx(32768 * per_token));
+    // The forward pass at down_proj: four hidden-width tensors, and Qwen3's MLP (Qwen2's) keeps
+    // gate_up (2 x 12,288) beside the activation (12,288).
+    CHECK(v0_long.memory.activation_peak_bytes == Approx(32768 * 2.0 * (4 * 4096 + 3 * 12288)));
+}
+
+TEST_CASE("V0's forward peak of a dense model is the tensors its code keeps alive") {
+    // Llama's MLP rebinds gate_up: at Llama-3.1-8B's width the activation's moment (3H + 2I + I)
+    // beats down_proj's (4H + I): 110,592 bytes a token, gh10517's logged slope.
+    const Result llama = evaluate_ok({{"model", "Llama-3.1-8B"}, {"vllm_version", "0.6.4"}, {"max_model_len", 32768}});
+    CHECK(llama.memory.profile_tokens == 32768);
+    CHECK(llama.memory.activation_peak_bytes == Approx(32768 * 110592.0));
+    // Qwen2 keeps gate_up through down_proj, and from 0.6.5 a tensor-parallel all-reduce too large
+    // for the custom kernel returns a copy: 5H + 3I/tp at TP 2 (Qwen2.5-7B: H 3,584, I 18,944).
+    const auto qwen_tp2 = [](const char* version) {
+        return evaluate_ok(
+            {{"model", "Qwen2.5-7B-Instruct"}, {"vllm_version", version}, {"tensor_parallel_size", 2}, {"max_model_len", 32768}});
+    };
+    CHECK(qwen_tp2("0.7.2").memory.activation_peak_bytes == Approx(32768 * 2.0 * (5 * 3584 + 3 * 18944 / 2)));
+    CHECK(qwen_tp2("0.6.4").memory.activation_peak_bytes == Approx(32768 * 2.0 * (4 * 3584 + 3 * 18944 / 2)));
+    // V1 keeps its own measure (calibration.hpp's buffers, scaled).
+    CHECK(qwen_tp2("0.8.4").memory.activation_peak_bytes != qwen_tp2("0.7.2").memory.activation_peak_bytes);
 }
 
 TEST_CASE("an MoE's fused workspace is beside the sampler only where the engine keeps it allocated") {
