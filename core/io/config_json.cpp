@@ -26,10 +26,8 @@ struct TypeDefaults {
     int64_t vocab_size, max_position_embeddings, sliding_window_pattern;
 };
 const TypeDefaults type_defaults[] = {
-    {"gemma", true, 256000, 8192, 0},
-    {"gemma2", true, 256000, 8192, 0},
-    {"gemma3_text", true, 262208, 131072, 6},
-    {"gemma3", true, 262208, 131072, 6},
+    {"gemma", true, 256000, 8192, 0},    {"gemma2", true, 256000, 8192, 0},  {"gemma3_text", true, 262208, 131072, 6},
+    {"gemma3", true, 262208, 131072, 6}, {"jamba", false, 65536, 262144, 0},  // older Jamba v0.1 revisions name the context n_ctx
 };
 const TypeDefaults* defaults_for(const std::string& model_type) {
     for (const TypeDefaults& d : type_defaults)
@@ -87,6 +85,13 @@ const char* const known_keys[] = {"num_hidden_layers",
                                   "use_conv_bias",
                                   "mamba_ssm_cache_dtype",
                                   "moe_shared_expert_intermediate_size",
+                                  "attn_layer_period",
+                                  "attn_layer_offset",
+                                  "expert_layer_period",
+                                  "expert_layer_offset",
+                                  "mamba_dt_rank",
+                                  "mamba_conv_bias",
+                                  "mamba_proj_bias",
                                   "n_group"};  // routing groups (DeepSeek-V3, Nemotron-H): unread, but one edit from n_groups
 
 // Levenshtein distance of at most one (one insertion, deletion or substitution).

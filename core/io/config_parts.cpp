@@ -207,7 +207,46 @@ void read_nemotron_h(ConfigReader& c, ModelSpec& m, const std::string& pattern) 
     if (count[0] > 0) note_state_layers(m, "Mamba2");
 }
 
+// Jamba (vLLM's jamba.py, transformers' JambaConfig): layer i is attention when i % attn_layer_period
+// is attn_layer_offset, else a Mamba1 mixer; its MLP a mixture of experts, each as wide as
+// intermediate_size, when i % expert_layer_period is expert_layer_offset, else dense. The mixer's
+// inner width is mamba_expand x hidden_size; mamba_dt_rank "auto" is hidden_size / 16, rounded up.
+void read_jamba(ConfigReader& c, ModelSpec& m) {
+    const auto every = [&](const char* period_key, int64_t period_default, const char* offset_key, int64_t offset_default, int64_t& period,
+                           int64_t& offset) {
+        period = c.integer(period_key, 1, m.num_hidden_layers).value_or(period_default);
+        offset = c.integer(offset_key, 0, period - 1).value_or(offset_default);
+        int64_t hits = 0;
+        for (int64_t i = 0; i < m.num_hidden_layers; ++i) hits += i % period == offset ? 1 : 0;
+        return hits;
+    };
+    const int64_t attention = every("attn_layer_period", 8, "attn_layer_offset", 4, m.attn_layer_period, m.attn_layer_offset);
+    const int64_t moe = every("expert_layer_period", 2, "expert_layer_offset", 1, m.expert_layer_period, m.expert_layer_offset);
+    if (c.error) return;  // a period within the layers and an offset within the period place at least one
+    if (m.num_experts > 0) m.num_dense_layers = m.num_hidden_layers - moe;
+    m.linear_kind = LinearKind::mamba1;
+    m.num_linear_layers = m.num_hidden_layers - attention;
+    const StateWidth widths[] = {{"mamba_d_state", &ModelSpec::mamba_state_size, ConfigLimits::max_head_dim},
+                                 {"mamba_d_conv", &ModelSpec::linear_conv_kernel, 64}};
+    if (!read_state_widths(c, m, widths, "Mamba layers'")) return;
+    m.mamba_intermediate_size = c.integer("mamba_expand", 1, 64).value_or(2) * m.hidden_size;
+    const json* rank = c.find("mamba_dt_rank");
+    m.mamba_dt_rank = rank && rank->is_string() && *rank == "auto"
+                          ? (m.hidden_size + 15) / 16
+                          : c.integer("mamba_dt_rank", 1, m.hidden_size).value_or((m.hidden_size + 15) / 16);
+    m.mamba_conv_bias = c.flag("mamba_conv_bias", true);
+    m.mamba_proj_bias = c.flag("mamba_proj_bias", false);
+    m.derived.push_back({"layers", format_count(attention) + " attention and " + format_count(m.num_linear_layers) +
+                                       " Mamba1 layers (attn_layer_period, attn_layer_offset); " + format_count(moe) +
+                                       " MLPs are mixtures of experts (expert_layer_period, expert_layer_offset)"});
+    note_state_layers(m, "Mamba1");
+}
+
 void read_linear_layers(ConfigReader& c, ModelSpec& m) {
+    if (m.model_type == "jamba") {
+        read_jamba(c, m);
+        return;
+    }
     if (const json* pattern = c.find("hybrid_override_pattern")) {
         if (pattern->is_string()) read_nemotron_h(c, m, pattern->get<std::string>());
         else

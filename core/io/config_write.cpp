@@ -88,6 +88,22 @@ json with_nemotron_h(const ModelSpec& m, json c) {
     return c;
 }
 
+// Jamba's keys: the layer pattern and the Mamba1 mixer's widths (experts as wide as intermediate_size).
+json with_jamba(const ModelSpec& m, json c) {
+    c.update({{"attn_layer_period", m.attn_layer_period},
+              {"attn_layer_offset", m.attn_layer_offset},
+              {"expert_layer_period", m.expert_layer_period},
+              {"expert_layer_offset", m.expert_layer_offset},
+              {"mamba_d_state", m.mamba_state_size},
+              {"mamba_d_conv", m.linear_conv_kernel},
+              {"mamba_expand", m.mamba_intermediate_size / m.hidden_size},
+              {"mamba_dt_rank", m.mamba_dt_rank},
+              {"mamba_conv_bias", m.mamba_conv_bias},
+              {"mamba_proj_bias", m.mamba_proj_bias}});
+    if (m.num_experts > 0) c.update({{"num_experts", m.num_experts}, {"num_experts_per_tok", m.experts_per_token}});
+    return c;
+}
+
 // How a checkpoint in this weight format says so (16-bit weights have no quantization_config).
 json quantization_config(const ModelSpec& m) {
     switch (m.weight_format) {
@@ -126,13 +142,16 @@ json model_to_config(const ModelSpec& m) {
                   {"v_head_dim", m.v_head_dim}});
     const bool nemotron_h = m.num_mlp_only_layers > 0;
     const bool mamba = m.linear_kind == LinearKind::mamba2 && m.num_linear_layers > 0 && !nemotron_h;
-    if (m.num_experts > 0 && !mamba && !nemotron_h)  // Granite and Nemotron-H write their own expert keys
+    const bool jamba = m.linear_kind == LinearKind::mamba1 && m.num_linear_layers > 0;
+    if (m.num_experts > 0 && !mamba && !nemotron_h && !jamba)  // Granite, Nemotron-H and Jamba write their own expert keys
         c.update({{"num_experts", m.num_experts},
                   {"num_experts_per_tok", m.experts_per_token},
                   {"moe_intermediate_size", m.moe_intermediate_size},
                   {"shared_expert_intermediate_size", m.shared_expert_intermediate_size},
                   {"first_k_dense_replace", m.num_dense_layers}});
-    if (nemotron_h) {
+    if (jamba) {
+        c = with_jamba(m, std::move(c));
+    } else if (nemotron_h) {
         c = with_nemotron_h(m, std::move(c));
     } else if (mamba) {
         c = with_mamba(m, std::move(c));
@@ -146,7 +165,7 @@ json model_to_config(const ModelSpec& m) {
     }
     if (m.sliding_window > 0) c["sliding_window"] = m.sliding_window;
     if (m.num_mtp_layers > 0) c["num_nextn_predict_layers"] = m.num_mtp_layers;
-    if (m.num_linear_layers > 0 && !mamba && !nemotron_h)
+    if (m.num_linear_layers > 0 && !mamba && !nemotron_h && !jamba)
         c.update({{"linear_num_key_heads", m.linear_num_key_heads},
                   {"linear_num_value_heads", m.linear_num_value_heads},
                   {"linear_key_head_dim", m.linear_key_head_dim},

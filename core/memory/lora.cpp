@@ -34,6 +34,12 @@ PerRank per_rank_elements(const ModelSpec& m, const Scenario& s, const EngineRul
         const double conv = (inner + states) / tp;
         p.linear_attention =
             (h + (2.0 * inner + states + to_d(m.mamba_num_heads)) / tp) + (to_d(m.linear_conv_kernel) + conv) + (inner / tp + h);
+    } else if (m.num_linear_layers > 0 && m.linear_kind == LinearKind::mamba1) {
+        // Jamba's MambaMixer (SupportsLoRA): in_proj and conv1d column-parallel, x_proj row-parallel,
+        // dt_proj column-parallel, out_proj row-parallel.
+        const double inner = to_d(m.mamba_intermediate_size) / tp, rank = to_d(m.mamba_dt_rank);
+        p.linear_attention = (h + 2.0 * inner) + (to_d(m.linear_conv_kernel) + inner) + (inner + rank + 2.0 * to_d(m.mamba_state_size)) +
+                             (rank + inner) + (inner + h);
     } else if (m.num_linear_layers > 0) {
         const double key = to_d(m.linear_num_key_heads * m.linear_key_head_dim),
                      value = to_d(m.linear_num_value_heads * m.linear_value_head_dim);

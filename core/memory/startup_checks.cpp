@@ -34,6 +34,11 @@ std::optional<StartupError> config_refusal(const Scenario& s, const ModelSpec& m
                                     " heads must be divisible by tensor parallel size (" + tps + "), and their " +
                                     std::to_string(m.mamba_num_groups) +
                                     " groups too unless there is one: vLLM splits them over the ranks."};
+    } else if (m.num_linear_layers > 0 && m.linear_kind == LinearKind::mamba1) {
+        if (m.mamba_intermediate_size % tp != 0)  // mamba1_state_shape's divide()
+            return StartupError{RefusalStage::configuration, RefusalKind::tensor_parallel_mismatch,
+                                "The Mamba layers' inner width " + std::to_string(m.mamba_intermediate_size) +
+                                    " must be divisible by tensor parallel size (" + tps + "): vLLM splits it over the ranks."};
     } else if (m.num_linear_layers > 0 && (m.linear_num_key_heads % tp != 0 || m.linear_num_value_heads % tp != 0))
         return StartupError{RefusalStage::configuration, RefusalKind::tensor_parallel_mismatch,
                             "The linear-attention layers' " + std::to_string(m.linear_num_key_heads) + " key heads and " +

@@ -14,7 +14,11 @@ ModelSpec with_multi_head_attention(ModelSpec model) {
 
 int64_t num_kv_cache_layers(const ModelSpec& m) { return m.num_hidden_layers - m.num_linear_layers - m.num_mlp_only_layers; }
 int64_t num_mlp_layers(const ModelSpec& m) { return m.num_mlp_only_layers > 0 ? m.num_mlp_only_layers : m.num_hidden_layers; }
-int64_t num_row_parallel_blocks(const ModelSpec& m) { return m.num_hidden_layers - m.num_mlp_only_layers + num_mlp_layers(m); }
+// A Mamba1 mixer sums twice: x_proj is row-parallel too (mamba_mixer.py), beside out_proj.
+int64_t num_row_parallel_blocks(const ModelSpec& m) {
+    const int64_t mamba1_extra = m.linear_kind == LinearKind::mamba1 ? m.num_linear_layers : 0;
+    return m.num_hidden_layers - m.num_mlp_only_layers + num_mlp_layers(m) + mamba1_extra;
+}
 int64_t num_full_attention_layers(const ModelSpec& m) { return num_kv_cache_layers(m) - m.num_sliding_layers; }
 namespace {
 
@@ -31,6 +35,11 @@ double linear_state_bytes(const ModelSpec& m, int64_t tp, int64_t ssm_element_by
     if (m.linear_kind == LinearKind::mamba2) {
         const int64_t conv = (m.linear_conv_kernel - 1) * (mamba_conv_dim(m, mamba_groups_held(m, tp)) / tp);
         const int64_t recurrent = m.mamba_num_heads / tp * m.mamba_head_dim * m.mamba_state_size;
+        return static_cast<double>(conv * model_dtype_bytes + recurrent * ssm_element_bytes);
+    }
+    if (m.linear_kind == LinearKind::mamba1) {
+        const int64_t inner = m.mamba_intermediate_size / tp;
+        const int64_t conv = (m.linear_conv_kernel - 1) * inner, recurrent = inner * m.mamba_state_size;
         return static_cast<double>(conv * model_dtype_bytes + recurrent * ssm_element_bytes);
     }
     const int64_t conv_dim = 2 * m.linear_num_key_heads * m.linear_key_head_dim + m.linear_num_value_heads * m.linear_value_head_dim;
@@ -110,11 +119,22 @@ int64_t mamba2_per_layer(const ModelSpec& m) {
            3 * heads + inner + inner * h;
 }
 
+// A Mamba1 mixer (vLLM's MambaMixer, Jamba's settings): in_proj to x and the gate z; the depthwise
+// convolution over x; x_proj to dt_rank + 2 x state_size; dt_proj back to the inner width with a
+// bias; A (inner x state_size; vLLM keeps it in FP32, 7 MB on Jamba v0.1 that the 16-bit count
+// leaves out) and D; out_proj; Jamba's RMS norms over dt, B and C.
+int64_t mamba1_per_layer(const ModelSpec& m) {
+    const int64_t h = m.hidden_size, inner = m.mamba_intermediate_size, state = m.mamba_state_size, rank = m.mamba_dt_rank;
+    return 2 * inner * h + (m.mamba_proj_bias ? 2 * inner + h : 0) + inner * m.linear_conv_kernel + (m.mamba_conv_bias ? inner : 0) +
+           inner * (rank + 2 * state) + rank * inner + inner + inner * state + inner + inner * h + rank + 2 * state;
+}
+
 // A Gated DeltaNet layer (vLLM's qwen3_next.py): in_proj_qkvz (q, k, v and the output gate z),
 // in_proj_ba (two scalars per value head), the depthwise convolution over q, k and v, A_log and
 // dt_bias per value head, the gated norm over one value head, and out_proj.
 int64_t linear_attention_per_layer(const ModelSpec& m) {
     if (m.linear_kind == LinearKind::mamba2) return mamba2_per_layer(m);
+    if (m.linear_kind == LinearKind::mamba1) return mamba1_per_layer(m);
     const int64_t key = m.linear_num_key_heads * m.linear_key_head_dim, value = m.linear_num_value_heads * m.linear_value_head_dim;
     const int64_t conv = 2 * key + value;
     return m.hidden_size * (2 * key + 2 * value) + m.hidden_size * 2 * m.linear_num_value_heads + conv * m.linear_conv_kernel +

@@ -25,8 +25,9 @@
 
 namespace kv {
 
-// What a linear-attention layer is: Qwen3-Next's Gated DeltaNet, or a Mamba2 mixer.
-enum class LinearKind { gated_delta_net, mamba2 };
+// What a linear-attention layer is: Qwen3-Next's Gated DeltaNet, a Mamba2 mixer, or the original
+// Mamba (Mamba1) mixer of AI21's Jamba.
+enum class LinearKind { gated_delta_net, mamba2, mamba1 };
 
 enum class AttentionKind { standard, mla };
 enum class VisionFamily { none, siglip, qwen2_vl, qwen2_5_vl };
@@ -110,6 +111,14 @@ struct ModelSpec {
     int64_t mamba_num_groups = 0;
     bool mamba_conv_bias = true;
     bool mamba_proj_bias = false;
+    // Mamba1 layers instead (Jamba, vLLM's MambaMixer): no heads; the conv window covers the inner
+    // width alone and the recurrent state is inner width x state_size (mamba_utils.py,
+    // mamba1_state_shape). dt_rank is the width of the step-size projection.
+    int64_t mamba_intermediate_size = 0;
+    int64_t mamba_dt_rank = 0;
+    // Jamba's layer pattern, as its config keys of these names give it (attention where i % period
+    // is offset, experts likewise); kept so that the config written back reads the same. 0 elsewhere.
+    int64_t attn_layer_period = 0, attn_layer_offset = 0, expert_layer_period = 0, expert_layer_offset = 0;
     // The recurrent state's element bytes the config asks for (mamba_ssm_cache_dtype: 4 for float32);
     // 0 when it says nothing. Which releases read it: EngineRules::mamba_ssm_dtype.
     int64_t mamba_ssm_config_bytes = 0;
@@ -147,7 +156,10 @@ int64_t num_full_attention_layers(const ModelSpec& model);
 // recurrent matrices in ssm_element_bytes (vllm/model_executor/layers/mamba/mamba_utils.py).
 double linear_state_bytes(const ModelSpec& model, int64_t tp, int64_t ssm_element_bytes = 2);
 // A Mamba2 mixer's inner width: heads x head_dim (the reader checks it is mamba_expand x hidden_size).
-inline int64_t mamba_inner_width(const ModelSpec& m) { return m.mamba_num_heads * m.mamba_head_dim; }
+// Mamba1's is its own field (mamba_expand x hidden_size).
+inline int64_t mamba_inner_width(const ModelSpec& m) {
+    return m.linear_kind == LinearKind::mamba1 ? m.mamba_intermediate_size : m.mamba_num_heads * m.mamba_head_dim;
+}
 int64_t num_kv_cache_layers(const ModelSpec& model);  // layers with a KV cache
 int64_t num_mlp_layers(const ModelSpec& model);       // layers with an MLP or MoE
 // Layers whose output a tensor-parallel all-reduce sums: each mixer and each MLP (two a layer for
