@@ -168,13 +168,13 @@ void read_nemotron_h(ConfigReader& c, ModelSpec& m, const std::string& pattern) 
                         " and " + format_count(count[1])));
         return;
     }
-    if (c.find("moe_latent_size")) {
-        c.note(fail(c.field("moe_latent_size"), ErrorCode::out_of_range,
-                    c.field("moe_latent_size") + ": latent experts (Nemotron 3 Super) are not modelled; remove the key to count them at "
-                                                 "the full hidden width"));
-        return;
-    }
     const int64_t dense = count[2], moe = count[3];
+    // Latent experts (nemotron_h.py's NemotronHMoE from PR #30203): routed experts at this width.
+    if (moe > 0) m.moe_latent_size = c.integer("moe_latent_size", 1, m.hidden_size).value_or(0);
+    if (c.error) return;
+    if (m.moe_latent_size > 0)
+        m.derived.push_back({"moe_latent_size", "the routed experts run at " + format_count(m.moe_latent_size) +
+                                                    " wide, between a projection down from the hidden state and one back"});
     if (moe > 0 && m.num_experts == 0) {
         c.note(fail(c.field("n_routed_experts"), ErrorCode::missing_field,
                     c.field("n_routed_experts") + " is needed for the " + format_count(moe) + " MoE layers (E)"));

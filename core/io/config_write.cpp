@@ -85,6 +85,7 @@ json with_nemotron_h(const ModelSpec& m, json c) {
                   {"moe_intermediate_size", m.moe_intermediate_size},
                   {"n_shared_experts", 1},
                   {"moe_shared_expert_intermediate_size", m.shared_expert_intermediate_size}});
+    if (m.moe_latent_size > 0) c["moe_latent_size"] = m.moe_latent_size;
     return c;
 }
 

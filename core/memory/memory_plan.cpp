@@ -72,7 +72,9 @@ double weights_of_stage(const ModelSpec& m, const Scenario& s, const Stage& st, 
         attention_per_rank += kv_params * (to_d(layout.kv_heads_per_rank) / to_d(m.num_key_value_heads) - 1.0 / tp);
     }
     // The routed experts over TP x DP GPUs, sliced or whole (memory/parallelism.hpp); everything
-    // else is split by tensor parallelism alone and whole in every data-parallel engine.
+    // else is split by tensor parallelism alone and whole in every data-parallel engine, except
+    // latent experts' projections, which every rank holds whole (ReplicatedLinear: fc2 from PR
+    // #30203, fc1 from PR #31807; 0.13's fc1 split by tensor parallelism is not modelled).
     const ExpertPlacement experts = place_experts(m, s);
     // MXFP4 expert kernels pad each rank's expert width to a multiple of 256 (gpt-oss: 2,880 to
     // 3,072), which the logged weights of gpt-oss-20b and -120b show.
@@ -84,7 +86,7 @@ double weights_of_stage(const ModelSpec& m, const Scenario& s, const Stage& st, 
     const double expert_params = experts.whole_experts ? to_d(p.experts) / to_d(m.num_experts) * to_d(experts.experts_per_gpu)
                                                        : to_d(p.experts) / to_d(experts.gpus);
     double bytes = layer_share * (attention_per_rank * linear + to_d(p.dense_mlp) / tp * linear + expert_params * expert * expert_padding +
-                                  to_d(p.shared_and_router) / tp * linear + to_d(p.norms) * 2.0);
+                                  to_d(p.shared_and_router) / tp * linear + to_d(p.latent_projections) * linear + to_d(p.norms) * 2.0);
     // Embedding and lm_head stay 16-bit, vocabulary-parallel (padded to a multiple of 64).
     const double vocab_rows = to_d(ceil_div(m.vocab_size, 64) * 64) / tp;
     const double table = vocab_rows * to_d(m.hidden_size) * 2.0;
@@ -151,10 +153,11 @@ double activation_peak(const ModelSpec& m, const Scenario& s, const GpuSpec& gpu
     // parallelism and so kept its buffers too; no start-up of the validation set runs one, so
     // nothing checks it.
     const bool workspace_persists = rules.newer_profile || s.enable_expert_parallel;
-    const double moe_workspace = m.num_experts > 0 && workspace_persists
-                                     ? to_d(tokens) * to_d(m.experts_per_token) * element * c.moe_workspace_buffers *
-                                           (3.0 * mlp_share * to_d(m.moe_intermediate_size) / tp + to_d(m.hidden_size))
-                                     : 0.0;
+    const double moe_workspace =
+        m.num_experts > 0 && workspace_persists
+            ? to_d(tokens) * to_d(m.experts_per_token) * element * c.moe_workspace_buffers *
+                  (3.0 * mlp_share * to_d(m.moe_intermediate_size) / tp + to_d(m.moe_latent_size > 0 ? m.moe_latent_size : m.hidden_size))
+            : 0.0;
     const double sampler = to_d(rows) * to_d(m.vocab_size) * per_logit + to_d(tokens) * to_d(m.hidden_size) * element + moe_workspace;
     return std::max(forward, sampler);
 }

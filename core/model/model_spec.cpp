@@ -155,7 +155,9 @@ ParameterCount count_parameters(const ModelSpec& m) {
     p.dense_mlp = dense_layers * matrices * h * m.intermediate_size;
     if (m.num_experts > 0) {
         const int64_t moe_layers = num_mlp_layers(m) - m.num_dense_layers;
-        p.experts = moe_layers * m.num_experts * matrices * h * m.moe_intermediate_size;
+        const int64_t expert_input = m.moe_latent_size > 0 ? m.moe_latent_size : h;
+        p.experts = moe_layers * m.num_experts * matrices * expert_input * m.moe_intermediate_size;
+        p.latent_projections = moe_layers * 2 * h * m.moe_latent_size;
         p.shared_and_router = moe_layers * (matrices * h * m.shared_expert_intermediate_size + h * m.num_experts);
     }
     return p;

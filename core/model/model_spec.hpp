@@ -129,6 +129,10 @@ struct ModelSpec {
     int64_t moe_intermediate_size = 0;
     int64_t shared_expert_intermediate_size = 0;  // total width of the shared experts
     int64_t num_dense_layers = 0;                 // dense MLP layers (DeepSeek's leading first_k_dense_replace, Nemotron-H's -)
+    // Latent experts (Nemotron 3 Super, vLLM PR #30203): each MoE layer projects the hidden state down
+    // to this width (fc1_latent_proj), runs its routed experts there and projects back (fc2); the
+    // router and the shared expert read the full hidden state. 0: experts at the hidden width.
+    int64_t moe_latent_size = 0;
 
     int64_t num_mtp_layers = 0;  // multi-token-prediction layers beyond num_hidden_layers (num_nextn_predict_layers)
 
@@ -168,14 +172,15 @@ int64_t num_row_parallel_blocks(const ModelSpec& model);
 
 // Parameters by where they live; the weight bytes of each part depend on how it is stored.
 struct ParameterCount {
-    int64_t embedding = 0;          // token embedding (vocab x hidden)
-    int64_t lm_head = 0;            // 0 when tied
-    int64_t attention = 0;          // all layers' projections (and biases)
-    int64_t dense_mlp = 0;          // dense MLP layers
-    int64_t experts = 0;            // routed experts, all layers
-    int64_t shared_and_router = 0;  // shared experts and routers
+    int64_t embedding = 0;           // token embedding (vocab x hidden)
+    int64_t lm_head = 0;             // 0 when tied
+    int64_t attention = 0;           // all layers' projections (and biases)
+    int64_t dense_mlp = 0;           // dense MLP layers
+    int64_t experts = 0;             // routed experts, all layers
+    int64_t shared_and_router = 0;   // shared experts and routers
+    int64_t latent_projections = 0;  // latent experts' down and up projections, whole on every rank
     int64_t norms = 0;
-    int64_t total() const { return embedding + lm_head + attention + dense_mlp + experts + shared_and_router + norms; }
+    int64_t total() const { return embedding + lm_head + attention + dense_mlp + experts + shared_and_router + latent_projections + norms; }
 };
 ParameterCount count_parameters(const ModelSpec& model);
 int64_t parameter_count(const ModelSpec& model);

@@ -155,7 +155,7 @@ TEST_CASE("a pattern that does not fit the layers, or keys the model cannot foll
     config.erase("n_routed_experts");
     CHECK(field_of(config) == "model_config.n_routed_experts");
     config = nano_30b();
-    config["moe_latent_size"] = 1024;  // Nemotron 3 Super's latent experts
+    config["moe_latent_size"] = 4096;  // wider than the hidden state it projects down from
     CHECK(field_of(config) == "model_config.moe_latent_size");
     config = nano_30b();
     config["mamba_ssm_cache_dtype"] = "int8";
@@ -163,6 +163,44 @@ TEST_CASE("a pattern that does not fit the layers, or keys the model cannot foll
     config = nano_30b();
     config.erase("ssm_state_size");
     CHECK(field_of(config) == "model_config.ssm_state_size");
+}
+
+// NVIDIA Nemotron 3 Super (120B-A12B): its config.json as published with the NVFP4 checkpoint
+// (nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-NVFP4 @4f0cf9da, read in a verbatim copy whose repository
+// the search store does not name; NVIDIA-NeMo/Megatron-Bridge's Nemotron3SuperProvider agrees), at
+// 16 bits. Latent experts (nemotron_h.py's NemotronHMoE, PR #30203): fc1_latent_proj takes the
+// hidden state down to 1,024, the 512 routed relu^2 experts run there (up 2,688 x 1,024, down
+// 1,024 x 2,688), fc2_latent_proj takes it back; router and shared expert read the full width.
+TEST_CASE("Nemotron 3 Super's latent experts: 120.6B parameters, the projections whole on every rank") {
+    nlohmann::json super = nano_30b();
+    super.update({{"hidden_size", 4096},
+                  {"num_hidden_layers", 88},
+                  {"hybrid_override_pattern", "MEMEMEM*EMEMEMEM*EMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEM*EMEMEMEME"},
+                  {"intermediate_size", 2688},
+                  {"mamba_num_heads", 128},
+                  {"n_routed_experts", 512},
+                  {"num_experts_per_tok", 22},
+                  {"moe_intermediate_size", 2688},
+                  {"moe_shared_expert_intermediate_size", 5376},
+                  {"moe_latent_size", 1024}});
+    const auto read = model_from_config(super, "model_config");
+    REQUIRE(std::holds_alternative<ModelSpec>(read));
+    const ModelSpec& m = std::get<ModelSpec>(read);
+    const ParameterCount p = count_parameters(m);
+    CHECK(p.experts == 40LL * 512 * 2 * 1024 * 2688);
+    CHECK(p.latent_projections == 40LL * 2 * 4096 * 1024);
+    // NVIDIA's report: 120.6B in all, 12.7B active (the e_score_correction_bias, 512 a layer, aside).
+    CHECK(parameter_count(m) == 120'668'707'840 - 40 * 512);
+    CHECK(active_parameter_count(m) == Approx(12.77e9).epsilon(0.001));
+    // At TP 8 the projections stay whole on each rank: 671 MB, where a split would leave 84 MB.
+    const Result tp8 = evaluate_ok({{"model_config", super}, {"gpu", "H200"}, {"vllm_version", "0.17.1"}, {"tensor_parallel_size", 8}});
+    const Result tp4 = evaluate_ok({{"model_config", super}, {"gpu", "H200"}, {"vllm_version", "0.17.1"}, {"tensor_parallel_size", 4}});
+    const double replicated = 2.0 * static_cast<double>(p.latent_projections);
+    CHECK(tp4.memory.weight_bytes - replicated == Approx(2.0 * (tp8.memory.weight_bytes - replicated)).epsilon(0.001));
+    // Written back, it reads the same.
+    CHECK(evaluate_ok(
+              {{"model_config", model_to_config(tp8.model)}, {"gpu", "H200"}, {"vllm_version", "0.17.1"}, {"tensor_parallel_size", 8}})
+              .memory.num_gpu_blocks == tp8.memory.num_gpu_blocks);
 }
 
 TEST_CASE("mamba_ssm_cache_dtype set replaces the release's choice and no update is logged, and too new a value is refused") {
