@@ -118,8 +118,8 @@ struct Calibration {
     // hidden-width tensors, MLP-intermediate-width tensors of this rank (gate and up outputs, the
     // activation) and q/k/v-width tensors. Set by the V0 rows gh10517-* (the peak grows by about
     // 110 KB per profiled token for Llama-3.1-8B as max_model_len goes from 20,000 to 29,000).
-    // V1 scales them (below); V0 counts them for MoE and MLA models only, as a dense model's V0
-    // peak is read from the engine's code (memory_plan.cpp, v0_dense_forward_width).
+    // V1 scales them (below); V0 counts them for MoE, MLA and hybrid models only, as a dense
+    // model's V0 peak is read from the engine's code (memory_plan.cpp, v0_dense_forward_width).
     double forward_hidden_buffers = 2.0;
     double forward_mlp_buffers = 3.0;
     double forward_qkv_buffers = 1.0;

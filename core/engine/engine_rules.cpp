@@ -55,6 +55,7 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.custom_allreduce = !(v < EngineVersion{0, 3, 0});
     r.custom_allreduce_on_amd = !(v < EngineVersion{0, 8, 3});
     r.out_of_place_all_reduce = !(v < EngineVersion{0, 6, 5});
+    r.llama_mlp_rebinds_gate_up = !(v < EngineVersion{0, 6, 4});
     r.mla_attention = !(v < EngineVersion{0, 7, 1});
     r.lora_in_profile = !(v < EngineVersion{0, 8, 0});
     r.fused_moe_lora = !(v < EngineVersion{0, 11, 1});
@@ -73,14 +74,17 @@ EngineRules engine_rules_of(const std::string& vllm_version) {
 }
 
 bool v1_refused_before_ampere(const EngineRules& rules, double compute_capability) {
-    return compute_capability > 0 && compute_capability < 8.0 && rules.version < first_v1_before_ampere_version;
+    return compute_capability > 0 && compute_capability < 8.0 && !(rules.version < first_v1_default_version) &&
+           rules.version < first_v1_before_ampere_version;
 }
 
-EngineRules engine_rules_for(const std::string& vllm_version, const std::string& engine, double compute_capability) {
+EngineRules engine_rules_for(const std::string& vllm_version, const std::string& engine, double compute_capability,
+                             int64_t num_scheduler_steps) {
     EngineRules r = engine_rules_of(vllm_version);
     if (engine == "v0") r.v1_engine = false;
     else if (engine == "v1") r.v1_engine = true;
-    else if (v1_refused_before_ampere(r, compute_capability)) r.v1_engine = false;
+    else if (v1_refused_before_ampere(r, compute_capability) || (num_scheduler_steps > 1 && r.version < first_v1_only_version))
+        r.v1_engine = false;
     r.startup_free_memory_check = r.v1_engine;
     return r;
 }

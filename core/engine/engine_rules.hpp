@@ -135,6 +135,9 @@ struct EngineRules {
     // A tensor-parallel all-reduce too large for the custom kernel ran in place through NCCL until
     // PR #10121 (2024-11-26, "custom allreduce + torch.compile": 0.6.5), then returned a new tensor.
     bool out_of_place_all_reduce = true;
+    // Llama's MLP rebinds gate_up to its activation (PR #10339, 2024-11-14: 0.6.4), so V0's forward
+    // pass frees it before down_proj (memory_plan.cpp, mlp_keeps_gate_up).
+    bool llama_mlp_rebinds_gate_up = true;
     // Multi-head latent attention for DeepSeek-V2/V3 (PR #12528, "MLA decode optimizations", in
     // 0.7.1 by Neural Magic's post of 2025-02-04): the cache holds the compressed latent. Before it,
     // kv_b_proj decompressed every token and the cache held each head's key (qk_nope + qk_rope wide)
@@ -179,16 +182,21 @@ EngineRules engine_rules_of(const std::string& vllm_version);
 // in 0.8.0 and V0 left the code before 0.11.0 (vllm.worker removed by PR #25901, 2025-09-29).
 inline constexpr EngineVersion first_v1_engine_version{0, 6, 4};
 inline constexpr EngineVersion first_v1_only_version{0, 11, 0};
-// From 0.8.0 to 0.10.1 an "auto" run on a GPU before Ampere (CUDA compute capability under 8.0: T4,
-// V100) fell back to V0, and VLLM_USE_V1=1 was refused there: EngineArgs._is_v1_supported_oracle
-// (vllm/engine/arg_utils.py, PR #13726, 2025-03-15), until PR #24022 (2025-09-01, placed at 0.10.2)
-// ran V1 in FP16 on them. The oracle's other fallbacks (an FP8 KV cache without FlashAttention's FP8,
-// the draft-model speculative methods before V1 had them, ...) are not modelled.
+// From 0.8.0 an "auto" run fell back to V0 for what V1 lacked, and VLLM_USE_V1=1 was refused there
+// (EngineArgs._is_v1_supported_oracle, vllm/engine/arg_utils.py, PR #13726, 2025-03-15). Of its
+// list the model follows a GPU before Ampere (CUDA compute capability under 8.0: T4, V100), until PR
+// #24022 (2025-09-01, placed at 0.10.2) ran V1 in FP16 on them, and --num-scheduler-steps above 1,
+// V0's multi-step scheduling, until V0 left. Not modelled: an FP8 KV cache the platform's V1
+// attention could not read (0.8 to 0.10, per GPU and backend), the speculative methods V1 lacked.
+inline constexpr EngineVersion first_v1_default_version{0, 8, 0};
+inline constexpr EngineVersion first_v1_mamba1_version{0, 10, 1};  // Jamba's Mamba1 layers on V1 (PR #21249)
 inline constexpr EngineVersion first_v1_before_ampere_version{0, 10, 2};
 bool v1_refused_before_ampere(const EngineRules& rules, double compute_capability);
-// The rules of a version run by `engine` on a GPU of that compute capability (0: not CUDA). The
-// readers have checked the combination (evaluate.cpp says which ones vLLM refuses).
-EngineRules engine_rules_for(const std::string& vllm_version, const std::string& engine, double compute_capability);
+// The rules of a version run by `engine` on a GPU of that compute capability (0: not CUDA) with
+// that many scheduler steps. The readers have checked the combination (evaluate.cpp says which
+// ones vLLM refuses).
+EngineRules engine_rules_for(const std::string& vllm_version, const std::string& engine, double compute_capability,
+                             int64_t num_scheduler_steps = 1);
 
 // The oldest version whose accounting the model follows, and the release a scenario that names none
 // follows (the newest modelled).

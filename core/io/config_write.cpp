@@ -143,7 +143,7 @@ json model_to_config(const ModelSpec& m) {
                   {"v_head_dim", m.v_head_dim}});
     const bool nemotron_h = m.num_mlp_only_layers > 0;
     const bool mamba = m.linear_kind == LinearKind::mamba2 && m.num_linear_layers > 0 && !nemotron_h;
-    const bool jamba = m.linear_kind == LinearKind::mamba1 && m.num_linear_layers > 0;
+    const bool jamba = m.linear_kind == LinearKind::mamba1;    // its pattern keys even with no Mamba layer
     if (m.num_experts > 0 && !mamba && !nemotron_h && !jamba)  // Granite, Nemotron-H and Jamba write their own expert keys
         c.update({{"num_experts", m.num_experts},
                   {"num_experts_per_tok", m.experts_per_token},

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "model/catalog.hpp"
+#include "scenario/defaults.hpp"
 #include "base/format.hpp"
 #include "scenario/scenario_fields.hpp"
 #include "base/units.hpp"
@@ -190,11 +191,19 @@ std::string refusal_advice(const ParsedLog& p) {
     }
 }
 
+// The rules of the scenario's release and engine on its GPU (a catalog one, or the reader's own).
+EngineRules rules_of(const Scenario& s) {
+    GpuSpec gpu;
+    if (s.gpu_config) gpu = *s.gpu_config;
+    else if (const GpuSpec* found = find_gpu(s.gpu)) gpu = *found;
+    return engine_rules_of(s, gpu);
+}
+
 // --speculative-config as the log states it. A draft model's catalog id cannot be read from its
 // repository name here: it is left to the reader.
 void read_speculative_config(const ParsedLog& p, Scenario& s, std::vector<std::string>& assumptions) {
     if (!p.speculative_method || *p.speculative_method == "draft_model") return;
-    if (!engine_rules_for(s.vllm_version, s.engine, 0).v1_engine) {
+    if (!rules_of(s).v1_engine) {
         assumptions.push_back("speculative_method " + *p.speculative_method +
                               ": left out, as the model's speculative decoding is V1's and " + s.vllm_version + " runs V0");
         return;
@@ -244,11 +253,14 @@ std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenSc
             s.gpu = "H100";
         }
     }
-    // The engine the log shows where its release would choose the other (VLLM_USE_V1, or V0's
-    // fallback on a GPU before Ampere, which names the same rules).
-    if (p.v1_engine && !given.has("engine") && *p.v1_engine != engine_rules_of(s.vllm_version).v1_engine &&
-        (*p.v1_engine || engine_rules_of(s.vllm_version).version < first_v1_only_version))
-        s.engine = *p.v1_engine ? "v1" : "v0";
+    // The engine the log shows where its release would choose the other on this GPU (VLLM_USE_V1).
+    if (p.v1_engine && !given.has("engine")) {
+        Scenario automatic = s;
+        automatic.engine = "auto";
+        const EngineRules chosen = rules_of(automatic);
+        if (*p.v1_engine != chosen.v1_engine && (*p.v1_engine || chosen.version < first_v1_only_version))
+            s.engine = *p.v1_engine ? "v1" : "v0";
+    }
     if (p.gpu_memory_utilization) s.gpu_memory_utilization = *p.gpu_memory_utilization;
     if (p.max_model_len) s.max_model_len = *p.max_model_len;
     else if (p.concurrency_tokens && !given.has("max_model_len")) s.max_model_len = *p.concurrency_tokens;

@@ -95,20 +95,28 @@ double weights_of_stage(const ModelSpec& m, const Scenario& s, const Stage& st, 
     return bytes;
 }
 
+// Whether a dense model's MLP keeps gate_up bound through down_proj in V0: Qwen2's does (Qwen3 shares
+// it) and Gemma's; Llama's rebinds it from PR #10339 (2024-11-14, in 0.6.4, whose gh10517 start-ups
+// grow by the rebinding's bytes) and kept it before. Other dense models are read as Llama's.
+bool mlp_keeps_gate_up(const ModelSpec& m, const EngineRules& rules) {
+    for (const char* type : {"qwen2", "qwen3", "gemma", "gemma2", "gemma3", "gemma3_text"})
+        if (m.model_type == type) return true;
+    return !rules.llama_mlp_rebinds_gate_up;
+}
+
 // V0's eager forward pass of a dense model, in elements per token, from the tensors alive at its
 // peak (vLLM's llama.py and qwen2.py, read at 0.7.2 and 0.8.4): inside a middle layer's MLP, the
 // previous layer's output (the model's loop still holds it), the residual (the fused add-norm works
 // in place), the attention block's output (the MLP's argument), gate_up, the activation and
-// down_proj's output. Qwen2's MLP (Qwen3 and Gemma 2 share its form) keeps gate_up bound until it
-// returns; Llama's rebinds it, so its peak is the larger of the activation's moment and down_proj's.
-// From PR #10121 (0.6.5) a row-parallel all-reduce larger than custom all-reduce's 8 MiB returns a
-// new tensor (pynccl's torch.empty_like): one more hidden-width tensor at tp > 1. It gives the
-// 110,592 bytes a token by which gh10517's logged peak grows for Llama-3.1-8B.
+// down_proj's output. Where the MLP rebinds gate_up its peak is the larger of the activation's
+// moment and down_proj's. From PR #10121 (0.6.5) every tensor-parallel all-reduce returns a new
+// tensor (pynccl's torch.empty_like for the profile's large ones): one more hidden-width tensor at
+// tp > 1. It gives the 110,592 bytes a token by which gh10517's logged peak grows for Llama-3.1-8B.
 double v0_dense_forward_width(const ModelSpec& m, const Scenario& s, const EngineRules& rules) {
     const double tp = to_d(s.tensor_parallel_size), hidden = to_d(m.hidden_size);
     const double activation = to_d(m.intermediate_size) / tp, gate_up = (m.gated_mlp ? 2.0 : 1.0) * activation;
     const double reduced_copy = s.tensor_parallel_size > 1 && rules.out_of_place_all_reduce ? hidden : 0.0;
-    const bool keeps_gate_up = m.model_type == "qwen2" || m.model_type == "qwen3" || m.model_type == "gemma2";
+    const bool keeps_gate_up = mlp_keeps_gate_up(m, rules);
     const double at_down_proj = 4.0 * hidden + activation + (keeps_gate_up ? gate_up : 0.0) + reduced_copy;
     return std::max(3.0 * hidden + gate_up + activation, at_down_proj);
 }

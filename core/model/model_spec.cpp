@@ -14,11 +14,7 @@ ModelSpec with_multi_head_attention(ModelSpec model) {
 
 int64_t num_kv_cache_layers(const ModelSpec& m) { return m.num_hidden_layers - m.num_linear_layers - m.num_mlp_only_layers; }
 int64_t num_mlp_layers(const ModelSpec& m) { return m.num_mlp_only_layers > 0 ? m.num_mlp_only_layers : m.num_hidden_layers; }
-// A Mamba1 mixer sums twice: x_proj is row-parallel too (mamba_mixer.py), beside out_proj.
-int64_t num_row_parallel_blocks(const ModelSpec& m) {
-    const int64_t mamba1_extra = m.linear_kind == LinearKind::mamba1 ? m.num_linear_layers : 0;
-    return m.num_hidden_layers - m.num_mlp_only_layers + num_mlp_layers(m) + mamba1_extra;
-}
+int64_t num_row_parallel_blocks(const ModelSpec& m) { return m.num_hidden_layers - m.num_mlp_only_layers + num_mlp_layers(m); }
 int64_t num_full_attention_layers(const ModelSpec& m) { return num_kv_cache_layers(m) - m.num_sliding_layers; }
 namespace {
 

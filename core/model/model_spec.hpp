@@ -160,14 +160,13 @@ int64_t num_full_attention_layers(const ModelSpec& model);
 // recurrent matrices in ssm_element_bytes (vllm/model_executor/layers/mamba/mamba_utils.py).
 double linear_state_bytes(const ModelSpec& model, int64_t tp, int64_t ssm_element_bytes = 2);
 // A Mamba2 mixer's inner width: heads x head_dim (the reader checks it is mamba_expand x hidden_size).
-// Mamba1's is its own field (mamba_expand x hidden_size).
-inline int64_t mamba_inner_width(const ModelSpec& m) {
-    return m.linear_kind == LinearKind::mamba1 ? m.mamba_intermediate_size : m.mamba_num_heads * m.mamba_head_dim;
-}
+// Mamba1's is its own field, mamba_intermediate_size.
+inline int64_t mamba_inner_width(const ModelSpec& m) { return m.mamba_num_heads * m.mamba_head_dim; }
 int64_t num_kv_cache_layers(const ModelSpec& model);  // layers with a KV cache
 int64_t num_mlp_layers(const ModelSpec& model);       // layers with an MLP or MoE
 // Layers whose output a tensor-parallel all-reduce sums: each mixer and each MLP (two a layer for
-// most models, one for Nemotron-H's single blocks).
+// most models, one for Nemotron-H's single blocks). A Mamba1 mixer also sums x_proj's narrow output
+// (dt_rank + 2 x state wide, mamba_mixer.py), which the step time leaves out.
 int64_t num_row_parallel_blocks(const ModelSpec& model);
 
 // Parameters by where they live; the weight bytes of each part depend on how it is stored.

@@ -52,8 +52,23 @@ std::optional<InputError> check_engine(const Scenario& s, const GpuSpec& gpu) {
     if (s.engine == "v0" && !(rules.version < first_v1_only_version)) return refuse("V0 left the code before 0.11.0; use auto or v1");
     if (s.engine == "v1" && rules.version < first_v1_engine_version) return refuse("VLLM_USE_V1=1 came with 0.6.4; use auto or v0");
     if (s.engine == "v1" && v1_refused_before_ampere(rules, gpu.compute_capability))
-        return refuse("before 0.10.2 V1 refused GPUs of compute capability under 8.0 (" + gpu.name + "); use auto or v0");
+        return refuse("from 0.8.0 to 0.10.1 V1 refused GPUs of compute capability under 8.0 (" + gpu.name + "); use auto or v0");
+    if (s.engine == "v1" && s.num_scheduler_steps > 1 && !(rules.version < first_v1_default_version) &&
+        rules.version < first_v1_only_version)
+        return refuse("V1 refused --num-scheduler-steps above 1; use auto or v0, or num_scheduler_steps 1");
     return std::nullopt;
+}
+
+// Jamba's Mamba1 layers ran on V1 from PR #21249 (0.10.1); before, JambaForCausalLM was
+// SupportsV0Only and V0 kept their state in a cache of its own (MambaCacheManager), which this
+// model does not follow.
+std::optional<InputError> check_mamba1_engine(const Scenario& s, const ModelSpec& model, const GpuSpec& gpu) {
+    const EngineRules rules = engine_rules_of(s, gpu);
+    if (model.linear_kind != LinearKind::mamba1 || (rules.v1_engine && !(rules.version < first_v1_mamba1_version))) return std::nullopt;
+    return InputError{"vllm_version", ErrorCode::out_of_range,
+                      "vllm_version " + s.vllm_version +
+                          ": vLLM runs Jamba's Mamba1 layers in its V1 engine from 0.10.1 (PR #21249); before, V0 kept their state in a "
+                          "cache of its own, which this model does not follow. Use 0.10.1 or later, with engine auto or v1"};
 }
 
 }  // namespace
@@ -90,6 +105,7 @@ std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibr
                           "mamba_ssm_cache_dtype " + scenario.mamba_ssm_cache_dtype + " is not a value vLLM " + scenario.vllm_version +
                               " accepts: float32 came with PR #22928 (0.10.2), float16 with PR #29978 (0.13.0)"};
     if (auto error = check_engine(scenario, gpu)) return *error;
+    if (auto error = check_mamba1_engine(scenario, model, gpu)) return *error;
     if (spec_method(scenario) != SpecMethod::none)
         if (auto error = check_speculative(scenario, model, engine_rules_of(scenario, gpu).v1_engine)) return *error;
     Result r = evaluate_resolved(scenario, model, gpu, calibration);

@@ -241,9 +241,10 @@ constexpr FieldSpec rows[] = {
      .choices = engines,
      .choice_words = "auto, v0 or v1",
      .help = "Which of vLLM's engines runs, as the VLLM_USE_V1 environment variable chose it. auto: the release's own "
-             "choice, V0 before 0.8.0 and V1 from it, except that from 0.8.0 to 0.10.1 a GPU before Ampere (compute "
-             "capability under 8.0: T4, V100) falls back to V0. v0: VLLM_USE_V1=0, until 0.11.0 removed V0. v1: "
-             "VLLM_USE_V1=1, from 0.6.4 (V1's accounting as of 0.8.0)."},
+             "choice, V0 before 0.8.0 and V1 from it, except that V1 lacked features and fell back to V0 for them until "
+             "0.11.0: a GPU before Ampere (compute capability under 8.0: T4, V100) until 0.10.2, num_scheduler_steps above "
+             "1, and others the model does not follow (an FP8 cache some GPUs' V1 attention could not read). v0: "
+             "VLLM_USE_V1=0, until 0.11.0 removed V0. v1: VLLM_USE_V1=1, from 0.6.4 (V1's accounting as of 0.8.0)."},
     {.name = "num_scheduler_steps",
      .type = FieldType::integer,
      .lo = 1,

@@ -26,6 +26,12 @@ TEST_CASE("auto runs V0 before 0.8.0, V1 from it, and V0 on a GPU before Ampere 
     CHECK(evaluate_ok({{"gpu", "MI300X"}, {"vllm_version", "0.8.2"}}).rules.v1_engine);
 }
 
+TEST_CASE("multi-step scheduling, which V1 lacked, falls back to V0 until 0.11.0") {
+    CHECK_FALSE(evaluate_ok({{"vllm_version", "0.9.2"}, {"num_scheduler_steps", 8}}).rules.v1_engine);
+    CHECK(evaluate_ok({{"vllm_version", "0.11.0"}, {"num_scheduler_steps", 8}}).rules.v1_engine);
+    CHECK(evaluate_error(R"({"vllm_version": "0.9.2", "engine": "v1", "num_scheduler_steps": 8})").field == "engine");
+}
+
 TEST_CASE("VLLM_USE_V1 picks the engine where the release has both") {
     const Result v0 = evaluate_ok({{"vllm_version", "0.8.4"}, {"engine", "v0"}, {"max_model_len", 8192}});
     CHECK_FALSE(v0.rules.v1_engine);
@@ -44,6 +50,9 @@ TEST_CASE("an engine the release does not run is refused, naming the field") {
     const InputError before_ampere = evaluate_error(R"({"vllm_version": "0.9.2", "engine": "v1", "gpu": "V100-32GB"})");
     CHECK(before_ampere.field == "engine");
     CHECK(before_ampere.message.find("compute capability") != std::string::npos);
+    // Before 0.8.0 V1 was opt-in and the oracle that refused it did not exist yet.
+    CHECK(evaluate_ok({{"vllm_version", "0.7.2"}, {"engine", "v1"}, {"gpu", "T4"}, {"model", "Llama-3.2-3B"}, {"max_model_len", 2048}})
+              .rules.v1_engine);
     CHECK(evaluate_error(R"({"engine": "v2"})").field == "engine");
 }
 

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "io/fields_json.hpp"
+#include "memory/lora.hpp"
 #include "model/catalog.hpp"
 #include "support.hpp"
 
@@ -35,8 +36,8 @@ TEST_CASE("Jamba's config: attention every eighth layer from the fifth, experts 
     // 52B in all and 12B active, as AI21 publishes them.
     CHECK(parameter_count(*m) == 51'570'323'328);
     CHECK(active_parameter_count(*m) == Approx(12.11e9).epsilon(0.001));
-    // A Mamba1 mixer all-reduces after x_proj and after out_proj; the MLP once more.
-    CHECK(num_row_parallel_blocks(*m) == 32 + 32 + 28);
+    // Each layer's mixer and MLP end in an all-reduce (x_proj's narrow one is left out).
+    CHECK(num_row_parallel_blocks(*m) == 64);
 }
 
 TEST_CASE("one Mamba1 layer's state: the conv window over the inner width and an inner x state matrix") {
@@ -86,6 +87,21 @@ TEST_CASE("a Jamba config written back reads to the same model; a pattern outsid
 TEST_CASE("LoRA on Jamba wraps the Mamba1 mixer's projections too") {
     const Result plain = jamba();
     const Result lora = jamba({{"enable_lora", true}});
-    CHECK(lora.memory.lora_bytes > 0);
     CHECK(lora.memory.num_gpu_blocks < plain.memory.num_gpu_blocks);
+    // The inner width enters in_proj's B (2 x), conv1d's, x_proj's A, dt_proj's B and out_proj's A:
+    // six times the inner width a layer, at rank 16, one adapter, 16 bits, over 28 Mamba layers.
+    Scenario s;
+    s.enable_lora = true;
+    ModelSpec wider = *find_model("Jamba-v0.1");
+    const EngineRules rules = engine_rules_of("0.11.0");
+    const double base = lora_buffer_bytes(wider, s, rules, 32, true, true);
+    wider.mamba_intermediate_size += 8192;
+    CHECK(lora_buffer_bytes(wider, s, rules, 32, true, true) - base == 6.0 * 8192 * 28 * 16 * 2);
+}
+
+TEST_CASE("before 0.10.1, or on V0, Jamba is refused naming the release") {
+    CHECK(kvtest::evaluate_error(R"({"model": "Jamba-v0.1", "gpu": "H200", "vllm_version": "0.10.0"})").field == "vllm_version");
+    CHECK(kvtest::evaluate_error(R"({"model": "Jamba-v0.1", "gpu": "H200", "vllm_version": "0.10.1", "engine": "v0"})").field ==
+          "vllm_version");
+    CHECK(jamba({{"vllm_version", "0.10.1"}}).rules.v1_engine);
 }

@@ -87,8 +87,19 @@ TEST_CASE("V0's forward peak of a dense model is the tensors its code keeps aliv
     };
     CHECK(qwen_tp2("0.7.2").memory.activation_peak_bytes == Approx(32768 * 2.0 * (5 * 3584 + 3 * 18944 / 2)));
     CHECK(qwen_tp2("0.6.4").memory.activation_peak_bytes == Approx(32768 * 2.0 * (4 * 3584 + 3 * 18944 / 2)));
-    // V1 keeps its own measure (calibration.hpp's buffers, scaled).
-    CHECK(qwen_tp2("0.8.4").memory.activation_peak_bytes != qwen_tp2("0.7.2").memory.activation_peak_bytes);
+    // Before 0.6.5 the all-reduce worked in place. V1 keeps its own measure: calibration.hpp's
+    // buffers (hidden, MLP and q/k/v widths of this rank), scaled.
+    Calibration c;
+    const double v1_width = c.v1_forward_scale * (c.forward_hidden_buffers * 3584 + c.forward_mlp_buffers * 18944 / 2 +
+                                                  c.forward_qkv_buffers * (3584 + 2 * 512) / 2);
+    const Result v1 = evaluate_ok({{"model", "Qwen2.5-7B-Instruct"},
+                                   {"vllm_version", "0.8.4"},
+                                   {"tensor_parallel_size", 2},
+                                   {"max_model_len", 32768},
+                                   {"max_num_batched_tokens", 65536},
+                                   {"max_num_seqs", 16}});
+    REQUIRE(v1.memory.profile_tokens == 65536);  // 16 sampled rows: the forward pass is the peak
+    CHECK(v1.memory.activation_peak_bytes == Approx(65536 * 2.0 * v1_width));
 }
 
 TEST_CASE("an MoE's fused workspace is beside the sampler only where the engine keeps it allocated") {

@@ -28,6 +28,8 @@ struct RandomScenarios {
         s.model = catalog.models[std::uniform_int_distribution<size_t>(0, catalog.models.size() - 1)(rng)].name;
         s.gpu = catalog.gpus[std::uniform_int_distribution<size_t>(0, catalog.gpus.size() - 1)(rng)].name;
         s.vllm_version = pick<std::string>({"0.5.4", "0.6.3", "0.8.5", "0.10.1", "0.13.0", "0.21.0"});
+        // Jamba's Mamba1 layers run on V1 from 0.10.1 only, and V1 on every GPU from 0.10.2.
+        if (find_model(s.model)->linear_kind == LinearKind::mamba1) s.vllm_version = pick<std::string>({"0.13.0", "0.21.0"});
         s.enforce_eager = pick({false, true});
         s.pipeline_parallel_size = pick<int64_t>({1, 1, 2, 4});
         s.prompt_tokens = log_uniform(1, 1 << 20);
