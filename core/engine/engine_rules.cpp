@@ -81,10 +81,10 @@ bool v1_refused_before_ampere(const EngineRules& rules, double compute_capabilit
 EngineRules engine_rules_for(const std::string& vllm_version, const std::string& engine, double compute_capability,
                              int64_t num_scheduler_steps) {
     EngineRules r = engine_rules_of(vllm_version);
-    if (engine == "v0") r.v1_engine = false;
-    else if (engine == "v1") r.v1_engine = true;
-    else if (v1_refused_before_ampere(r, compute_capability) || (num_scheduler_steps > 1 && r.version < first_v1_only_version))
-        r.v1_engine = false;
+    const bool fallback = engine == "auto" && (v1_refused_before_ampere(r, compute_capability) ||
+                                               (num_scheduler_steps > 1 && r.version < first_v1_only_version));
+    if (engine == "v1") r.v1_engine = true;
+    else if (engine == "v0" || fallback) r.v1_engine = false;
     r.startup_free_memory_check = r.v1_engine;
     return r;
 }

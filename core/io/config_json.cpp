@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -36,6 +37,7 @@ const TypeDefaults* defaults_for(const std::string& model_type) {
 }
 
 // The config.json keys the reader uses; an unknown key one edit from one of these is flagged.
+// n_group (routing groups of DeepSeek-V3 and Nemotron-H) is unread, but one edit from n_groups.
 const char* const known_keys[] = {"num_hidden_layers",
                                   "hidden_size",
                                   "intermediate_size",
@@ -63,37 +65,38 @@ const char* const known_keys[] = {"num_hidden_layers",
                                   "moe_intermediate_size",
                                   "n_shared_experts",
                                   "shared_expert_intermediate_size",
-                                  "first_k_dense_replace",
-                                  "kv_lora_rank",
-                                  "q_lora_rank",
-                                  "qk_rope_head_dim",
-                                  "qk_nope_head_dim",
-                                  "v_head_dim",
-                                  "shared_intermediate_size",
-                                  "mamba_n_heads",
-                                  "mamba_d_head",
-                                  "mamba_d_state",
-                                  "mamba_n_groups",
-                                  "mamba_d_conv",
-                                  "mamba_expand",
-                                  "hybrid_override_pattern",
-                                  "mamba_num_heads",
-                                  "mamba_head_dim",
-                                  "ssm_state_size",
-                                  "n_groups",
-                                  "conv_kernel",
-                                  "use_conv_bias",
-                                  "mamba_ssm_cache_dtype",
-                                  "moe_shared_expert_intermediate_size",
-                                  "moe_latent_size",
-                                  "attn_layer_period",
-                                  "attn_layer_offset",
-                                  "expert_layer_period",
-                                  "expert_layer_offset",
-                                  "mamba_dt_rank",
-                                  "mamba_conv_bias",
-                                  "mamba_proj_bias",
-                                  "n_group"};  // routing groups (DeepSeek-V3, Nemotron-H): unread, but one edit from n_groups
+                                  "first_k_dense_replace"};
+// MLA, Mamba and hybrid layouts, and latent experts.
+const char* const known_layout_keys[] = {"kv_lora_rank",
+                                         "q_lora_rank",
+                                         "qk_rope_head_dim",
+                                         "qk_nope_head_dim",
+                                         "v_head_dim",
+                                         "shared_intermediate_size",
+                                         "mamba_n_heads",
+                                         "mamba_d_head",
+                                         "mamba_d_state",
+                                         "mamba_n_groups",
+                                         "mamba_d_conv",
+                                         "mamba_expand",
+                                         "hybrid_override_pattern",
+                                         "mamba_num_heads",
+                                         "mamba_head_dim",
+                                         "ssm_state_size",
+                                         "n_groups",
+                                         "conv_kernel",
+                                         "use_conv_bias",
+                                         "mamba_ssm_cache_dtype",
+                                         "moe_shared_expert_intermediate_size",
+                                         "moe_latent_size",
+                                         "attn_layer_period",
+                                         "attn_layer_offset",
+                                         "expert_layer_period",
+                                         "expert_layer_offset",
+                                         "mamba_dt_rank",
+                                         "mamba_conv_bias",
+                                         "mamba_proj_bias",
+                                         "n_group"};
 
 // Levenshtein distance of at most one (one insertion, deletion or substitution).
 bool one_edit_apart(std::string_view a, std::string_view b) {
@@ -108,11 +111,14 @@ bool one_edit_apart(std::string_view a, std::string_view b) {
 void flag_typos(const json& object, ModelSpec& m) {
     for (const auto& [key, value] : object.items()) {
         (void)value;
+        const std::span<const char* const> lists[] = {known_keys, known_layout_keys};
         bool known = false;
-        for (const char* k : known_keys) known = known || key == k;
+        for (const auto& list : lists)
+            for (const char* k : list) known = known || key == k;
         if (known) continue;
-        for (const char* k : known_keys)
-            if (one_edit_apart(key, k)) m.suspicious_keys.push_back({key, k});
+        for (const auto& list : lists)
+            for (const char* k : list)
+                if (one_edit_apart(key, k)) m.suspicious_keys.push_back({key, k});
     }
 }
 

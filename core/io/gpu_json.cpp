@@ -63,6 +63,19 @@ std::optional<InputError> read_host_link(const json& entry, const std::string& p
     return std::nullopt;
 }
 
+// CUDA's compute capability (8.0 for an A100), NVIDIA GPUs only; absent: 0.
+std::optional<InputError> read_compute_capability(const json& entry, const std::string& prefix, GpuSpec& g) {
+    if (!entry.contains("compute_capability") || entry["compute_capability"].is_null()) return std::nullopt;
+    const json& v = entry["compute_capability"];
+    const std::string f = prefix + ".compute_capability";
+    if (!v.is_number() || !(v.get<double>() >= 1 && v.get<double>() <= 20))
+        return fail(f, v.is_number() ? ErrorCode::out_of_range : ErrorCode::wrong_type,
+                    f + " (CUDA's, 8.0 for an A100) must be a number from 1 to 20");
+    if (g.vendor != "nvidia") return fail(f, ErrorCode::unknown_field, f + " is CUDA's; an AMD GPU has none");
+    g.compute_capability = v.get<double>();
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::variant<GpuSpec, InputError> gpu_from_json(const json& entry, const std::string& prefix) {
@@ -74,8 +87,7 @@ std::variant<GpuSpec, InputError> gpu_from_json(const json& entry, const std::st
         const char* key;
         double lo, hi;
         bool required;
-    };
-    const Number numbers[] = {
+    } const numbers[] = {
         // The largest single devices of 2026 (B300, MI355X) carry 288 GB; 1,024 GiB leaves room for
         // the next without letting a typo size a pool of millions of blocks.
         {"memory_gib", 1, 1024, true},          {"visible_memory_mib", 512, 1024.0 * 1024, false},
@@ -122,17 +134,8 @@ std::variant<GpuSpec, InputError> gpu_from_json(const json& entry, const std::st
             return fail(prefix + ".nvml_memory_total", ErrorCode::wrong_type, prefix + ".nvml_memory_total must be true or false");
         g.nvml_memory_total = entry["nvml_memory_total"].get<bool>();
     }
-    if (entry.contains("compute_capability") && !entry["compute_capability"].is_null()) {
-        const json& v = entry["compute_capability"];
-        if (!v.is_number() || !(v.get<double>() >= 1 && v.get<double>() <= 20))
-            return fail(prefix + ".compute_capability", v.is_number() ? ErrorCode::out_of_range : ErrorCode::wrong_type,
-                        prefix + ".compute_capability (CUDA's, 8.0 for an A100) must be a number from 1 to 20");
-        if (g.vendor != "nvidia")
-            return fail(prefix + ".compute_capability", ErrorCode::unknown_field,
-                        prefix + ".compute_capability is CUDA's; an AMD GPU has none");
-        g.compute_capability = v.get<double>();
-    }
-    if (auto error = read_achieved(entry, prefix, g); error || (error = read_host_link(entry, prefix, g))) return *error;
+    for (auto* read : {read_compute_capability, read_achieved, read_host_link})
+        if (auto error = read(entry, prefix, g)) return *error;
     return g;
 }
 

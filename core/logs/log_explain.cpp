@@ -199,6 +199,15 @@ EngineRules rules_of(const Scenario& s) {
     return engine_rules_of(s, gpu);
 }
 
+// The engine the log shows where its release would choose the other on this GPU (VLLM_USE_V1).
+void read_engine(const ParsedLog& p, Scenario& s) {
+    if (!p.v1_engine) return;
+    Scenario automatic = s;
+    automatic.engine = "auto";
+    const EngineRules chosen = rules_of(automatic);
+    if (*p.v1_engine != chosen.v1_engine && (*p.v1_engine || chosen.version < first_v1_only_version)) s.engine = *p.v1_engine ? "v1" : "v0";
+}
+
 // --speculative-config as the log states it. A draft model's catalog id cannot be read from its
 // repository name here: it is left to the reader.
 void read_speculative_config(const ParsedLog& p, Scenario& s, std::vector<std::string>& assumptions) {
@@ -253,14 +262,7 @@ std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenSc
             s.gpu = "H100";
         }
     }
-    // The engine the log shows where its release would choose the other on this GPU (VLLM_USE_V1).
-    if (p.v1_engine && !given.has("engine")) {
-        Scenario automatic = s;
-        automatic.engine = "auto";
-        const EngineRules chosen = rules_of(automatic);
-        if (*p.v1_engine != chosen.v1_engine && (*p.v1_engine || chosen.version < first_v1_only_version))
-            s.engine = *p.v1_engine ? "v1" : "v0";
-    }
+    if (!given.has("engine")) read_engine(p, s);
     if (p.gpu_memory_utilization) s.gpu_memory_utilization = *p.gpu_memory_utilization;
     if (p.max_model_len) s.max_model_len = *p.max_model_len;
     else if (p.concurrency_tokens && !given.has("max_model_len")) s.max_model_len = *p.concurrency_tokens;

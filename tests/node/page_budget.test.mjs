@@ -40,8 +40,9 @@ const MAX_FIGURES = 120;
 // on GPUs before Ampere, the catalog's compute capabilities, V0's forward peak by the code: 353,293 -> 355,145),
 // 356,600 for Jamba (Mamba1 layers: its config reader and writer, its catalog entry: 355,145 -> 356,524),
 // 356,700 for latent experts (Nemotron 3 Super; a paragraph on what stays whole per card: 356,524 -> 356,648),
-// 357,100 after the review that followed (V1's other fallback, Jamba refused before 0.10.1: 357,052).
-const PAGE_MAX_GZIP_BYTES = 357_100;
+// 357,100 after the review that followed (V1's other fallback, Jamba refused before 0.10.1: 357,052),
+// 357,300 when the lint's function-length limit split the GPU and config readers (357,250).
+const PAGE_MAX_GZIP_BYTES = 357_300;
 
 // What a reader's browser fetches for index.html over http (the base64 fallback for file:// is not
 // fetched there): the stylesheets and scripts it names, the module's .wasm, and the fonts.
@@ -96,14 +97,16 @@ test('the page weighs at most 30 KiB (gzip) more than before issue 14, and no mo
 // then 250,100 for sizing each panel's canvas before its first frame (249,839 -> 250,001), then
 // 249,900 after the review that followed (250,001 -> 249,846), then 251,700 for the engine field
 // (its row and refusals, the compute capability read from the catalog: 249,846 -> 251,686), then
-// 253,000 for Jamba (251,686 -> 252,959), then 253,400 after the review that followed (253,357).
-const MODULE_MAX_GZIP_BYTES = 253_400;   // issue 23 aimed at 260,000
+// 253,000 for Jamba (251,686 -> 252,959), then 253,400 after the review that followed (253,357),
+// 253,600 when the lint's function-length limit split the GPU and config readers (253,555).
+const MODULE_MAX_GZIP_BYTES = 253_600;   // issue 23 aimed at 260,000
 // The tools' module (kvtools.wasm: the core, the log explainer and the planner, no panels) is fetched
 // only when a reader first uses one of the two, so it is not in the page's weight above; it has a
 // budget of its own: 158,564 bytes when it was split off, 160,807 with the sweeps, 156,114 once the
 // embedded catalog kept only the keys its readers name, 158,200 with the engine field and the log's
-// V0 lines (156,114 -> 158,104), 159,400 with Jamba (158,104 -> 159,365), 159,600 after its review (159,595).
-const TOOLS_MAX_GZIP_BYTES = 159_600;
+// V0 lines (156,114 -> 158,104), 159,400 with Jamba (158,104 -> 159,365), 159,600 after its review (159,595),
+// 159,800 after the lint's split of the readers (159,781).
+const TOOLS_MAX_GZIP_BYTES = 159_800;
 
 function moduleGzipBytes(file) {
   const bytes = fs.readFileSync(path.join(site, file));
@@ -112,12 +115,12 @@ function moduleGzipBytes(file) {
   return zlib.gzipSync(bytes, { level: 9 }).length;
 }
 
-test('kvcache.wasm carries no exception trampolines and weighs at most 253,400 bytes gzip', () => {
+test('kvcache.wasm carries no exception trampolines and weighs at most 253,600 bytes gzip', () => {
   const gzip = moduleGzipBytes('js/kvcache.wasm');
   assert.ok(gzip <= MODULE_MAX_GZIP_BYTES, `kvcache.wasm is ${gzip} bytes gzip; at most ${MODULE_MAX_GZIP_BYTES}`);
 });
 
-test('kvtools.wasm carries no exception trampolines and weighs at most 159,600 bytes gzip', () => {
+test('kvtools.wasm carries no exception trampolines and weighs at most 159,800 bytes gzip', () => {
   const gzip = moduleGzipBytes('js/kvtools.wasm');
   assert.ok(gzip <= TOOLS_MAX_GZIP_BYTES, `kvtools.wasm is ${gzip} bytes gzip; at most ${TOOLS_MAX_GZIP_BYTES}`);
 });
