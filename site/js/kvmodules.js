@@ -6,6 +6,8 @@
 //                                         (the panels' module) or 'kvtools' (the log explainer and the
 //                                         planner, which the page asks for only on first use)
 //   KvModules.answer(module, verb, args) -> the verb's JSON answer parsed, or {error} if the module stopped
+//   KvModules.firstPaint()             -> Promise: resolves once the page has painted its first text
+//   KvModules.warmGpu(base)            -> Promise: starts base + 'kvwarm.js'; resolves at its word
 //
 // Over http(s) a module's NAME.wasm is fetched and compiled as it streams in; from disk (file://), in
 // a sandboxed frame or when the fetch fails, the same bytes come from NAME.wasm.js.
@@ -57,6 +59,43 @@ var KvModules = (function () {
     return ready.then(function () { return instantiate(base, name); });
   }
 
+  // The text first: kvpanels.js fetches the panels' module (about 200 KB) once the page has painted
+  // its first text, so on a slow connection it does not share the bandwidth the text, its stylesheet
+  // and its fonts need. At most 2 s (a browser without paint timing, a tab in the background).
+  var painted = null;
+  function firstPaint() {
+    if (painted) return painted;
+    painted = new Promise(function (resolve) {
+      setTimeout(resolve, 2000);
+      try {
+        var seen = function (entries) { return entries.some(function (e) { return e.name === 'first-contentful-paint'; }); };
+        if (seen(performance.getEntriesByType('paint'))) return resolve();
+        new PerformanceObserver(function (list, observer) {
+          if (seen(list.getEntries())) { observer.disconnect(); resolve(); }
+        }).observe({ type: 'paint', buffered: true });
+      } catch (e) { resolve(); }
+    });
+    return painted;
+  }
+
+  // kvwarm.js (beside the module) takes the browser's first WebGL context in a worker while the
+  // module downloads; the first mount waits for its word (at most 3 s), so no panel's getContext
+  // waits on the main thread for the GPU process to start its GL. Not from disk or a sandboxed
+  // frame, where a worker cannot start from a file, nor from another origin's folder.
+  var warm = null;
+  function warmGpu(base) {
+    if (warm) return warm;
+    warm = new Promise(function (resolve) {
+      if (!window.Worker || !window.OffscreenCanvas || location.protocol === 'file:' || self.origin === 'null') return resolve();
+      setTimeout(resolve, 3000);
+      try {
+        var worker = new Worker(base + 'kvwarm.js');
+        worker.onmessage = worker.onerror = function () { resolve(); };
+      } catch (e) { resolve(); }
+    });
+    return warm;
+  }
+
   // The modules are built without C++ exceptions (a smaller download), so memory running out inside
   // one aborts it: the verb then answers a named error, as for bad input, and the page goes on.
   function answer(module, verb, args) {
@@ -65,5 +104,5 @@ var KvModules = (function () {
     }
   }
 
-  return { load: load, answer: answer };
+  return { load: load, answer: answer, firstPaint: firstPaint, warmGpu: warmGpu };
 })();

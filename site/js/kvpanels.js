@@ -1,7 +1,7 @@
 // KvPanels: the page's side of the lesson's panels. A classic script (module scripts are blocked
 // on file://) that defines one global, KvPanels:
 //
-//   KvPanels.load({moduleUrl})            -> Promise<KvPanels>   loads kvcache.js once
+//   KvPanels.load({moduleUrl})            -> Promise<KvPanels>   loads kvcache.js once, after the first paint
 //   KvPanels.mount(canvas, {panel, state, moduleUrl}) -> Promise<handle>
 //                                           panel: 'admission' | 'phases' | 'batching' | 'serving'; loads if needed
 //   KvPanels.evaluate(scenario)           -> result object (or {error}) once loaded
@@ -46,11 +46,10 @@
 // The module (build/wasm/kvcache.js, -sMODULARIZE) is shared by every panel on the page; kvmodules.js
 // (before this file) loads it. The log explainer and the planner are a second module beside it,
 // kvtools.js (the core without the panels), loaded the first time either is asked for: a reader who
-// never pastes a log or plans a load never downloads it, and the panels' module is the lighter for
-// it. This file only
-// relays: it tells the module when a canvas is on or off screen, resized, or the reader's colour
-// scheme or motion preference changed (the serving panel then does not play by itself), and sizes
-// each canvas to the height its content asks for, so the page scrolls, never the panel.
+// never pastes a log or plans a load never downloads it. This file only relays: it tells the module
+// when a canvas is on or off screen, resized, or the reader's colour scheme or motion preference
+// changed (the serving panel then does not play by itself), and sizes each canvas to the height its
+// content asks for, so the page scrolls, never the panel.
 // No inline scripts, no eval: it runs under script-src 'self' 'wasm-unsafe-eval'.
 var KvPanels = (function () {
   'use strict';
@@ -59,6 +58,7 @@ var KvPanels = (function () {
   var kv = null;                 // the module once loaded
   var moduleBase = null;         // the folder the page named its module in (kvtools.js sits beside it)
   var toolsPromise = null;
+  var gpuWarm = null, catalogText = null;   // kvwarm.js's word that GL started; the catalog's JSON
   var panels = {};               // id -> {canvas, listeners, cleanup}
   var pendingHeights = {};       // heights reported while mount() was still running
   var canvasCount = 0;
@@ -114,7 +114,8 @@ var KvPanels = (function () {
     if (modulePromise) return modulePromise;
     var url = (options && options.moduleUrl) || 'kvcache.js';
     moduleBase = url.slice(0, url.lastIndexOf('/') + 1);
-    modulePromise = KvModules.load(url, 'kvcache')
+    modulePromise = KvModules.firstPaint()
+      .then(function () { gpuWarm = KvModules.warmGpu(moduleBase); return KvModules.load(url, 'kvcache'); })
       .then(function (module) {
         kv = module;
         kv.setEventHook(onModuleEvent);
@@ -298,10 +299,9 @@ var KvPanels = (function () {
   function mount(canvas, options) {
     options = options || {};
     if (!(canvas instanceof HTMLCanvasElement)) return Promise.reject(new Error('KvPanels.mount: not a canvas'));
-    // The mount (a WebGL context, the glyph atlas, the first frame: a few hundred ms on a software
-    // renderer) runs in a task of its own, not in the one that instantiated the module and answered
-    // the page's first questions, so the browser can paint and take input between the two.
-    return Promise.all([load(options), webFonts()]).then(nextTask).then(function () {
+    // The mount (a WebGL context, the glyph atlas, the first frame) runs in a task of its own, after
+    // kvwarm.js has started GL, so the browser can paint and take input between it and the module's.
+    return Promise.all([load(options).then(function () { return gpuWarm; }), webFonts()]).then(nextTask).then(function () {
       prepareCanvas(canvas);
       var size = measure(canvas);
       var reply = ask('panelMount', '#' + canvas.id, options.panel || 'admission', options.state ? JSON.stringify(options.state) : '',
@@ -328,10 +328,12 @@ var KvPanels = (function () {
     return kv.formatValue(value, formatName);
   }
 
-  // The built-in models and GPUs and every scenario field's range (core's catalog_to_json).
+  // The built-in models and GPUs and every scenario field's range (core's catalog_to_json), asked of
+  // the module once (it does not change); each caller gets a copy of its own.
   function catalog() {
     if (!kv) throw new Error('KvPanels.catalog: call KvPanels.load() first');
-    return ask('catalog');
+    if (catalogText === null) catalogText = JSON.stringify(ask('catalog'));
+    return parse(catalogText);
   }
 
   function evaluate(scenario) {
@@ -389,9 +391,9 @@ var KvPanels = (function () {
   var api = { load: load, mount: mount, evaluate: evaluate, format: format, catalog: catalog, explainLog: explainLog,
               plan: plan, loadTools: loadTools, simulate: simulate, drawStats: drawStats, resetDrawStats: resetDrawStats };
 
-  // A page that names its module (the lesson, embed.html) starts fetching and compiling it as soon
-  // as it is parsed (this script is deferred), not when the first panel scrolls near: the first
-  // frame then waits for the module at most once.
+  // A page that names its module (the lesson, embed.html) fetches and compiles it as soon as its text
+  // has painted (this script is deferred), not when the first panel scrolls near: the first frame
+  // then waits for the module at most once.
   var page = document.querySelector('[data-module]');
   if (page) load({ moduleUrl: page.getAttribute('data-module') }).catch(function () { /* mount() reports it */ });
   return api;
