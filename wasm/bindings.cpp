@@ -7,7 +7,7 @@
 //             sweeps are the tools' module's: wasm/tools_bindings.cpp).
 // Panel verbs: panelMount, panelUnmount, panelGetState, panelSetState, panelResult,
 //              panelLayout, panelHighlight, panelConcepts, panelSetVisible, panelResize, panelPlayback, panelPlay, setTheme,
-//              setReducedMotion, setEventHook, drawStats, resetDrawStats, palette.
+//              setReducedMotion, setEventHook, drawStats, resetDrawStats, palette, prepareFonts.
 // Twin verbs:  panelKnobs, panelKeyResults (the panel's knobs and key results for native controls).
 // site/js/kvpanels.js wraps the panel verbs in the page's API (KvPanels.mount and handles).
 #include <emscripten/bind.h>
@@ -26,6 +26,7 @@
 #include "platform/platform_html5.hpp"
 #include "result/evaluate.hpp"
 #include "serving/simulate.hpp"
+#include "ui/fonts.hpp"
 #include "ui/palette.hpp"
 #include "verb_text.hpp"
 
@@ -195,6 +196,12 @@ void panel_resize(int id, double css_width, double css_height, int pixel_width, 
 
 void set_theme(const std::string& theme) { kvapp::set_theme(theme == "dark"); }
 
+// The glyph atlas at a pixel ratio (the browser draws every glyph: the larger part of a first
+// mount), built now so that the page can give it a task of its own before panelMount.
+void prepare_fonts(double pixel_ratio) {
+    if (pixel_ratio > 0 && pixel_ratio <= 8) kvui::shared_atlas(static_cast<float>(pixel_ratio));
+}
+
 // prefers-reduced-motion: no autoplay (playing panels pause; play and step still work).
 void set_reduced_motion(bool reduce) { kvapp::set_reduced_motion(reduce); }
 
@@ -221,7 +228,8 @@ std::string draw_stats() {
                               {"first_frame_at_ms", s.first_frame_at_ms},
                               {"build_ms", s.build_ms},
                               {"render_ms", s.render_ms},
-                              {"mean_build_ms", s.frames ? s.build_ms / static_cast<double>(s.frames) : 0.0}});
+                              {"mean_build_ms", s.frames ? s.build_ms / static_cast<double>(s.frames) : 0.0},
+                              {"atlases", kvui::atlas_count()}});
 }
 
 void reset_draw_stats() { kvui::reset_draw_stats(); }
@@ -284,6 +292,7 @@ EMSCRIPTEN_BINDINGS(kvcache) {
     emscripten::function("drawStats", &draw_stats);
     emscripten::function("resetDrawStats", &reset_draw_stats);
     emscripten::function("palette", &palette);
+    emscripten::function("prepareFonts", &prepare_fonts);
 
     emscripten::function("panelKnobs", &panel_knobs);
     emscripten::function("panelKeyResults", &panel_key_results);

@@ -54,15 +54,12 @@
 var KvPanels = (function () {
   'use strict';
 
-  var modulePromise = null;
-  var kv = null;                 // the module once loaded
+  var modulePromise = null, kv = null;   // kv: the module once loaded
   var moduleBase = null;         // the folder the page named its module in (kvtools.js sits beside it)
-  var toolsPromise = null;
-  var gpuWarm = null, catalogText = null;   // kvwarm.js's word that GL started; the catalog's JSON
+  var toolsPromise = null, gpuWarm = null, catalogText = null;   // gpuWarm: kvwarm.js's word that GL started
   var panels = {};               // id -> {canvas, listeners, cleanup}
   var pendingHeights = {};       // heights reported while mount() was still running
-  var canvasCount = 0;
-  var darkQuery = null, motionQuery = null;
+  var canvasCount = 0, darkQuery = null, motionQuery = null;
 
   function parse(text) { return JSON.parse(text); }
 
@@ -299,10 +296,13 @@ var KvPanels = (function () {
   function mount(canvas, options) {
     options = options || {};
     if (!(canvas instanceof HTMLCanvasElement)) return Promise.reject(new Error('KvPanels.mount: not a canvas'));
-    // The mount (a WebGL context, the glyph atlas, the first frame) runs in a task of its own, after
-    // kvwarm.js has started GL, so the browser can paint and take input between it and the module's.
+    // After kvwarm.js has started GL, the glyph atlas and then the mount (a WebGL context, the first
+    // frame) each run in a task of their own, so the browser can paint and take input between them.
     return Promise.all([load(options).then(function () { return gpuWarm; }), webFonts()]).then(nextTask).then(function () {
       prepareCanvas(canvas);
+      var ratio = measure(canvas);
+      kv.prepareFonts(ratio[2] / ratio[0]);   // the glyph atlas (the larger part of a first mount) in a task of its own
+    }).then(nextTask).then(function () {
       var size = measure(canvas);
       var reply = ask('panelMount', '#' + canvas.id, options.panel || 'admission', options.state ? JSON.stringify(options.state) : '',
                       size[0], size[1], size[2], size[3], size[4], size[5]);

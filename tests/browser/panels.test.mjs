@@ -490,6 +490,9 @@ test('HiDPI: the backing store follows devicePixelRatio', async () => {
   const [css, backing] = await hidpi.$eval('#admission', (c) => [c.clientWidth, c.width]);
   assert.equal(backing, Math.round(css * 2));
   assert.ok(Math.abs(await hidpi.$eval('#admission', (c) => c.height - c.clientHeight * 2)) <= 1);
+  // Every panel's context starts with the atlas of its own ratio: the glyphs are drawn at ratio 2
+  // only, not at ratio 1 as well.
+  assert.equal(await hidpi.evaluate(() => KvPanels.drawStats().atlases), 1);
   saveArtifact('panels-admission@2x.png', await (await hidpi.$('#admission')).screenshot());
   assert.deepEqual(hidpiErrors, []);
   await hidpi.close();

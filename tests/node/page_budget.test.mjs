@@ -44,8 +44,9 @@ const MAX_FIGURES = 120;
 // 357,300 when the lint's function-length limit split the GPU and config readers (357,250),
 // 357,700 for the worker that starts WebGL off the main thread (js/kvwarm.js, 247 bytes) and the
 // module fetched after the text's first paint; the count now takes the loader from data-module, as
-// the page's preload of it went (357,250 -> 357,655).
-const PAGE_MAX_GZIP_BYTES = 357_700;
+// the page's preload of it went (357,250 -> 357,674), 357,900 for the glyph atlas built in a task of
+// its own before the first mount (357,674 -> 357,817).
+const PAGE_MAX_GZIP_BYTES = 357_900;
 
 // What a reader's browser fetches for index.html over http (the base64 fallback for file:// is not
 // fetched there): the stylesheets and scripts it names, the module's .wasm, and the fonts.
@@ -107,8 +108,10 @@ test('the page weighs at most 30 KiB (gzip) more than before issue 14, and no mo
 // 249,900 after the review that followed (250,001 -> 249,846), then 251,700 for the engine field
 // (its row and refusals, the compute capability read from the catalog: 249,846 -> 251,686), then
 // 253,000 for Jamba (251,686 -> 252,959), then 253,400 after the review that followed (253,357),
-// 253,600 when the lint's function-length limit split the GPU and config readers (253,555).
-const MODULE_MAX_GZIP_BYTES = 253_600;   // issue 23 aimed at 260,000
+// 253,600 when the lint's function-length limit split the GPU and config readers (253,555), then
+// 253,700 for prepareFonts (the glyph atlas in a task before the first mount) and drawStats' atlas
+// count (253,555 -> 253,667).
+const MODULE_MAX_GZIP_BYTES = 253_700;   // issue 23 aimed at 260,000
 // The tools' module (kvtools.wasm: the core, the log explainer and the planner, no panels) is fetched
 // only when a reader first uses one of the two, so it is not in the page's weight above; it has a
 // budget of its own: 158,564 bytes when it was split off, 160,807 with the sweeps, 156,114 once the

@@ -298,8 +298,11 @@ int surface_open(const std::string& selector, SurfaceSize size, FrameFn frame, H
     s->on_height = std::move(on_height);
     s->last_frame_time = emscripten_get_now();
     emscripten_webgl_make_context_current(gl);
-    // The context does not own its atlas: every panel shares one per pixel ratio (ui/fonts.hpp).
-    s->imgui = ImGui::CreateContext(shared_atlas(1.0f));
+    // The context does not own its atlas: every panel shares one per pixel ratio (ui/fonts.hpp). It
+    // starts with its canvas's own, which fit_canvas then uses, so a phone (ratio 2 or 3) does not
+    // also draw every glyph at ratio 1 for a context that never shows them.
+    const float ratio = size.css_width > 0 ? static_cast<float>(size.pixel_width / size.css_width) : 1.0f;
+    s->imgui = ImGui::CreateContext(shared_atlas(ratio));
     ImGui::SetCurrentContext(s->imgui);
     configure_io(ImGui::GetIO());
     ImGui_ImplOpenGL3_Init("#version 300 es");

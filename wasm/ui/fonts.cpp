@@ -121,12 +121,16 @@ bool build_from_browser_glyphs(ImFontAtlas* atlas) {
 
 const ImFontBuilderIO browser_glyphs = {build_from_browser_glyphs};
 
+// Keyed by hundredths: a ratio read from layout (1.25, 2) differs by a hair between canvases.
+std::map<int, std::unique_ptr<ImFontAtlas>>& atlases() {
+    static std::map<int, std::unique_ptr<ImFontAtlas>> by_hundredths;
+    return by_hundredths;
+}
+
 }  // namespace
 
 ImFontAtlas* shared_atlas(float pixel_ratio) {
-    // Keyed by hundredths: a ratio read from layout (1.25, 2) differs by a hair between canvases.
-    static std::map<int, std::unique_ptr<ImFontAtlas>> atlases;
-    std::unique_ptr<ImFontAtlas>& atlas = atlases[static_cast<int>(std::lround(pixel_ratio * 100.0f))];
+    std::unique_ptr<ImFontAtlas>& atlas = atlases()[static_cast<int>(std::lround(pixel_ratio * 100.0f))];
     if (atlas) return atlas.get();
     atlas = std::make_unique<ImFontAtlas>();
     atlas->FontBuilderIO = &browser_glyphs;
@@ -160,6 +164,8 @@ void use_fonts(float pixel_ratio) {
     io.FontGlobalScale = 1.0f / pixel_ratio;  // laid out in CSS pixels, drawn 1:1 on device pixels
     io.FontDefault = io.Fonts->Fonts[0];
 }
+
+int atlas_count() { return static_cast<int>(atlases().size()); }
 
 ImFont* font(Font role) { return ImGui::GetIO().Fonts->Fonts[static_cast<int>(role)]; }
 

@@ -26,6 +26,9 @@ enum class Font { text, heading, strong, figure, mono, count };
 // WebGL context still uploads its own texture of it). Lives as long as the module.
 ImFontAtlas* shared_atlas(float pixel_ratio);
 
+// How many pixel ratios an atlas has been built for (drawStats: tests).
+int atlas_count();
+
 // Points the current context at the shared atlas for `pixel_ratio` (call with no frame in progress).
 void use_fonts(float pixel_ratio);
 
