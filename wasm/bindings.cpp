@@ -3,7 +3,7 @@
 // {"error": {"field", "code", "message"}}. One change hook goes out: setEventHook(fn) and the
 // module calls fn(panelId, "change" | "height" | "hover", payloadJson).
 //
-// Core verbs: evaluate, catalog, formatValue, simulate (the log explainer, the planner and the
+// Core verbs: evaluate, catalog, catalogPart, formatValue, simulate (the log explainer, the planner and the
 //             sweeps are the tools' module's: wasm/tools_bindings.cpp).
 // Panel verbs: panelMount, panelUnmount, panelGetState, panelSetState, panelResult,
 //              panelLayout, panelHighlight, panelConcepts, panelSetVisible, panelResize, panelPlayback, panelPlay, setTheme,
@@ -46,6 +46,14 @@ std::string evaluate_scenario(const std::string& scenario_text) {
 }
 
 std::string catalog() { return kv::json_text(kv::catalog_to_json()); }
+
+// One key of the catalog alone ("fields", "defaults"...): what the page needs as it starts, without
+// every model's and GPU's entry.
+std::string catalog_part(const std::string& name) {
+    json part = kv::catalog_part_json(name);
+    if (part.is_null()) return error_text({"part", kv::ErrorCode::unknown_value, "the catalog has no part \"" + name + "\""});
+    return kv::json_text(part);
+}
 
 // Formats `value` with a named format (base/format.hpp); an unknown name gives "".
 std::string format_value(double value, const std::string& format_name) { return kv::format_named(value, format_name).value_or(""); }
@@ -269,6 +277,7 @@ std::string panel_key_results(int id) {
 EMSCRIPTEN_BINDINGS(kvcache) {
     emscripten::function("evaluate", &evaluate_scenario);
     emscripten::function("catalog", &catalog);
+    emscripten::function("catalogPart", &catalog_part);
     emscripten::function("formatValue", &format_value);
     emscripten::function("simulate", &simulate_workload);
 

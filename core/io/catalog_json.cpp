@@ -110,28 +110,65 @@ const GpuSpec* find_gpu(const std::string& id) {
 std::string model_ids() { return join_names(builtin_catalog().models); }
 std::string gpu_ids() { return join_names(builtin_catalog().gpus); }
 
-nlohmann::json catalog_to_json() {
-    nlohmann::json models = nlohmann::json::array(), gpus = nlohmann::json::array();
+namespace {
+
+nlohmann::json models_json() {
+    nlohmann::json models = nlohmann::json::array();
     for (const ModelSpec& m : builtin_catalog().models) {
         nlohmann::json entry = model_json(m);
         entry["id"] = m.name;
         entry["params"] = parameter_count(m);
         models.push_back(entry);
     }
+    return models;
+}
+
+nlohmann::json gpus_json() {
+    nlohmann::json gpus = nlohmann::json::array();
     for (const GpuSpec& g : builtin_catalog().gpus) gpus.push_back(gpu_to_json(g));
+    return gpus;
+}
+
+nlohmann::json limits_json() {
     nlohmann::json limits = nlohmann::json::object();
     for (const Field<Scenario>& f : scenario_fields()) {
         nlohmann::json accepted = accepted_values(*f.spec);
         if (!accepted.empty()) limits[f.spec->name] = accepted;  // objects and free text have no list
     }
-    return {{"models", models},
-            {"gpus", gpus},
-            {"fields", fields_table_json(scenario_fields(), Scenario{})},
-            {"workload_fields", fields_table_json(workload_fields(), Workload{})},
-            {"limits", limits},
-            // What the readers take at most, for the page to refuse a paste before copying it in.
-            {"input_limits", {{"input_bytes", max_input_bytes}, {"log_bytes", max_log_bytes}, {"json_depth", max_json_depth}}},
-            {"defaults", scenario_to_json(Scenario{})}};
+    return limits;
+}
+
+struct Part {
+    const char* name;
+    nlohmann::json (*make)();
+};
+
+const Part parts[] = {
+    {"models", models_json},
+    {"gpus", gpus_json},
+    {"fields", [] { return fields_table_json(scenario_fields(), Scenario{}); }},
+    {"workload_fields", [] { return fields_table_json(workload_fields(), Workload{}); }},
+    {"limits", limits_json},
+    // What the readers take at most, for the page to refuse a paste before copying it in.
+    {"input_limits",
+     [] {
+         return nlohmann::json{{"input_bytes", max_input_bytes}, {"log_bytes", max_log_bytes}, {"json_depth", max_json_depth}};
+     }},
+    {"defaults", [] { return scenario_to_json(Scenario{}); }},
+};
+
+}  // namespace
+
+nlohmann::json catalog_part_json(std::string_view name) {
+    for (const Part& part : parts)
+        if (name == part.name) return part.make();
+    return nullptr;
+}
+
+nlohmann::json catalog_to_json() {
+    nlohmann::json out = nlohmann::json::object();
+    for (const Part& part : parts) out[part.name] = part.make();
+    return out;
 }
 
 }  // namespace kv

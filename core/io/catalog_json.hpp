@@ -3,6 +3,7 @@
 // (`kvcache --catalog`, the page's pickers and twin controls).
 #pragma once
 #include <nlohmann/json.hpp>
+#include <string_view>
 #include <variant>
 
 #include "base/input_error.hpp"
@@ -13,6 +14,10 @@ namespace kv {
 
 // Ids, labels, every input field's row (scenario and workload) and the defaults.
 nlohmann::json catalog_to_json();
+
+// One of catalog_to_json's keys ("fields", "defaults", "models"...) alone, for a reader that needs
+// no more (the page's in-text knobs need the fields, its twins the defaults); null for another name.
+nlohmann::json catalog_part_json(std::string_view name);
 
 // One entry of models.json's "models" (its id, hf_repo, config and, for ModelOpt checkpoints,
 // hf_quant_config) or of gpus.json's "gpus", as the built-in catalog reads it.

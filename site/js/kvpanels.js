@@ -6,7 +6,7 @@
 //                                           panel: 'admission' | 'phases' | 'batching' | 'serving'; loads if needed
 //   KvPanels.evaluate(scenario)           -> result object (or {error}) once loaded
 //   KvPanels.format(value, formatName)    -> text, formatted by core/base/format.hpp, once loaded
-//   KvPanels.catalog()                    -> {models, gpus, fields, limits, defaults} once loaded
+//   KvPanels.catalog(part?)               -> {models, gpus, fields, limits, defaults}, or one of them, once loaded
 //   KvPanels.explainLog(text, given)      -> Promise<{scenario, assumptions, terms, logged_refusal, ...} (or
 //                                            {error})>: a vLLM start-up log explained; given: {model, gpu, ...}
 //                                            it lacks. Loads the tools' module on first use (no load() needed)
@@ -56,7 +56,7 @@ var KvPanels = (function () {
 
   var modulePromise = null, kv = null;   // kv: the module once loaded
   var moduleBase = null;         // the folder the page named its module in (kvtools.js sits beside it)
-  var toolsPromise = null, gpuWarm = null, catalogText = null;   // gpuWarm: kvwarm.js's word that GL started
+  var toolsPromise = null, gpuWarm = null, catalogTexts = {};   // gpuWarm: kvwarm.js's word that GL started
   var panels = {};               // id -> {canvas, listeners, cleanup}
   var pendingHeights = {};       // heights reported while mount() was still running
   var canvasCount = 0, darkQuery = null, motionQuery = null;
@@ -328,12 +328,12 @@ var KvPanels = (function () {
     return kv.formatValue(value, formatName);
   }
 
-  // The built-in models and GPUs and every scenario field's range (core's catalog_to_json), asked of
-  // the module once (it does not change); each caller gets a copy of its own.
-  function catalog() {
+  // core's catalog_to_json, or one of its keys alone ('fields', 'defaults'...), asked once; a copy each.
+  function catalog(part) {
     if (!kv) throw new Error('KvPanels.catalog: call KvPanels.load() first');
-    if (catalogText === null) catalogText = JSON.stringify(ask('catalog'));
-    return parse(catalogText);
+    var key = part ? String(part) : '';
+    if (!(key in catalogTexts)) catalogTexts[key] = JSON.stringify(key ? ask('catalogPart', key) : ask('catalog'));
+    return parse(catalogTexts[key]);
   }
 
   function evaluate(scenario) {

@@ -127,7 +127,7 @@ var KvTwin = (function () {
   function reference() {
     var main = document.querySelector('[data-base]');
     var base = main ? JSON.parse(main.getAttribute('data-base') || '{}') : {};
-    return Object.assign({}, KvPanels.catalog().defaults, base);
+    return Object.assign({}, KvPanels.catalog('defaults'), base);
   }
 
   // The strip above the canvas: the key results as shown, their announcement, and the badges.

@@ -152,7 +152,7 @@
   }
 
   lesson.load().then(function () {
-    var fields = KvPanels.catalog().fields;
+    var fields = KvPanels.catalog('fields');
     Array.prototype.forEach.call(knobs, function (knob) {
       var row = fields[knob.getAttribute('data-knob')];
       if (row) setUp(knob, row);

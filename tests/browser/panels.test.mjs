@@ -449,6 +449,10 @@ test('the new knobs: max_model_len (engine default until moved), vllm_version, e
 
 test('the pickers list the whole catalog', async () => {
   const catalog = await page.evaluate(() => KvPanels.catalog());
+  // A part asked alone (what the knobs and twins ask for as the page starts) is the whole's key.
+  assert.deepEqual(await page.evaluate(() => KvPanels.catalog('fields')), catalog.fields);
+  assert.deepEqual(await page.evaluate(() => KvPanels.catalog('defaults')), catalog.defaults);
+  assert.equal((await page.evaluate(() => KvPanels.catalog('everything'))).error.field, 'part');
   assert.ok(catalog.models.length > 3 && catalog.gpus.length > 3, 'more than the lesson\'s three of each');
   // Every catalog entry is accepted and evaluates, so a picker entry never leads to a rejection.
   for (const m of catalog.models) {

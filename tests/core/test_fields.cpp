@@ -122,6 +122,19 @@ TEST_CASE("the catalog (kvcache --catalog) exports every row with its range, cho
     }
 }
 
+TEST_CASE("each part of the catalog alone is the catalog's own key, and an unknown part is null") {
+    const json catalog = catalog_to_json();
+    CHECK(catalog.size() == 7);
+    for (const auto& [name, part] : catalog.items()) {
+        INFO(name);
+        CHECK(catalog_part_json(name) == part);
+    }
+    CHECK(catalog_part_json("fields")["prompt_tokens"]["default"] == 4096);
+    CHECK(catalog_part_json("defaults") == scenario_to_json(Scenario{}));
+    CHECK(catalog_part_json("everything").is_null());
+    CHECK(catalog_part_json("").is_null());
+}
+
 TEST_CASE("the tensor-parallel sizes and the default release are written once") {
     CHECK(deployed_tensor_parallel_sizes() == std::vector<int64_t>{1, 2, 4, 8});
     CHECK(Scenario{}.vllm_version == default_vllm_version);
