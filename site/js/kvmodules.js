@@ -42,13 +42,14 @@ var KvModules = (function () {
 
   // From disk fetch() cannot read the file; in a sandboxed frame (an opaque origin, self.origin
   // "null") it would need the server's CORS headers. Both take the script copy, which needs neither.
+  function fromDisk() { return location.protocol === 'file:' || self.origin === 'null'; }
+
   function instantiate(base, name) {
     var factory = window[MODULES[name].factory];
-    var fromDisk = location.protocol === 'file:' || self.origin === 'null';
     var inlined = function () {
       return inlinedWasm(base, name).then(function (bytes) { return factory({ wasmBinary: bytes }); });
     };
-    if (fromDisk) return inlined();
+    if (fromDisk()) return inlined();
     return factory({ locateFile: function (file) { return base + file; } })
       .catch(function () { return inlined(); });
   }
@@ -86,7 +87,7 @@ var KvModules = (function () {
   function warmGpu(base) {
     if (warm) return warm;
     warm = new Promise(function (resolve) {
-      if (!window.Worker || !window.OffscreenCanvas || location.protocol === 'file:' || self.origin === 'null') return resolve();
+      if (!window.Worker || !window.OffscreenCanvas || fromDisk()) return resolve();
       setTimeout(resolve, 3000);
       try {
         var worker = new Worker(base + 'kvwarm.js');
