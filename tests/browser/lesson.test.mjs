@@ -929,6 +929,12 @@ async function onSectionScenario(page, section) {
   if (!(await page.evaluate((id) => !!window.KvLesson.panels[id], section.panel))) return false;
   await page.waitForFunction(({ id, name }) => KvState.sameScenario(JSON.parse(document.querySelector('main').dataset.scenarios)[name],
     window.KvLesson.panels[id].getState()), { id: section.panel, name: section.scenario });
+  // A serving panel's run for this scenario may start only now (its mount, or the state just set):
+  // its figures are read once that run has landed.
+  await page.waitForFunction((id) => {
+    const r = window.KvLesson.panels[id].result();
+    return !r.simulating && (!('simulation' in r) || r.simulation !== null || r.simulation_error !== null);
+  }, section.panel, { timeout: 60000 });
   return true;
 }
 
