@@ -2,7 +2,7 @@
 // 50 ms). Loads the lesson over http on a phone-sized window with the CPU slowed 4x (Lighthouse's
 // mobile profile), scrolls to the end a screen at a time, and reads Chrome's trace: every main-thread
 // task over 50 ms, with the functions the sampling profiler saw most in it (self time).
-//   node tests/bench/long_tasks.mjs [--slowdown N]
+//   node tests/bench/long_tasks.mjs [--slowdown N] [--save-trace FILE]
 import path from 'node:path';
 import { serve, launchBrowser, root } from '../browser/harness.mjs';
 
@@ -23,7 +23,10 @@ for (let i = 1; i <= screens; i++) {
   await page.waitForTimeout(250);
 }
 await page.waitForTimeout(1500);
-const trace = JSON.parse(await browser.stopTracing());
+const traceText = await browser.stopTracing();
+const keep = process.argv.indexOf('--save-trace');
+if (keep > 0) (await import('node:fs')).writeFileSync(process.argv[keep + 1], traceText);
+const trace = JSON.parse(traceText);
 await browser.close();
 await server.close();
 
@@ -34,8 +37,11 @@ const tasks = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.tid
 // The sampling profile arrives in chunks: nodes (id, callFrame, parent) and samples with time deltas.
 const nodes = new Map(), samples = [];
 let t = 0;
-for (const e of events.filter((x) => (x.name === 'Profile' || x.name === 'ProfileChunk') && x.pid === main.pid)) {
-  if (e.name === 'Profile') { t = e.args.data.startTime; continue; }
+// Each thread of the page (a worker too) has a profile of its own, its node ids numbered afresh: only
+// the main thread's, found by the Profile event's thread and its chunks by the profile's id.
+const profile = events.find((x) => x.name === 'Profile' && x.pid === main.pid && x.tid === main.tid);
+for (const e of events.filter((x) => x.name === 'ProfileChunk' && x.pid === main.pid && x.id === profile.id)) {
+  if (!t) t = profile.args.data.startTime;
   const data = e.args.data.cpuProfile || {};
   for (const n of data.nodes || []) nodes.set(n.id, n.callFrame);
   (data.samples || []).forEach((id, i) => { t += e.args.data.timeDeltas[i]; samples.push([t, id]); });
