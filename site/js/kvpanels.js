@@ -390,11 +390,5 @@ var KvPanels = (function () {
 
   var api = { load: load, mount: mount, evaluate: evaluate, format: format, catalog: catalog, explainLog: explainLog,
               plan: plan, loadTools: loadTools, simulate: simulate, drawStats: drawStats, resetDrawStats: resetDrawStats };
-
-  // A page that names its module (the lesson, embed.html) fetches and compiles it as soon as its text
-  // has painted (this script is deferred), not when the first panel scrolls near: the first frame
-  // then waits for the module at most once.
-  var page = document.querySelector('[data-module]');
-  if (page) load({ moduleUrl: page.getAttribute('data-module') }).catch(function () { /* mount() reports it */ });
   return api;
 })();

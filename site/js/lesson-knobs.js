@@ -151,11 +151,25 @@
     knob.addEventListener('pointercancel', stop);
   }
 
-  lesson.load().then(function () {
-    var fields = KvPanels.catalog('fields');
-    Array.prototype.forEach.call(knobs, function (knob) {
-      var row = fields[knob.getAttribute('data-knob')];
-      if (row) setUp(knob, row);
-    });
-  }, function () { /* the module did not load: the printed numbers stand */ });
+  function start() {
+    lesson.load().then(function () {
+      var fields = KvPanels.catalog('fields');
+      Array.prototype.forEach.call(knobs, function (knob) {
+        var row = fields[knob.getAttribute('data-knob')];
+        if (row) setUp(knob, row);
+      });
+    }, function () { /* the module did not load: the printed numbers stand */ });
+  }
+
+  // The module is asked for once a knob or a panel comes within a screen, as the panels mount
+  // (lesson-layout.js): on a phone the first of them is screens down, and the opening screens are
+  // read without the module's download and start-up competing with them.
+  if (!window.IntersectionObserver) return start();
+  var near = new IntersectionObserver(function (entries) {
+    if (!entries.some(function (e) { return e.isIntersecting; })) return;
+    near.disconnect();
+    start();
+  }, { rootMargin: '100% 0px' });
+  Array.prototype.forEach.call(knobs, function (knob) { near.observe(knob); });
+  Array.prototype.forEach.call(document.querySelectorAll('figure.kv-panel'), function (f) { near.observe(f); });
 })();

@@ -3,8 +3,8 @@
 // handle.concepts()); the pointer over a concept's part of the canvas marks the matching words;
 // nothing is drawn while nothing changes; the admission panel draws the simulated DCGM readout that
 // the real-system section reads; loading the page and mounting the first panels shifts the layout
-// by less than 0.1 (cumulative layout shift) at 1280×800 and 390×844; and each panel's space is
-// reserved before it mounts.
+// by less than 0.1 (cumulative layout shift) at 1280×800 and 390×844; on a phone the module is
+// fetched only as the first panel nears; and each panel's space is reserved before it mounts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -176,10 +176,10 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
         }).observe({ type: 'layout-shift', buffered: true });
       });
       await page.goto(`${server.url}/`);
-      await page.waitForFunction(() => window.KvPanels && window.KvPanels.drawStats() !== null, null, { timeout: 60000 });
+      // The module comes as the first panel or knob nears (lesson-knobs.js): on a phone none is near.
       const near = await page.evaluate(() => document.querySelector('figure.kv-panel').getBoundingClientRect().top < 2 * window.innerHeight);
       if (near) await mounted(page, 'admission');
-      await page.waitForTimeout(1000);
+      await page.waitForTimeout(near ? 1000 : 3000);
       const { shifts, fcp } = await page.evaluate(() => ({ shifts: window.__shifts, fcp: window.__fcp }));
       assert.ok(fcp < Infinity, 'the page painted');
       const seen = shifts.filter((shift) => shift.at >= fcp);
@@ -190,6 +190,30 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     }
   });
 }
+
+// On a phone the first panel and the first knob stand screens below the opening text: the module is
+// not fetched while the reader reads it, and comes (the panel mounting, the knobs live) as they near.
+test('at 390×844 the module is fetched only as the first panel nears, and then the panel mounts', async () => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  const errors = watchErrors(page);
+  const fetched = [];
+  page.on('request', (r) => { if (/kvcache\.(js|wasm)$/.test(r.url())) fetched.push(r.url().split('/').pop()); });
+  try {
+    await page.goto(`${server.url}/`, { waitUntil: 'load' });
+    const top = await page.evaluate(() => document.querySelector('figure.kv-panel').getBoundingClientRect().top / window.innerHeight);
+    assert.ok(top > 2, `the first panel starts ${top.toFixed(1)} screens down`);
+    await page.waitForTimeout(3000);
+    assert.deepEqual(fetched, [], 'nothing of the module before a panel nears');
+    assert.equal(await page.evaluate(() => document.querySelectorAll('.kv-knob[role="slider"]').length), 0, 'the knobs are printed numbers');
+    await page.evaluate(() => window.scrollTo(0, document.querySelector('figure.kv-panel').getBoundingClientRect().top + window.scrollY - window.innerHeight));
+    await mounted(page, 'admission');
+    assert.deepEqual([...new Set(fetched)].sort(), ['kvcache.js', 'kvcache.wasm']);
+    await page.waitForFunction(() => document.querySelectorAll('.kv-knob[role="slider"]').length >= 4, null, { timeout: 30000 });
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
 
 // Mounting moves nothing: each panel kind's canvas, before it mounts, already takes the height it
 // then draws (lesson.css reserves it per kind and canvas width), to within 3%.
