@@ -148,12 +148,18 @@ var KvPanelHead = (function () {
   }
 
   // The visible note of what changed; it fades in unless the reader prefers reduced motion (CSS).
+  // The class returns two frames later, which starts the animation again without making the browser
+  // lay the page out inside this script, as reading offsetWidth did (a phone-sized read of the
+  // lesson: 12-13 layouts inside scripts before, 5-6 after).
   function say(panel, text) {
-    if (!panel.note) return;
-    panel.note.textContent = text;
-    panel.note.classList.remove('is-fresh');
-    void panel.note.offsetWidth;   // restarts the animation
-    panel.note.classList.add('is-fresh');
+    var note = panel.note;
+    if (!note) return;
+    note.textContent = text;
+    note.classList.remove('is-fresh');
+    var said = note.kvSaid = (note.kvSaid || 0) + 1;
+    requestAnimationFrame(function () {
+      requestAnimationFrame(function () { if (note.kvSaid === said) note.classList.add('is-fresh'); });
+    });
   }
 
   return { show: show, describe: describe, differences: differences, say: say, valueAt: valueAt };
