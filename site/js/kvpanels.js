@@ -7,6 +7,7 @@
 //   KvPanels.evaluate(scenario)           -> result object (or {error}) once loaded
 //   KvPanels.format(value, formatName)    -> text, formatted by core/base/format.hpp, once loaded
 //   KvPanels.catalog(part?)               -> {models, gpus, fields, limits, defaults}, or one of them, once loaded
+//   KvPanels.loaded(cb)                   cb(KvPanels) in a task of its own once the module is there, whoever loaded it
 //   KvPanels.explainLog(text, given)      -> Promise<{scenario, assumptions, terms, logged_refusal, ...} (or
 //                                            {error})>: a vLLM start-up log explained; given: {model, gpu, ...}
 //                                            it lacks. Loads the tools' module on first use (no load() needed)
@@ -107,6 +108,9 @@ var KvPanels = (function () {
 
   function currentTheme() { return darkQuery && darkQuery.matches ? 'dark' : 'light'; }
 
+  var whenLoaded = [];
+  function loaded(cb) { if (kv) setTimeout(function () { cb(api); }); else whenLoaded.push(cb); }
+
   function load(options) {
     if (modulePromise) return modulePromise;
     var url = (options && options.moduleUrl) || 'kvcache.js';
@@ -122,6 +126,7 @@ var KvPanels = (function () {
         motionQuery = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : null;
         kv.setReducedMotion(!!(motionQuery && motionQuery.matches));
         if (motionQuery) motionQuery.addEventListener('change', function () { kv.setReducedMotion(motionQuery.matches); });
+        whenLoaded.splice(0).forEach(loaded);
         return api;
       });
     modulePromise.catch(function () { modulePromise = null; });
@@ -388,7 +393,7 @@ var KvPanels = (function () {
   }
   function resetDrawStats() { if (kv) kv.resetDrawStats(); }
 
-  var api = { load: load, mount: mount, evaluate: evaluate, format: format, catalog: catalog, explainLog: explainLog,
+  var api = { load: load, loaded: loaded, mount: mount, evaluate: evaluate, format: format, catalog: catalog, explainLog: explainLog,
               plan: plan, loadTools: loadTools, simulate: simulate, drawStats: drawStats, resetDrawStats: resetDrawStats };
   return api;
 })();

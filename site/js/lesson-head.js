@@ -155,10 +155,9 @@ var KvPanelHead = (function () {
     var note = panel.note;
     if (!note) return;
     note.textContent = text;
-    note.classList.remove('is-fresh');
-    var said = note.kvSaid = (note.kvSaid || 0) + 1;
+    note.classList.remove('is-fresh');   // two notes within two frames fade in once, with the later text
     requestAnimationFrame(function () {
-      requestAnimationFrame(function () { if (note.kvSaid === said) note.classList.add('is-fresh'); });
+      requestAnimationFrame(function () { note.classList.add('is-fresh'); });
     });
   }
 

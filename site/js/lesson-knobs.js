@@ -151,19 +151,20 @@
     knob.addEventListener('pointercancel', stop);
   }
 
-  function start() {
-    lesson.load().then(function () {
-      var fields = KvPanels.catalog('fields');
-      Array.prototype.forEach.call(knobs, function (knob) {
-        var row = fields[knob.getAttribute('data-knob')];
-        if (row) setUp(knob, row);
-      });
-    }, function () { /* the module did not load: the printed numbers stand */ });
-  }
+  // The knobs come alive once the module is there, whoever asked for it: a panel mounting as it
+  // nears (lesson-layout.js), a restored address, or a knob nearing (below).
+  KvPanels.loaded(function () {
+    var fields = KvPanels.catalog('fields');
+    Array.prototype.forEach.call(knobs, function (knob) {
+      var row = fields[knob.getAttribute('data-knob')];
+      if (row) setUp(knob, row);
+    });
+  });
 
-  // The module is asked for once a knob or a panel comes within a screen, as the panels mount
-  // (lesson-layout.js): on a phone the first of them is screens down, and the opening screens are
-  // read without the module's download and start-up competing with them.
+  // A knob within a screen asks for the module: on a phone the first knob and the first panel are
+  // screens down, and the opening screens are read without its download and start-up. Until it
+  // comes (or if it never does), the knobs are their printed numbers.
+  var start = function () { lesson.load().catch(function () { /* the printed numbers stand */ }); };
   if (!window.IntersectionObserver) return start();
   var near = new IntersectionObserver(function (entries) {
     if (!entries.some(function (e) { return e.isIntersecting; })) return;
@@ -171,5 +172,4 @@
     start();
   }, { rootMargin: '100% 0px' });
   Array.prototype.forEach.call(knobs, function (knob) { near.observe(knob); });
-  Array.prototype.forEach.call(document.querySelectorAll('figure.kv-panel'), function (f) { near.observe(f); });
 })();
