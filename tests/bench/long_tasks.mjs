@@ -2,12 +2,14 @@
 // 50 ms). Loads the lesson over http on a phone-sized window with the CPU slowed 4x (Lighthouse's
 // mobile profile), scrolls to the end a screen at a time, and reads Chrome's trace: every main-thread
 // task over 50 ms, with the functions the sampling profiler saw most in it (self time).
-//   node tests/bench/long_tasks.mjs [--slowdown N] [--save-trace FILE]
+//   node tests/bench/long_tasks.mjs [--slowdown N] [--save-trace FILE] [--site DIR]
+// (--site: another build's site, e.g. a worktree of the previous commit, for a comparison in one run)
 import path from 'node:path';
 import { serve, launchBrowser, root } from '../browser/harness.mjs';
 
 const slowdown = Number(process.argv[process.argv.indexOf('--slowdown') + 1]) || 4;
-const server = await serve({ '/': path.join(root, 'build/site') });
+const siteAt = process.argv.indexOf('--site');
+const server = await serve({ '/': siteAt > 0 ? path.resolve(process.argv[siteAt + 1]) : path.join(root, 'build/site') });
 const browser = await launchBrowser();
 const page = await browser.newPage({ viewport: { width: 412, height: 823 } });
 const cdp = await page.context().newCDPSession(page);

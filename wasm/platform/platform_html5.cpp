@@ -275,6 +275,26 @@ using namespace platform;
 //-----------------------------------------------------------------------------
 
 int surface_open(const std::string& selector, SurfaceSize size, FrameFn frame, HeightFn on_height, std::string* error) {
+    auto s = std::make_unique<Surface>();
+    s->id = next_surface_id++;
+    s->selector = selector;
+    s->size = size;
+    s->frame = std::move(frame);
+    s->on_height = std::move(on_height);
+    s->last_frame_time = emscripten_get_now();
+    // The context does not own its atlas: every panel shares one per pixel ratio (ui/fonts.hpp). It
+    // starts with its canvas's own, which fit_canvas then uses, so a phone (ratio 2 or 3) does not
+    // also draw every glyph at ratio 1 for a context that never shows them.
+    const float ratio = size.css_width > 0 ? static_cast<float>(size.pixel_width / size.css_width) : 1.0f;
+    s->imgui = ImGui::CreateContext(shared_atlas(ratio));
+    ImGui::SetCurrentContext(s->imgui);
+    configure_io(ImGui::GetIO());
+    // Measured and sized before the WebGL context exists, so that its drawing buffer is made once,
+    // at the canvas's final size: a resize reallocates it (tens of ms on a software renderer).
+    size_to_content(*s);
+    const Geometry geo = geometry(*s);
+    emscripten_set_canvas_element_size(selector.c_str(), geo.fb_w, geo.fb_h);
+
     EmscriptenWebGLContextAttributes attributes;
     emscripten_webgl_init_context_attributes(&attributes);
     attributes.majorVersion = 2;
@@ -284,33 +304,18 @@ int surface_open(const std::string& selector, SurfaceSize size, FrameFn frame, H
     attributes.stencil = EM_FALSE;
     attributes.antialias = EM_FALSE;  // ImGui anti-aliases its own geometry
     attributes.preserveDrawingBuffer = EM_FALSE;
-    const EMSCRIPTEN_WEBGL_CONTEXT_HANDLE gl = emscripten_webgl_create_context(selector.c_str(), &attributes);
-    if (gl <= 0) {
+    s->gl = emscripten_webgl_create_context(selector.c_str(), &attributes);
+    if (s->gl <= 0) {
+        ImGui::DestroyContext(s->imgui);
         if (error) *error = "no WebGL2 context on " + selector;
         return -1;
     }
-    auto s = std::make_unique<Surface>();
-    s->id = next_surface_id++;
-    s->selector = selector;
-    s->size = size;
-    s->gl = gl;
-    s->frame = std::move(frame);
-    s->on_height = std::move(on_height);
-    s->last_frame_time = emscripten_get_now();
-    emscripten_webgl_make_context_current(gl);
-    // The context does not own its atlas: every panel shares one per pixel ratio (ui/fonts.hpp). It
-    // starts with its canvas's own, which fit_canvas then uses, so a phone (ratio 2 or 3) does not
-    // also draw every glyph at ratio 1 for a context that never shows them.
-    const float ratio = size.css_width > 0 ? static_cast<float>(size.pixel_width / size.css_width) : 1.0f;
-    s->imgui = ImGui::CreateContext(shared_atlas(ratio));
-    ImGui::SetCurrentContext(s->imgui);
-    configure_io(ImGui::GetIO());
+    emscripten_webgl_make_context_current(s->gl);
     ImGui_ImplOpenGL3_Init("#version 300 es");
     register_callbacks(*s, true);
     watch_context(*s, true);
     Surface& ref = *s;
     surfaces[ref.id] = std::move(s);
-    size_to_content(ref);
     draw(ref);  // the first frame now: no blank canvas while the page lays out
     invalidate(ref);
     return ref.id;
