@@ -155,25 +155,15 @@ ParameterCount count_parameters(const ModelSpec& m) {
         p.experts = moe_layers * m.num_experts * matrices * expert_input * m.moe_intermediate_size;
         p.latent_projections = moe_layers * 2 * h * m.moe_latent_size;
         p.shared_and_router = moe_layers * (matrices * h * m.shared_expert_intermediate_size + h * m.num_experts);
+        p.routed_active = p.experts / m.num_experts * m.experts_per_token;
     }
     return p;
 }
 
 int64_t parameter_count(const ModelSpec& m) { return count_parameters(m).total(); }
 
-namespace {
+int64_t routed_active_parameter_count(const ModelSpec& m) { return count_parameters(m).routed_active; }
 
-int64_t routed_active(const ModelSpec& m, const ParameterCount& p) {
-    return m.num_experts > 0 ? p.experts / m.num_experts * m.experts_per_token : 0;
-}
-
-}  // namespace
-
-int64_t routed_active_parameter_count(const ModelSpec& m) { return routed_active(m, count_parameters(m)); }
-
-int64_t active_parameter_count(const ModelSpec& m) {
-    const ParameterCount p = count_parameters(m);
-    return p.total() - p.experts + routed_active(m, p);
-}
+int64_t active_parameter_count(const ModelSpec& m) { return count_parameters(m).active(); }
 
 }  // namespace kv

@@ -179,12 +179,13 @@ struct ParameterCount {
     int64_t shared_and_router = 0;   // shared experts and routers
     int64_t latent_projections = 0;  // latent experts' down and up projections, whole on every rank
     int64_t norms = 0;
+    int64_t routed_active = 0;  // the routed experts' parameters one token runs through (experts_per_token of them, all layers)
     int64_t total() const { return embedding + lm_head + attention + dense_mlp + experts + shared_and_router + latent_projections + norms; }
+    // Parameters one token passes through: the routed experts count experts_per_token of num_experts.
+    int64_t active() const { return total() - experts + routed_active; }
 };
 ParameterCount count_parameters(const ModelSpec& model);
 int64_t parameter_count(const ModelSpec& model);
-// Parameters one token passes through: the routed experts count experts_per_token of num_experts.
-// The routed experts' parameters one token runs through (experts_per_token of them, all layers).
 int64_t routed_active_parameter_count(const ModelSpec& model);
 int64_t active_parameter_count(const ModelSpec& model);
 // The vision tower's and projector's parameters; 0 without one. Not part of parameter_count: the

@@ -42,9 +42,8 @@ void find_remedies(Result& r, const Scenario& scenario, const ModelSpec& model, 
     }
 }
 
-// VLLM_USE_V1 where the release has that engine (engine_rules.hpp).
-std::optional<InputError> check_engine(const Scenario& s, const GpuSpec& gpu) {
-    const EngineRules rules = engine_rules_of(s.vllm_version);
+// VLLM_USE_V1 where the release has that engine (engine_rules.hpp); `rules` are the release's own.
+std::optional<InputError> check_engine(const Scenario& s, const GpuSpec& gpu, const EngineRules& rules) {
     const auto refuse = [&](const std::string& why) {
         return InputError{"engine", ErrorCode::unknown_value,
                           "engine " + s.engine + " is not one vLLM " + s.vllm_version + " runs: " + why};
@@ -62,8 +61,7 @@ std::optional<InputError> check_engine(const Scenario& s, const GpuSpec& gpu) {
 // Jamba's Mamba1 layers ran on V1 from PR #21249 (0.10.1); before, JambaForCausalLM was
 // SupportsV0Only and V0 kept their state in a cache of its own (MambaCacheManager), which this
 // model does not follow.
-std::optional<InputError> check_mamba1_engine(const Scenario& s, const ModelSpec& model, const GpuSpec& gpu) {
-    const EngineRules rules = engine_rules_of(s, gpu);
+std::optional<InputError> check_mamba1_engine(const Scenario& s, const ModelSpec& model, const EngineRules& rules) {
     if (model.linear_kind != LinearKind::mamba1 || (rules.v1_engine && !(rules.version < first_v1_mamba1_version))) return std::nullopt;
     return InputError{"vllm_version", ErrorCode::out_of_range,
                       "vllm_version " + s.vllm_version +
@@ -94,20 +92,21 @@ std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibr
         return InputError{"max_model_len", ErrorCode::missing_field,
                           "config.json has no max_position_embeddings: set max_model_len (16 to 16,777,216)"};
     // An older release has no such engine argument and refuses it (engine_rules.hpp).
-    if (scenario.kv_cache_memory_bytes && !engine_rules_of(scenario.vllm_version).kv_cache_memory_bytes_argument)
+    const EngineRules release = engine_rules_of(scenario.vllm_version);
+    if (scenario.kv_cache_memory_bytes && !release.kv_cache_memory_bytes_argument)
         return InputError{"kv_cache_memory_bytes", ErrorCode::unknown_field,
                           "kv_cache_memory_bytes (--kv-cache-memory-bytes) is not an engine argument of vLLM " + scenario.vllm_version +
                               ": it came with PR #21489, first released in 0.11.0"};
-    if (const EngineRules rules = engine_rules_of(scenario.vllm_version);
-        (scenario.mamba_ssm_cache_dtype == "float32" && !rules.ssm_float32_argument) ||
-        (scenario.mamba_ssm_cache_dtype == "float16" && !rules.ssm_float16_argument))
+    if ((scenario.mamba_ssm_cache_dtype == "float32" && !release.ssm_float32_argument) ||
+        (scenario.mamba_ssm_cache_dtype == "float16" && !release.ssm_float16_argument))
         return InputError{"mamba_ssm_cache_dtype", ErrorCode::unknown_value,
                           "mamba_ssm_cache_dtype " + scenario.mamba_ssm_cache_dtype + " is not a value vLLM " + scenario.vllm_version +
                               " accepts: float32 came with PR #22928 (0.10.2), float16 with PR #29978 (0.13.0)"};
-    if (auto error = check_engine(scenario, gpu)) return *error;
-    if (auto error = check_mamba1_engine(scenario, model, gpu)) return *error;
+    if (auto error = check_engine(scenario, gpu, release)) return *error;
+    const EngineRules engine = engine_rules_of(scenario, gpu);  // the engine the run asks for, on this GPU
+    if (auto error = check_mamba1_engine(scenario, model, engine)) return *error;
     if (spec_method(scenario) != SpecMethod::none)
-        if (auto error = check_speculative(scenario, model, engine_rules_of(scenario, gpu).v1_engine)) return *error;
+        if (auto error = check_speculative(scenario, model, engine.v1_engine)) return *error;
     Result r = evaluate_resolved(scenario, model, gpu, calibration);
     if (auto error = check_offload(scenario, r.memory.layout, r.rules)) return *error;
     // Only the top-level evaluation looks for ways out: sweeps and the planner evaluate many

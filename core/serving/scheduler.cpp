@@ -10,7 +10,12 @@
 namespace kv::sim {
 
 Scheduler::Scheduler(const Result& r, const Workload& w, const SimOptions& o, const Calibration& c, Simulation& sim)
-    : r_(r), options_(o), calibration_(c), sim_(sim), pool_(pool_blocks(r), cell_size(pool_blocks(r), o.max_cells)) {
+    : r_(r),
+      engine_(step_engine(r)),
+      options_(o),
+      calibration_(c),
+      sim_(sim),
+      pool_(pool_blocks(r), cell_size(pool_blocks(r), o.max_cells)) {
     const KvLayout& k = r.memory.layout;
     block_size_ = k.block_size;
     block_set_bytes_ = k.page_bytes * static_cast<double>(k.group_size);
@@ -82,7 +87,7 @@ bool Scheduler::advance(int64_t steps) {
         }
         StepLoad load;
         for (const Scheduled& s : batch) add_to_load(load, s);
-        const double step_s = time_step(step_engine(r_), load, calibration_).total_s;
+        const double step_s = time_step(engine_, load, calibration_).total_s;
         if (options_.split_time) split(batch, load, step_s);
         now += step_s;
         const bool saturated = !waiting_.empty();  // someone waits though the step is full
@@ -298,7 +303,7 @@ void Scheduler::split(const std::vector<Scheduled>& batch, const StepLoad& load,
         StepLoad decodes;
         for (const Scheduled& s : batch)
             if (is_decode(s)) add_to_load(decodes, s);
-        decode_s = std::min(step_s, time_step(step_engine(r_), decodes, calibration_).total_s);
+        decode_s = std::min(step_s, time_step(engine_, decodes, calibration_).total_s);
     }
     decode_time_s_ += decode_s;
     prefill_time_s_ += step_s - decode_s;

@@ -115,6 +115,7 @@ private:
     static constexpr size_t recent_lookups = 1000;
 
     const Result& r_;
+    const StepEngine engine_;  // every step is timed on it
     const SimOptions& options_;
     const Calibration& calibration_;
     Simulation& sim_;

@@ -48,11 +48,49 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // A prompt slice "rides free" on a decode step while the step grows by at most this factor.
 constexpr double free_prefill_step_growth = 1.10;
 
+// The last count within `bound_s` of a step time that grows with the count, between `within` (a
+// count taken as within) and `past` (one past it). The time grows nearly in proportion to the count
+// over a few tokens, so a line through the two latest times (a guess and its neighbour) lands on the
+// boundary in a few step times, where a bisection took about eleven; two guesses in a row that do
+// not halve the range are followed by a halving, so it never takes much longer. Its answer is the
+// bisection's wherever the time grows with the count.
+struct CountTime {
+    int64_t count;
+    double time_s;
+};
+template <typename StepTime>
+int64_t last_within(CountTime within, CountTime past, double bound_s, StepTime&& step_s) {
+    CountTime from = within, to = past;  // the line the next guess is read from
+    int slow_guesses = 0;
+    const auto time = [&](int64_t count) {
+        const CountTime tried{count, step_s(count)};
+        from = to;
+        to = tried;
+        (tried.time_s > bound_s ? past : within) = tried;
+    };
+    while (past.count - within.count > 1) {
+        const int64_t width = past.count - within.count;
+        const int64_t middle = within.count + width / 2;  // a halving's guess
+        auto guess = static_cast<double>(middle);
+        if (slow_guesses < 2 && to.time_s != from.time_s)
+            guess = static_cast<double>(from.count) +
+                    (bound_s - from.time_s) / (to.time_s - from.time_s) * static_cast<double>(to.count - from.count);
+        guess = std::clamp(guess, static_cast<double>(within.count + 1), static_cast<double>(past.count - 1));
+        time(static_cast<int64_t>(guess));
+        // A guess within is most often the last one within: its neighbour says so, and gives the
+        // slope there for the next guess if not.
+        if (to.time_s <= bound_s && within.count + 1 < past.count) time(within.count + 1);
+        slow_guesses = 2 * (past.count - within.count) > width ? slow_guesses + 1 : 0;
+    }
+    return within.count;
+}
+
 // A kernel near the ridge waits on both its loads and its arithmetic: the p-norm of the two times,
 // which is the plain roofline's max as p grows and their sum at p = 1.
 double blended_roofline_s(double compute_s, double memory_s, double p) {
     const double longer = std::max(compute_s, memory_s), shorter = std::min(compute_s, memory_s);
     if (longer <= 0) return 0.0;
+    if (shorter <= 0) return longer;  // what the formula gives, without its two pow() calls
     // The longer time's own term is exactly 1: one pow() call fewer, identical results.
     return longer * std::pow(1.0 + std::pow(shorter / longer, p), 1.0 / p);
 }
@@ -70,7 +108,7 @@ double experts_touched(const ModelSpec& m, double tokens) {
 // tokens from the other engines, EP's all-to-all and DP's lockstep dummy steps are left out.
 double expert_weight_bytes(const StepEngine& r) {
     if (r.model.num_experts <= 0) return 0.0;
-    const ParameterCount params = count_parameters(r.model);
+    const ParameterCount& params = r.parameters;
     const auto experts = static_cast<double>(params.experts), rest = static_cast<double>(params.total() - params.experts);
     const ExpertPlacement placed = place_experts(r.model, r.scenario);
     double share = experts / static_cast<double>(params.total());
@@ -148,8 +186,8 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
     const double scored_per_decode = 1.0 + static_cast<double>(r.memory.drafter.num_speculative_tokens);
     const double tokens = load.decode_tokens * scored_per_decode + load.prefill_tokens;
     const double passes = std::max(1.0, load.passes);
-    const double matmul_flops_per_token = 2.0 * static_cast<double>(active_parameter_count(r.model)) / static_cast<double>(tp);
-    const double expert_flops_per_token = 2.0 * static_cast<double>(routed_active_parameter_count(r.model)) / static_cast<double>(tp);
+    const double matmul_flops_per_token = 2.0 * static_cast<double>(r.parameters.active()) / static_cast<double>(tp);
+    const double expert_flops_per_token = 2.0 * static_cast<double>(r.parameters.routed_active) / static_cast<double>(tp);
     // A mixture of experts reads only the experts the pass's tokens route to (uniform routing); the
     // language model's passes never read a vision tower (the images' encoding is left out).
     const double weight_bytes =
@@ -230,15 +268,14 @@ StepTimes time_steps(const StepEngine& r, const Admission& a, bool started, cons
 
     // Chunked prefill: prefill tokens folded into this step cost FLOPs (and their KV writes) but no
     // extra weight read, so a slice rides on a read the step pays anyway: the largest slice that
-    // lengthens the step by at most a tenth (the step grows with the slice, so halve the range).
+    // lengthens the step by at most a tenth.
     t.chunk_budget_tokens = std::max<int64_t>(0, *s.max_num_batched_tokens - a.running);
-    int64_t rides = 0, too_many = t.chunk_budget_tokens + 1;
-    while (too_many - rides > 1) {
-        const int64_t mid = rides + (too_many - rides) / 2;
-        (decode_step_with_chunk_s(r, a.running, mid, c) <= free_prefill_step_growth * t.decode.total_s ? rides : too_many) = mid;
-    }
-    t.free_prefill_tokens = rides;
     t.step_with_full_chunk_s = decode_step_with_chunk_s(r, a.running, t.chunk_budget_tokens, c);
+    const double bound_s = free_prefill_step_growth * t.decode.total_s;
+    t.free_prefill_tokens = t.step_with_full_chunk_s <= bound_s
+                                ? t.chunk_budget_tokens
+                                : last_within({0, t.decode.total_s}, {t.chunk_budget_tokens, t.step_with_full_chunk_s}, bound_s,
+                                              [&](int64_t tokens) { return decode_step_with_chunk_s(r, a.running, tokens, c); });
     t.serving = serve_steadily(r, a, c);
     return t;
 }

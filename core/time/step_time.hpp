@@ -42,6 +42,8 @@ struct StepEngine {
     const GpuSpec& gpu;
     const MemoryPlan& memory;
     const EngineRules& rules;  // which host costs and CUDA graphs the release has
+    // Counted once for the engine rather than in every step it times (a simulation times thousands).
+    ParameterCount parameters = count_parameters(model);
 };
 
 enum class Bound { memory, compute, none };

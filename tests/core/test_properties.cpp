@@ -114,6 +114,12 @@ TEST_CASE("properties hold over 3,000 random scenarios") {
             CHECK(r.steps.decode.total_s > 0);
             CHECK(r.steps.decode.total_s >= std::max(r.steps.decode.memory_s, r.steps.decode.compute_s));
             CHECK(r.steps.free_prefill_tokens <= r.steps.chunk_budget_tokens);
+            // The slice that rides free is the last one within a tenth more step time (the search in
+            // time/step_time.cpp guesses from the step's slope; a bisection gives the same boundary).
+            const auto chunk_step_s = [&](int64_t tokens) { return decode_step_with_chunk_s(step_engine(r), r.admission.running, tokens); };
+            const double bound_s = 1.10 * r.steps.decode.total_s;
+            if (r.steps.free_prefill_tokens > 0) CHECK(chunk_step_s(r.steps.free_prefill_tokens) <= bound_s);
+            if (r.steps.free_prefill_tokens < r.steps.chunk_budget_tokens) CHECK(chunk_step_s(r.steps.free_prefill_tokens + 1) > bound_s);
             // Serving pays for prefill: prompt throughput is generation x prompt/output, and
             // neither exceeds what the GPU does with one kind of work alone.
             const ServingSteady& v = r.steps.serving;
