@@ -2,6 +2,9 @@
 // (one evaluation, a 1,000-point prompt sweep, 2,000 chat requests simulated), and the lesson page
 // in headless Chromium: navigation to the first panel frame, the median of five fresh loads, served
 // over http as a host would (the .wasm streamed) and opened from disk.
+//   node tests/bench/bench_page.mjs [--baseline DIR]
+// --baseline: another build's site (a worktree of an earlier commit), loaded over http in turn with
+// this one, five times each, and the ratio of the two medians printed (issue 23 compares them so).
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,18 +32,25 @@ console.log(`wasm in Node: one evaluation through the page API (JSON in, the who
 
 const server = await serve({ '/': site });
 const browser = await launchBrowser();
-for (const [label, url] of [['http', `${server.url}/`], ['file://', pathToFileURL(path.join(site, 'index.html')).href]]) {
-  const firsts = [];
-  for (let i = 0; i < 5; i++) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(url);
-    await page.waitForFunction(() => window.KvPanels && (KvPanels.drawStats() || {}).first_frame_at_ms > 0,
-      null, { timeout: 60000 });
-    firsts.push(await page.evaluate(() => KvPanels.drawStats().first_frame_at_ms));
-    await context.close();
-  }
-  console.log(`page over ${label}: navigation to the first panel frame ${median(firsts).toFixed(0)} ms (median of 5: ${firsts.map((x) => x.toFixed(0)).join(', ')})`);
+async function firstFrameMs(url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => window.KvPanels && (KvPanels.drawStats() || {}).first_frame_at_ms > 0,
+    null, { timeout: 60000 });
+  const ms = await page.evaluate(() => KvPanels.drawStats().first_frame_at_ms);
+  await context.close();
+  return ms;
 }
+const line = (xs) => `${median(xs).toFixed(0)} ms (median of 5: ${xs.map((x) => x.toFixed(0)).join(', ')})`;
+const baselineAt = process.argv.indexOf('--baseline');
+const baseline = baselineAt > 0 ? await serve({ '/': path.resolve(process.argv[baselineAt + 1]) }) : null;
+const urls = [['http', `${server.url}/`], ['file://', pathToFileURL(path.join(site, 'index.html')).href]];
+if (baseline) urls.push(['http, the baseline', `${baseline.url}/`]);
+const firsts = urls.map(() => []);
+for (let i = 0; i < 5; i++) for (let k = 0; k < urls.length; k++) firsts[k].push(await firstFrameMs(urls[k][1]));
+urls.forEach(([label], k) => console.log(`page over ${label}: navigation to the first panel frame ${line(firsts[k])}`));
+if (baseline) console.log(`navigation to the first panel frame over http: ${(median(firsts[0]) / median(firsts[2])).toFixed(2)}x the baseline's`);
 await browser.close();
 await server.close();
+await baseline?.close();

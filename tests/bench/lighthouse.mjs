@@ -8,14 +8,13 @@ import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, serveLikeRun } from '../browser/harness.mjs';
+import { root, serveLikeRun, chromiumFlags } from '../browser/harness.mjs';
 
 const runs = Math.max(1, Number(process.argv[2]) || 3);
 const server = await serveLikeRun(path.join(root, 'build/site'));
 const url = `${server.url}/`;
 const lighthouse = path.join(root, 'node_modules/.bin/lighthouse');
-const flags = '--headless --no-sandbox --use-angle=swiftshader --enable-unsafe-swiftshader --disable-background-networking ' +
-  '--disable-component-update --disable-sync --no-first-run';
+const flags = chromiumFlags.join(' ');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 for (const [label, extra] of [['mobile', []], ['desktop', ['--preset=desktop']]]) {
   const rows = [];
