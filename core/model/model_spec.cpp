@@ -162,8 +162,6 @@ ParameterCount count_parameters(const ModelSpec& m) {
 
 int64_t parameter_count(const ModelSpec& m) { return count_parameters(m).total(); }
 
-int64_t routed_active_parameter_count(const ModelSpec& m) { return count_parameters(m).routed_active; }
-
 int64_t active_parameter_count(const ModelSpec& m) { return count_parameters(m).active(); }
 
 }  // namespace kv

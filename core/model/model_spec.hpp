@@ -186,7 +186,6 @@ struct ParameterCount {
 };
 ParameterCount count_parameters(const ModelSpec& model);
 int64_t parameter_count(const ModelSpec& model);
-int64_t routed_active_parameter_count(const ModelSpec& model);
 int64_t active_parameter_count(const ModelSpec& model);
 // The vision tower's and projector's parameters; 0 without one. Not part of parameter_count: the
 // language model's steps never read them.

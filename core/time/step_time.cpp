@@ -45,9 +45,6 @@ AttentionFlops attention_flops(const StepEngine& r, int64_t tp) {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// A prompt slice "rides free" on a decode step while the step grows by at most this factor.
-constexpr double free_prefill_step_growth = 1.10;
-
 // The last count within `bound_s` of a step time that grows with the count, between `within` (a
 // count taken as within) and `past` (one past it). The time grows nearly in proportion to the count
 // over a few tokens, so a line through the two latest times (a guess and its neighbour) lands on the
@@ -75,7 +72,8 @@ int64_t last_within(CountTime within, CountTime past, double bound_s, StepTime&&
         if (slow_guesses < 2 && to.time_s != from.time_s)
             guess = static_cast<double>(from.count) +
                     (bound_s - from.time_s) / (to.time_s - from.time_s) * static_cast<double>(to.count - from.count);
-        guess = std::clamp(guess, static_cast<double>(within.count + 1), static_cast<double>(past.count - 1));
+        // max() first, with the bound on the left: a NaN guess (an unbounded step time) takes the bound.
+        guess = std::min(std::max(static_cast<double>(within.count + 1), guess), static_cast<double>(past.count - 1));
         time(static_cast<int64_t>(guess));
         // A guess within is most often the last one within: its neighbour says so, and gives the
         // slope there for the next guess if not.

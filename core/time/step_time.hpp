@@ -105,6 +105,9 @@ struct ServingSteady {
     double prefill_only_tokens_per_s = 0;  // steps full of prompt tokens (max_num_batched_tokens)
 };
 
+// A prompt slice "rides free" on a decode step while the step grows by at most this factor.
+inline constexpr double free_prefill_step_growth = 1.10;
+
 struct StepTimes {
     // The rates the step times assume: what a serving step's kernels reach of the GPU's measured
     // rates (step_costs.hpp; the panels' roofline and the lesson's stated assumptions read these).

@@ -44,6 +44,7 @@ async function firstFrameMs(url) {
 }
 const line = (xs) => `${median(xs).toFixed(0)} ms (median of 5: ${xs.map((x) => x.toFixed(0)).join(', ')})`;
 const baselineAt = process.argv.indexOf('--baseline');
+if (baselineAt > 0 && !process.argv[baselineAt + 1]) throw new Error('--baseline needs a site folder');
 const baseline = baselineAt > 0 ? await serve({ '/': path.resolve(process.argv[baselineAt + 1]) }) : null;
 const urls = [['http', `${server.url}/`], ['file://', pathToFileURL(path.join(site, 'index.html')).href]];
 if (baseline) urls.push(['http, the baseline', `${baseline.url}/`]);

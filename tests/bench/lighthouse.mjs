@@ -15,11 +15,7 @@ const runs = Math.max(1, Number(process.argv[2]) || 3);
 const server = await serveLikeRun(path.join(root, 'build/site'));
 const url = `${server.url}/`;
 const lighthouse = path.join(root, 'node_modules/.bin/lighthouse');
-// chrome-launcher puts its own --disable-features list first and Chromium keeps the last one given:
-// ours carries both.
-const launcherDisabled = Launcher.defaultFlags().find((f) => f.startsWith('--disable-features='));
-const flags = chromiumFlags.map((f) => (f.startsWith('--disable-features=') && launcherDisabled
-  ? `${launcherDisabled},${f.slice('--disable-features='.length)}` : f)).join(' ');
+const flags = chromiumFlags(Launcher.defaultFlags().find((f) => f.startsWith('--disable-features='))).join(' ');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 for (const [label, extra] of [['mobile', []], ['desktop', ['--preset=desktop']]]) {
   const rows = [];

@@ -9,6 +9,7 @@ import { serve, launchBrowser, root } from '../browser/harness.mjs';
 
 const slowdown = Number(process.argv[process.argv.indexOf('--slowdown') + 1]) || 4;
 const siteAt = process.argv.indexOf('--site');
+if (siteAt > 0 && !process.argv[siteAt + 1]) throw new Error('--site needs a site folder');
 const server = await serve({ '/': siteAt > 0 ? path.resolve(process.argv[siteAt + 1]) : path.join(root, 'build/site') });
 const browser = await launchBrowser();
 const page = await browser.newPage({ viewport: { width: 412, height: 823 } });

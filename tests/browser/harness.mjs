@@ -66,14 +66,33 @@ export async function serveLikeRun(dir) {
 // loading about 400 chrome:// scripts) as a browser starts or opens a window, beside the page under
 // test on this machine's two cores (the first panel frame: 1,434-2,061 ms with it in 6 loads, where
 // it came in 5; 1,155-1,622 ms without it).
-export const chromiumFlags = ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
-  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup'];
+const omniboxPopup = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
+const baseFlags = ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+// The flags with the launcher's own --disable-features list (playwright's, chrome-launcher's) kept:
+// Chromium takes only the last such list it is given, and ours comes after the launcher's.
+export function chromiumFlags(launcherDisabledFlag) {
+  const theirs = launcherDisabledFlag ? launcherDisabledFlag.slice('--disable-features='.length).split(',') : [];
+  return [...baseFlags, `--disable-features=${[...theirs, ...omniboxPopup].join(',')}`];
+}
+
+// Playwright's list, read from the command line of a bare launch (it is not public API).
+let playwrightDisabled = null;
+function playwrightDisabledFlag() {
+  playwrightDisabled ??= chromium.launchServer({ executablePath: '/usr/bin/chromium', args: baseFlags }).then(async (server) => {
+    const flag = server.process().spawnargs.find((a) => a.startsWith('--disable-features='));
+    await server.close();
+    return flag;
+  });
+  return playwrightDisabled;
+}
 
 // playwright-core starts Chromium on a new, empty profile of its own (it refuses a
 // --user-data-dir of ours), which is what the flags assume.
 export async function launchBrowser() {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: [...chromiumFlags, '--disable-quic'] });
+  const args = [...chromiumFlags(await playwrightDisabledFlag()), '--disable-quic'];
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args });
 }
 
 // Collects console errors, page errors and CSP violations of a page.

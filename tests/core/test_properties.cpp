@@ -117,7 +117,7 @@ TEST_CASE("properties hold over 3,000 random scenarios") {
             // The slice that rides free is the last one within a tenth more step time (the search in
             // time/step_time.cpp guesses from the step's slope; a bisection gives the same boundary).
             const auto chunk_step_s = [&](int64_t tokens) { return decode_step_with_chunk_s(step_engine(r), r.admission.running, tokens); };
-            const double bound_s = 1.10 * r.steps.decode.total_s;
+            const double bound_s = free_prefill_step_growth * r.steps.decode.total_s;
             if (r.steps.free_prefill_tokens > 0) CHECK(chunk_step_s(r.steps.free_prefill_tokens) <= bound_s);
             if (r.steps.free_prefill_tokens < r.steps.chunk_budget_tokens) CHECK(chunk_step_s(r.steps.free_prefill_tokens + 1) > bound_s);
             // Serving pays for prefill: prompt throughput is generation x prompt/output, and

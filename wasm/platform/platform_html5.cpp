@@ -305,7 +305,7 @@ int surface_open(const std::string& selector, SurfaceSize size, FrameFn frame, H
     attributes.antialias = EM_FALSE;  // ImGui anti-aliases its own geometry
     attributes.preserveDrawingBuffer = EM_FALSE;
     s->gl = emscripten_webgl_create_context(selector.c_str(), &attributes);
-    if (s->gl <= 0) {
+    if (s->gl <= 0) {  // the canvas keeps its measured size and the loader its height: the page says why
         ImGui::DestroyContext(s->imgui);
         if (error) *error = "no WebGL2 context on " + selector;
         return -1;
