@@ -96,13 +96,19 @@ void size_to_content(Surface& s) {
     s.size.pixel_height = std::max(1, static_cast<int>(std::lround(s.size.css_height * emscripten_get_device_pixel_ratio())));
 }
 
+// The canvas's backing store at the device pixels it covers, set only when they changed: a WebGL
+// canvas reallocates its drawing buffer on every resize.
+void size_backing_store(const Surface& s, const Geometry& geo) {
+    int cur_w = 0, cur_h = 0;
+    emscripten_get_canvas_element_size(s.selector.c_str(), &cur_w, &cur_h);
+    if (cur_w != geo.fb_w || cur_h != geo.fb_h) emscripten_set_canvas_element_size(s.selector.c_str(), geo.fb_w, geo.fb_h);
+}
+
 // The backing store, the font atlas and the framebuffer scale from the device pixels the canvas
 // really has (the ratio can be fractional, e.g. 1.25, and differ a hair between axes after rounding).
 void fit_canvas(Surface& s, ImGuiIO& io, const Geometry& geo) {
     const float ratio = static_cast<float>(geo.fb_w / geo.css_w);
-    int cur_w = 0, cur_h = 0;
-    emscripten_get_canvas_element_size(s.selector.c_str(), &cur_w, &cur_h);
-    if (cur_w != geo.fb_w || cur_h != geo.fb_h) emscripten_set_canvas_element_size(s.selector.c_str(), geo.fb_w, geo.fb_h);
+    size_backing_store(s, geo);
     if (std::fabs(ratio - s.atlas_pixel_ratio) > 0.01f) {
         // Device objects, not just the font texture: the backend would otherwise make its own at the
         // first NewFrame and leave this texture behind.
@@ -290,10 +296,9 @@ int surface_open(const std::string& selector, SurfaceSize size, FrameFn frame, H
     ImGui::SetCurrentContext(s->imgui);
     configure_io(ImGui::GetIO());
     // Measured and sized before the WebGL context exists, so that its drawing buffer is made once,
-    // at the canvas's final size: a resize reallocates it (tens of ms on a software renderer).
+    // at the canvas's final size (tens of ms a reallocation on a software renderer).
     size_to_content(*s);
-    const Geometry geo = geometry(*s);
-    emscripten_set_canvas_element_size(selector.c_str(), geo.fb_w, geo.fb_h);
+    size_backing_store(*s, geometry(*s));
 
     EmscriptenWebGLContextAttributes attributes;
     emscripten_webgl_init_context_attributes(&attributes);
