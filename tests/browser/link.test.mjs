@@ -191,6 +191,32 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
   });
 }
 
+// The key-results strip and "Controls as a form" come above a panel's frame as it mounts, into
+// room lesson.css keeps for them: beside the text, where the first panel is in view from the start,
+// the frame the reader is looking at does not move (it moved 86 px down, a shift of 0.017).
+test('the first panel\'s frame stays where it is as the panel mounts at 1280×800', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await page.addInitScript(() => {
+      window.__frameShifts = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries())
+          for (const s of e.sources || [])
+            if (s.node && s.node.classList && s.node.classList.contains('kv-panel__frame'))
+              window.__frameShifts.push([Math.round(s.previousRect.y), Math.round(s.currentRect.y)]);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(`${server.url}/`);
+    await mounted(page, 'admission');
+    await page.waitForTimeout(500);
+    const strips = await page.$$eval('figure[data-panel="admission"] .kv-twin__strip', (s) => s.length);
+    assert.equal(strips, 1, 'the strip came above the frame');
+    assert.deepEqual(await page.evaluate(() => window.__frameShifts), []);
+  } finally {
+    await page.close();
+  }
+});
+
 // On a phone the first panel and the first knob stand screens below the opening text: the module is
 // not fetched while the reader reads it, and comes (the panel mounting, the knobs live) as they near.
 test('at 390×844 the module is fetched only as the first panel nears, and then the panel mounts', async () => {
