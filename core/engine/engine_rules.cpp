@@ -78,9 +78,9 @@ bool v1_refused_before_ampere(const EngineRules& rules, double compute_capabilit
            rules.version < first_v1_before_ampere_version;
 }
 
-EngineRules engine_rules_for(const std::string& vllm_version, const std::string& engine, double compute_capability,
+EngineRules engine_rules_for(const EngineRules& release, const std::string& engine, double compute_capability,
                              int64_t num_scheduler_steps) {
-    EngineRules r = engine_rules_of(vllm_version);
+    EngineRules r = release;
     const bool fallback = engine == "auto" && (v1_refused_before_ampere(r, compute_capability) ||
                                                (num_scheduler_steps > 1 && r.version < first_v1_only_version));
     if (engine == "v1") r.v1_engine = true;

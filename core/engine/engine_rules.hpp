@@ -192,11 +192,15 @@ inline constexpr EngineVersion first_v1_default_version{0, 8, 0};
 inline constexpr EngineVersion first_v1_mamba1_version{0, 10, 1};  // Jamba's Mamba1 layers on V1 (PR #21249)
 inline constexpr EngineVersion first_v1_before_ampere_version{0, 10, 2};
 bool v1_refused_before_ampere(const EngineRules& rules, double compute_capability);
-// The rules of a version run by `engine` on a GPU of that compute capability (0: not CUDA) with
-// that many scheduler steps. The readers have checked the combination (evaluate.cpp says which
-// ones vLLM refuses).
-EngineRules engine_rules_for(const std::string& vllm_version, const std::string& engine, double compute_capability,
+// The rules of a release (engine_rules_of) run by `engine` on a GPU of that compute capability (0:
+// not CUDA) with that many scheduler steps; an evaluation reads its release's rules once and passes
+// them here. The readers have checked the combination (evaluate.cpp says which ones vLLM refuses).
+EngineRules engine_rules_for(const EngineRules& release, const std::string& engine, double compute_capability,
                              int64_t num_scheduler_steps = 1);
+inline EngineRules engine_rules_for(const std::string& vllm_version, const std::string& engine, double compute_capability,
+                                    int64_t num_scheduler_steps = 1) {
+    return engine_rules_for(engine_rules_of(vllm_version), engine, compute_capability, num_scheduler_steps);
+}
 
 // The oldest version whose accounting the model follows, and the release a scenario that names none
 // follows (the newest modelled).

@@ -20,7 +20,7 @@ bool runs_model_runner_v2(const EngineRules& rules, const ModelSpec& m) {
     const bool hybrid = m.num_linear_layers > 0;
     const bool quantised_checkpoint = m.weight_format != WeightFormat::bf16;
     // DeepseekV2ForCausalLM, Qwen2MoeForCausalLM and GraniteMoeForCausalLM: the MoE models listed.
-    const bool listed_moe = is_one_of(type, {"deepseek_v2", "qwen2_moe", "granitemoe"});
+    const auto listed_moe = [&] { return is_one_of(type, {"deepseek_v2", "qwen2_moe", "granitemoe"}); };  // asked only where it counts
     switch (rules.model_runner_v2) {
         case ModelRunnerV2Scope::none:
             return false;
@@ -29,9 +29,9 @@ bool runs_model_runner_v2(const EngineRules& rules, const ModelSpec& m) {
         case ModelRunnerV2Scope::qwen3_llama_dense:
             return is_one_of(type, {"qwen3", "llama", "mistral"}) && !moe && !quantised_checkpoint;
         case ModelRunnerV2Scope::listed:
-            return is_one_of(type, {"qwen3", "llama", "mistral"}) || listed_moe;
+            return is_one_of(type, {"qwen3", "llama", "mistral"}) || listed_moe();
         case ModelRunnerV2Scope::dense_and_listed_moe:
-            return !hybrid && (!moe || listed_moe);
+            return !hybrid && (!moe || listed_moe());
     }
     return false;
 }

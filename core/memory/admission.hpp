@@ -30,8 +30,9 @@ struct Admission {
     double kv_cache_usage = 0;  // stats line: fraction of blocks in use, 0..1
 };
 
-// `scenario` with every engine default filled in; `serving`: the engine started and admits this
-// request length.
-Admission admit(const Scenario& scenario, const ModelSpec& model, const MemoryPlan& memory, bool serving);
+// `scenario` with every engine default filled in and `requests` of its requests given to this
+// engine (all of them, or a data-parallel engine's share); `serving`: the engine started and admits
+// this request length.
+Admission admit(const Scenario& scenario, int64_t requests, const ModelSpec& model, const MemoryPlan& memory, bool serving);
 
 }  // namespace kv

@@ -119,7 +119,7 @@ std::optional<StartupError> check_startup(const Scenario& s, const ModelSpec& m,
     // the docs link since PR #28051 (2025-12), which the model prints from 0.22.0 only: the release
     // that first had it is not placed.
     const bool cpu_backend = rules.refusals_name_cpu_backend;
-    const std::string docs = cpu_backend ? " See https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for more details." : "";
+    const char* const docs = cpu_backend ? " See https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for more details." : "";
     if (plan.available_kv_bytes <= 0 || plan.num_gpu_blocks <= 0)
         refuse(RefusalStage::cache, RefusalKind::no_kv_cache_memory,
                std::string("No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "

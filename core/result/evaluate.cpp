@@ -23,6 +23,32 @@ const char* status_name(Status status) {
 
 namespace {
 
+// The evaluation once the rules of the engine that runs are known (evaluate() has them already).
+Result evaluate_with_rules(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu, const EngineRules& rules,
+                           const Calibration& calibration) {
+    Result r;
+    if (scenario.force_mha) r.model = with_multi_head_attention(model);
+    else r.model = model;
+    r.gpu = gpu;
+    r.rules = rules;
+    r.memory = plan_memory(scenario, r.model, gpu, r.rules, calibration);
+    r.memory.startup_error = check_startup(scenario, r.model, r.memory, r.rules, calibration);
+    r.scenario = scenario;
+    r.scenario.max_num_seqs = r.memory.limits.max_num_seqs;
+    r.scenario.max_num_batched_tokens = r.memory.limits.max_num_batched_tokens;
+    r.scenario.max_model_len = r.memory.limits.max_model_len;
+    r.scenario.block_size = r.memory.limits.block_size;
+    r.scenario.gpu_memory_utilization = r.memory.limits.gpu_memory_utilization;
+    r.params = parameter_count(r.model);
+    if (r.memory.startup_error) r.status = Status::engine_refused;
+    else if (scenario.prompt_tokens + scenario.output_tokens > r.memory.limits.max_model_len) r.status = Status::request_too_long;
+    // One engine's admission: with data parallelism it is given its share of the requests.
+    r.admission = admit(r.scenario, requests_per_engine(r.scenario), r.model, r.memory, r.status == Status::ok);
+    r.deployment = deploy(r.scenario, r.memory, r.admission);
+    r.steps = time_steps(step_engine(r), r.admission, r.status != Status::engine_refused, calibration);
+    return r;
+}
+
 // Ways out of a memory refusal that the panels offer beside the utilisation and max_model_len:
 // the fewest more GPUs, or FP8 weights, all else as is.
 void find_remedies(Result& r, const Scenario& scenario, const ModelSpec& model, const Calibration& calibration) {
@@ -30,7 +56,7 @@ void find_remedies(Result& r, const Scenario& scenario, const ModelSpec& model, 
         if (tp <= scenario.tensor_parallel_size) continue;
         Scenario wider = scenario;
         wider.tensor_parallel_size = tp;
-        if (!evaluate_resolved(wider, model, r.gpu, calibration).memory.startup_error) {
+        if (!evaluate_with_rules(wider, model, r.gpu, r.rules, calibration).memory.startup_error) {
             r.tensor_parallel_that_starts = tp;
             break;
         }
@@ -38,7 +64,7 @@ void find_remedies(Result& r, const Scenario& scenario, const ModelSpec& model, 
     if (scenario.weight_dtype == DType::bf16 && model.weight_format == WeightFormat::bf16) {
         Scenario fp8 = scenario;
         fp8.weight_dtype = DType::fp8;
-        r.fp8_weights_start = !evaluate_resolved(fp8, model, r.gpu, calibration).memory.startup_error;
+        r.fp8_weights_start = !evaluate_with_rules(fp8, model, r.gpu, r.rules, calibration).memory.startup_error;
     }
 }
 
@@ -72,22 +98,22 @@ std::optional<InputError> check_mamba1_engine(const Scenario& s, const ModelSpec
 }  // namespace
 
 std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibration& calibration) {
-    ModelSpec model;
+    std::optional<ModelSpec> own_model;  // the reader's config.json; a catalog model is read in place
+    const ModelSpec* found_model = nullptr;
     if (scenario.model_config) {
-        model = *scenario.model_config;
-        model.name = "config.json";  // the reader's own file, whatever field carried it
-    } else if (const ModelSpec* found = find_model(scenario.model)) {
-        model = *found;
-    } else {
+        own_model = *scenario.model_config;
+        own_model->name = "config.json";  // the reader's own file, whatever field carried it
+        found_model = &*own_model;
+    } else if (!(found_model = find_model(scenario.model))) {
         return InputError{"model", ErrorCode::unknown_value,
                           "model \"" + format_excerpt(scenario.model) + "\" is not known; use one of " + model_ids()};
     }
-    GpuSpec gpu;
-    if (scenario.gpu_config) gpu = *scenario.gpu_config;
-    else if (const GpuSpec* found = find_gpu(scenario.gpu)) gpu = *found;
-    else
+    const GpuSpec* found_gpu = scenario.gpu_config ? &*scenario.gpu_config : find_gpu(scenario.gpu);
+    if (!found_gpu)
         return InputError{"gpu", ErrorCode::unknown_value,
                           "gpu \"" + format_excerpt(scenario.gpu) + "\" is not known; use one of " + gpu_ids()};
+    const ModelSpec& model = *found_model;
+    const GpuSpec& gpu = *found_gpu;
     if (!scenario.max_model_len && model.max_position_embeddings <= 0)
         return InputError{"max_model_len", ErrorCode::missing_field,
                           "config.json has no max_position_embeddings: set max_model_len (16 to 16,777,216)"};
@@ -103,11 +129,11 @@ std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibr
                           "mamba_ssm_cache_dtype " + scenario.mamba_ssm_cache_dtype + " is not a value vLLM " + scenario.vllm_version +
                               " accepts: float32 came with PR #22928 (0.10.2), float16 with PR #29978 (0.13.0)"};
     if (auto error = check_engine(scenario, gpu, release)) return *error;
-    const EngineRules engine = engine_rules_of(scenario, gpu);  // the engine the run asks for, on this GPU
+    const EngineRules engine = engine_rules_of(scenario, gpu, release);  // the engine the run asks for, on this GPU
     if (auto error = check_mamba1_engine(scenario, model, engine)) return *error;
     if (spec_method(scenario) != SpecMethod::none)
         if (auto error = check_speculative(scenario, model, engine.v1_engine)) return *error;
-    Result r = evaluate_resolved(scenario, model, gpu, calibration);
+    Result r = evaluate_with_rules(scenario, model, gpu, engine, calibration);
     if (auto error = check_offload(scenario, r.memory.layout, r.rules)) return *error;
     // Only the top-level evaluation looks for ways out: sweeps and the planner evaluate many
     // refused configurations and need none of them.
@@ -118,29 +144,8 @@ std::variant<Result, InputError> evaluate(const Scenario& scenario, const Calibr
 }
 
 Result evaluate_resolved(const Scenario& scenario, const ModelSpec& model, const GpuSpec& gpu, const Calibration& calibration) {
-    Result r;
-    r.model = scenario.force_mha ? with_multi_head_attention(model) : model;
-    r.gpu = gpu;
-    // An unparseable version cannot reach here: the JSON reader checks it.
-    r.rules = engine_rules_of(scenario, gpu);  // the readers have checked the text
-    r.memory = plan_memory(scenario, r.model, gpu, r.rules, calibration);
-    r.memory.startup_error = check_startup(scenario, r.model, r.memory, r.rules, calibration);
-    r.scenario = scenario;
-    r.scenario.max_num_seqs = r.memory.limits.max_num_seqs;
-    r.scenario.max_num_batched_tokens = r.memory.limits.max_num_batched_tokens;
-    r.scenario.max_model_len = r.memory.limits.max_model_len;
-    r.scenario.block_size = r.memory.limits.block_size;
-    r.scenario.gpu_memory_utilization = r.memory.limits.gpu_memory_utilization;
-    r.params = parameter_count(r.model);
-    if (r.memory.startup_error) r.status = Status::engine_refused;
-    else if (scenario.prompt_tokens + scenario.output_tokens > r.memory.limits.max_model_len) r.status = Status::request_too_long;
-    // One engine's admission: with data parallelism it is given its share of the requests.
-    Scenario one_engine = r.scenario;
-    one_engine.concurrent_requests = requests_per_engine(r.scenario);
-    r.admission = admit(one_engine, r.model, r.memory, r.status == Status::ok);
-    r.deployment = deploy(r.scenario, r.memory, r.admission);
-    r.steps = time_steps(step_engine(r), r.admission, r.status != Status::engine_refused, calibration);
-    return r;
+    // An unparseable version cannot reach here: the readers have checked the text.
+    return evaluate_with_rules(scenario, model, gpu, engine_rules_of(scenario, gpu), calibration);
 }
 
 }  // namespace kv

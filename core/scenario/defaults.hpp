@@ -15,8 +15,11 @@
 namespace kv {
 
 // The rules of the scenario's release, run by the engine it asks for on its GPU (engine_rules_for).
+inline EngineRules engine_rules_of(const Scenario& s, const GpuSpec& gpu, const EngineRules& release) {
+    return engine_rules_for(release, s.engine, gpu.compute_capability, s.num_scheduler_steps);
+}
 inline EngineRules engine_rules_of(const Scenario& s, const GpuSpec& gpu) {
-    return engine_rules_for(s.vllm_version, s.engine, gpu.compute_capability, s.num_scheduler_steps);
+    return engine_rules_of(s, gpu, engine_rules_of(s.vllm_version));
 }
 
 // The scenario with every engine default filled in for this version, GPU and entry point.
