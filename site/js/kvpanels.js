@@ -2,8 +2,8 @@
 // on file://) that defines one global, KvPanels:
 //
 //   KvPanels.load({moduleUrl})            -> Promise<KvPanels>   loads kvcache.js once, after the first paint
-//   KvPanels.mount(canvas, {panel, state, moduleUrl}) -> Promise<handle>
-//                                           panel: 'admission' | 'phases' | 'batching' | 'serving'; loads if needed
+//   KvPanels.mount(canvas, {panel, state, moduleUrl}) -> Promise<handle>, a serving panel's once its first run
+//                                           landed; panel: 'admission' | 'phases' | 'batching' | 'serving'; loads if needed
 //   KvPanels.evaluate(scenario)           -> result object (or {error}) once loaded
 //   KvPanels.format(value, formatName)    -> text, formatted by core/base/format.hpp, once loaded
 //   KvPanels.catalog(part?)               -> {models, gpus, fields, limits, defaults}, or one of them, once loaded
@@ -60,9 +60,12 @@ var KvPanels = (function () {
   var toolsPromise = null, gpuWarm = null, catalogTexts = {};   // gpuWarm: kvwarm.js's word that GL started
   var panels = {};               // id -> {canvas, listeners, cleanup}
   var pendingHeights = {};       // heights reported while mount() was still running
+  var opening = {};              // id -> what to do when a serving panel's canvas opens (its first run landed)
   var canvasCount = 0, darkQuery = null, motionQuery = null;
 
   function parse(text) { return JSON.parse(text); }
+  // What the module reads: 'null' for a value JSON cannot say (a function), 'not json' for a cycle.
+  function jsonText(value) { try { var text = JSON.stringify(value); return text === undefined ? 'null' : text; } catch (e) { return 'not json'; } }
 
   // A verb's answer (KvModules.answer: a module that aborted answers a named error).
   function ask(verb) { return KvModules.answer(kv, verb, Array.prototype.slice.call(arguments, 1)); }
@@ -72,7 +75,7 @@ var KvPanels = (function () {
     if (canvas.style.height !== px) canvas.style.height = px;
   }
 
-  // The module's one hook: (id, 'change' | 'run' (a new run landed) | 'height' | 'hover', payload).
+  // The module's one hook: (id, 'change' | 'run' (a new run landed) | 'height' | 'hover' | 'open', payload).
   // Deferred to a microtask so a subscriber that calls setState never re-enters a frame being drawn.
   function onModuleEvent(id, event, payload) {
     var panel = panels[id];
@@ -81,6 +84,7 @@ var KvPanels = (function () {
       else pendingHeights[id] = Number(payload);
       return;
     }
+    if (event === 'open') { var done = opening[id]; delete opening[id]; return done && done(parse(payload)); }
     if (event === 'hover' && panel && panel.hoverListeners.length) {
       queueMicrotask(function () {
         var concept = parse(payload);
@@ -252,11 +256,7 @@ var KvPanels = (function () {
       canvas: canvas,
       rejected: reply.rejected,
       getState: function () { return ask('panelGetState', id); },
-      setState: function (partial) {
-        var text;
-        try { text = JSON.stringify(partial); } catch (e) { text = 'not json'; }
-        return ask('panelSetState', id, text === undefined ? 'null' : text);
-      },
+      setState: function (partial) { return ask('panelSetState', id, jsonText(partial)); },
       result: function () { return ask('panelResult', id); },
       // Where each knob is drawn ({field: [x, y, width, height]} in canvas CSS pixels), for tests.
       layout: function () { return ask('panelLayout', id); },
@@ -301,6 +301,7 @@ var KvPanels = (function () {
   function mount(canvas, options) {
     options = options || {};
     if (!(canvas instanceof HTMLCanvasElement)) return Promise.reject(new Error('KvPanels.mount: not a canvas'));
+    var size, reply;
     // After kvwarm.js has started GL, the glyph atlas and then the mount (a WebGL context, the first
     // frame) each run in a task of their own, so the browser can paint and take input between them.
     return Promise.all([load(options).then(function () { return gpuWarm; }), webFonts()]).then(nextTask).then(function () {
@@ -308,10 +309,15 @@ var KvPanels = (function () {
       var ratio = measure(canvas);
       kv.prepareFonts(ratio[2] / ratio[0]);   // the glyph atlas (the larger part of a first mount) in a task of its own
     }).then(nextTask).then(function () {
-      var size = measure(canvas);
-      var reply = ask('panelMount', '#' + canvas.id, options.panel || 'admission', options.state ? JSON.stringify(options.state) : '',
-                      size[0], size[1], size[2], size[3], size[4], size[5]);
+      size = measure(canvas);
+      reply = ask('panelMount', '#' + canvas.id, options.panel || 'admission', options.state ? JSON.stringify(options.state) : '',
+                  size[0], size[1], size[2], size[3], size[4], size[5]);
       if (reply.error) throw mountError(reply);
+      // A serving panel's canvas opens when its first run lands, at the height the run needs.
+      if (reply.opening) return new Promise(function (resolve, reject) {
+        opening[reply.id] = function (failed) { return failed ? reject(mountError(failed)) : resolve(); };
+      });
+    }).then(function () {
       var id = reply.id;
       var panel = { canvas: canvas, listeners: [], hoverListeners: [], cleanup: [] };
       panels[id] = panel;
@@ -369,19 +375,13 @@ var KvPanels = (function () {
 
   // The flags that serve a load (core/plan/plan.hpp): `target` as `kvcache --plan` reads it; each
   // candidate carries the `vllm serve` command line, its margins and the scenario of one replica.
-  function plan(target) {
-    var text;
-    try { text = JSON.stringify(target === undefined ? {} : target); } catch (e) { text = 'not json'; }
-    return askTools('planFlags', [text]);
-  }
+  function plan(target) { return askTools('planFlags', [jsonText(target === undefined ? {} : target)]); }
 
   // A serving run (core/serving/simulate.hpp): the scenario as evaluate() takes it and a workload
   // ({workload: 'chat', rate_per_s: 8, requests: 2000, ...}); the summary, or {error}.
   function simulate(scenario, workload) {
     if (!kv) throw new Error('KvPanels.simulate: call KvPanels.load() first');
-    var text;
-    try { text = JSON.stringify(workload === undefined ? {} : workload); } catch (e) { text = 'not json'; }
-    return ask('simulate', JSON.stringify(scenario || {}), text === undefined ? 'null' : text);
+    return ask('simulate', JSON.stringify(scenario || {}), jsonText(workload === undefined ? {} : workload));
   }
 
   // Test and measurement hooks: frames drawn, animation frames requested, CPU time per frame, heap.

@@ -41,8 +41,14 @@ const pageHtml = `<!doctype html>
 `;
 const pageScript = `(function () {
   'use strict';
-  var test = (window.kvTest = { ready: false, handle: null, changes: 0, rafCalls: 0, error: null });
+  var test = (window.kvTest = { ready: false, handle: null, changes: 0, rafCalls: 0, error: null, backingHeights: [] });
   var raf = window.requestAnimationFrame.bind(window);
+  // Every backing-store height the canvas is given: each is a new WebGL drawing buffer once it has a context.
+  var height = Object.getOwnPropertyDescriptor(HTMLCanvasElement.prototype, 'height');
+  Object.defineProperty(HTMLCanvasElement.prototype, 'height', { get: height.get, set: function (v) {
+    if (this.id === 'serving' && this.height !== v) test.backingHeights.push(v);
+    height.set.call(this, v);
+  } });
   window.requestAnimationFrame = function (cb) { test.rafCalls += 1; return raf(cb); };
   KvPanels.load({ moduleUrl: '/build/kvcache.js' })
     .then(function () { return KvPanels.mount(document.getElementById('serving'), { panel: 'serving', state: {} }); })
@@ -130,6 +136,28 @@ test('the serving panel mounts, plays by itself and draws the pool, with no cons
     'shared_prefix_tokens', 'prefix_caching'])
     assert.ok(layout[field], `${field} drawn`);
   assert.deepEqual(errors, []);
+});
+
+// The canvas opens when the first run lands, sized for it, and keeps that size as the run plays: the
+// stats lines keep the room of their tallest moment (wasm/panels/panel_serving.cpp), because every
+// new height would be a new drawing buffer (30-95 ms, a long task, on a software renderer). Fails
+// where the canvas opens at the "Simulating the run..." height or grows as the stats lines come.
+test('the serving panel opens at the height of its run and keeps it while the run plays to its end', async () => {
+  const { page: p, context } = await openPage();
+  try {
+    const at = () => p.evaluate(() => [window.kvTest.backingHeights.slice(), document.getElementById('serving').style.height]);
+    const [opened, cssHeight] = await at();
+    assert.equal(opened.length, 1, `one backing-store height at mount (${opened})`);
+    const { frames } = await playback(p);
+    for (const frame of [1, frames >> 2, frames >> 1, frames - 2, frames - 1]) {
+      await p.evaluate((f) => window.kvTest.handle.play(false, f), frame);
+      await p.waitForFunction((f) => window.kvTest.handle.playback().frame === f, frame, { timeout: 5000 });
+      await settle(p);
+      assert.deepEqual(await at(), [opened, cssHeight], `frame ${frame} of ${frames}`);
+    }
+  } finally {
+    await context.close();
+  }
 });
 
 test('paused: no animation frames and no draws; off screen while playing: none either', async () => {

@@ -50,7 +50,8 @@ const MAX_FIGURES = 120;
 // for the module's part below (358,191 -> 358,324), 358,400 (the issue's 350 KiB, no headroom left)
 // for the room kept above each panel's frame for its key-results strip and in the prose for the
 // "set this up" buttons, so neither the panel nor the text moves when they come (358,324 -> 358,367);
-// it stays at the issue's cap when the module's evaluation lost its repeated work (358,367 -> 357,780).
+// it stays at the issue's cap when the module's evaluation lost its repeated work (358,367 -> 357,780)
+// and the serving panel stopped resizing its canvas as its run lands and plays (-> 358,378).
 const PAGE_MAX_GZIP_BYTES = 358_400;
 
 // What a reader's browser fetches for index.html over http (the base64 fallback for file:// is not
@@ -119,9 +120,11 @@ test('the page weighs at most 30 KiB (gzip) more than before issue 14, and no mo
 // the page asks for as it starts instead of every model's and GPU's entry (253,667 -> 253,958),
 // then 254,100 for a canvas measured and sized before its WebGL context (one drawing buffer a panel
 // instead of a second at its measured height: 253,958 -> 254,048) and the step-time search that
-// finds the prefill slice riding free in about five step times instead of twelve (-> 254,091), then
-// 253,600 when an evaluation read its release's rules once and copied the model once (-> 253,504).
-const MODULE_MAX_GZIP_BYTES = 253_600;   // issue 23 aimed at 260,000
+// finds the prefill slice riding free in about five step times instead of twelve (-> 254,091);
+// an evaluation that reads its release's rules once and copies the model once took it to 253,504,
+// and the serving panel's canvas opened once its first run lands, with room kept for the stats lines
+// still to come (no drawing buffer made again as the run lands and plays), back to 254,047.
+const MODULE_MAX_GZIP_BYTES = 254_100;   // issue 23 aimed at 260,000
 // The tools' module (kvtools.wasm: the core, the log explainer and the planner, no panels) is fetched
 // only when a reader first uses one of the two, so it is not in the page's weight above; it has a
 // budget of its own: 158,564 bytes when it was split off, 160,807 with the sweeps, 156,114 once the

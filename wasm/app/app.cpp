@@ -116,6 +116,22 @@ void replace_run(Panel& panel, std::variant<kv::Simulation, kv::InputError> run)
 
 void schedule_work(Panel& panel);
 
+// The panel's canvas, its first frame drawn; an error unmounts the panel.
+std::optional<kv::InputError> open_surface(int id, const std::string& selector, kvui::SurfaceSize size) {
+    std::string error;
+    const int surface = kvui::surface_open(
+        selector, size, [id] { return frame(id); },
+        [id](float height) { emit(id, "height", std::to_string(static_cast<int>(height + 0.999f))); }, &error);
+    if (surface < 0) {
+        app().panels.erase(id);
+        return input_error("canvas", kv::ErrorCode::unknown_value, error);
+    }
+    Panel& mounted = *find_panel(id);
+    mounted.surface = surface;
+    schedule_tick(mounted);
+    return std::nullopt;
+}
+
 // The panel's next run: an engine that refuses to start is shown at once, any other run is taken a
 // slice per animation frame (on_work) and replaces the drawn one when it ends.
 void start_run(Panel& panel, const std::optional<kv::InputError>& refused) {
@@ -149,6 +165,12 @@ EM_BOOL on_work(double, void* user) {
         panel->playback.frame = app().reduced_motion ? peak_frame(panel->simulation) : 0;
         panel->playback.playing = !app().reduced_motion && !panel->simulation.frames.empty();
         schedule_tick(*panel);
+    }
+    if (auto opening = std::exchange(panel->opening, std::nullopt)) {
+        const int id = panel->id;
+        const auto error = open_surface(id, opening->selector, opening->size);
+        emit(id, "open", error ? kv::json_text(kv::error_to_json(*error)) : "null");
+        return EM_FALSE;  // the page has no handle on it yet to tell of the run
     }
     kvui::surface_invalidate(panel->surface);
     emit(panel->id, "run", kv::json_text(state_json(*panel)));  // the same state, its result now with the run
@@ -319,19 +341,12 @@ std::variant<int, kv::InputError> mount(const std::string& selector, const std::
         // in which case it rests where the pool is fullest (on_work, when it lands).
         panel.first_run = true;
         start_run(panel, std::nullopt);
+        if (panel.pending) {
+            panel.opening = Panel::Opening{selector, size};
+            return id;
+        }
     }
-
-    std::string error;
-    const int surface = kvui::surface_open(
-        selector, size, [id] { return frame(id); },
-        [id](float height) { emit(id, "height", std::to_string(static_cast<int>(height + 0.999f))); }, &error);
-    if (surface < 0) {
-        app().panels.erase(id);
-        return input_error("canvas", kv::ErrorCode::unknown_value, error);
-    }
-    Panel& mounted = *find_panel(id);
-    mounted.surface = surface;
-    schedule_tick(mounted);
+    if (auto error = open_surface(id, selector, size)) return *error;
     return id;
 }
 

@@ -314,18 +314,9 @@ void latency(const kvapp::Panel& panel) {
 void stats_lines(const kvapp::Panel& panel, const Moment& now) {
     const kv::Simulation& sim = panel.simulation;
     heading("The engine's stats lines");
-    size_t printed = 0;
-    while (printed < sim.stats_lines.size() && printed < sim.stats_line_s.size() && sim.stats_line_s[printed] <= now.now_s) ++printed;
-    constexpr size_t shown = 5;
-    const size_t first = printed > shown ? printed - shown : 0;
-    if (printed == 0) {
-        text_muted("None yet: the engine prints one every 10 s.");
-        return;
-    }
-    if (first > 0) text_muted(kv::format_count(static_cast<int64_t>(first)) + " earlier lines");
-    const LogBox box = log_box_begin();
-    for (size_t i = first; i < printed; ++i) text_wrapped(sim.stats_lines[i]);
-    log_box_end(box);
+    size_t printed = 0;  // the simulation times every line it prints (stats_line_s)
+    while (printed < sim.stats_lines.size() && sim.stats_line_s[printed] <= now.now_s) ++printed;
+    log_tail(sim.stats_lines, printed, 5, "None yet: the engine prints one every 10 s.");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 
+#include "base/format.hpp"
 #include "logs/engine_log.hpp"
 #include "ui/grid.hpp"
 #include "ui/style.hpp"
@@ -28,8 +29,8 @@ ImU32 text_on(Colour background) {
 }
 
 // Word wrap that breaks at spaces only: ImGui's own wrap also breaks after commas, which would
-// split "40,960" across two lines.
-void wrap_at_spaces(const std::string& text, float width) {
+// split "40,960" across two lines. The lines as [start, end) offsets into the text.
+std::vector<std::pair<size_t, size_t>> lines_at_spaces(const std::string& text, float width) {
     std::vector<std::pair<size_t, size_t>> lines;
     size_t start = 0;
     while (start < text.size()) {
@@ -47,14 +48,28 @@ void wrap_at_spaces(const std::string& text, float width) {
         start = fit;
         while (start < text.size() && text[start] == ' ') ++start;
     }
-    // Lines of one paragraph sit closer than separate items.
+    return lines;
+}
+
+// Lines of one paragraph sit closer than separate items.
+constexpr float paragraph_line_spacing = 2.0f;
+
+void wrap_at_spaces(const std::string& text, float width) {
+    const std::vector<std::pair<size_t, size_t>> lines = lines_at_spaces(text, width);
     const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
     for (size_t i = 0; i < lines.size(); ++i) {
         const bool last = i + 1 == lines.size();
-        if (!last) ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(spacing.x, 2.0f));
+        if (!last) ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(spacing.x, paragraph_line_spacing));
         ImGui::TextUnformatted(text.data() + lines[i].first, text.data() + lines[i].second);
         if (!last) ImGui::PopStyleVar();
     }
+}
+
+// The height wrap_at_spaces() takes here, in the current font, the spacing below it included.
+float text_wrapped_height(const std::string& text) {
+    const auto lines = static_cast<float>(lines_at_spaces(text, ImGui::GetContentRegionAvail().x).size());
+    if (lines == 0) return 0.0f;
+    return lines * ImGui::GetTextLineHeight() + (lines - 1.0f) * paragraph_line_spacing + ImGui::GetStyle().ItemSpacing.y;
 }
 
 void tooltip_text(const char* text) {
@@ -120,6 +135,13 @@ void text_wrapped(const std::string& text, Colour c) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour_vec(c));
     wrap_at_spaces(text, ImGui::GetContentRegionAvail().x);
     ImGui::PopStyleColor();
+}
+
+void keep_room(float height) {
+    if (height <= 0.5f) return;
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
+    ImGui::Dummy(ImVec2(0, height));
+    ImGui::PopStyleVar();
 }
 
 void swatch(Colour c) {
@@ -265,14 +287,42 @@ void meter(const char* label, double fraction, const std::string& value, Colour 
 // [SECTION] Engine log
 //-----------------------------------------------------------------------------
 
+// Inside the box: the text is indented by the padding and set in the monospaced font.
+constexpr float log_box_pad = 10.0f;
+
 LogBox log_box_begin() {
-    LogBox box{ImGui::GetWindowDrawList(), ImGui::GetCursorScreenPos(), ImGui::GetContentRegionAvail().x, 10.0f};
+    LogBox box{ImGui::GetWindowDrawList(), ImGui::GetCursorScreenPos(), ImGui::GetContentRegionAvail().x, log_box_pad};
     box.draw->ChannelsSplit(2);  // the text on top, its background drawn under it once its height is known
     box.draw->ChannelsSetCurrent(1);
     ImGui::PushFont(font(Font::mono));
     ImGui::Dummy(ImVec2(0, box.pad - ImGui::GetStyle().ItemSpacing.y));
     ImGui::Indent(box.pad);
     return box;
+}
+
+void log_tail(const std::vector<std::string>& lines, size_t printed, size_t shown, const char* none_yet) {
+    const size_t first = printed > shown ? printed - shown : 0;
+    // Each line's height in the box, then the section's at every count printed: the tallest and now.
+    ImGui::PushFont(font(Font::mono));
+    ImGui::Indent(log_box_pad);
+    std::vector<float> heights;
+    for (const std::string& line : lines) heights.push_back(text_wrapped_height(line));
+    const float none_yet_height = text_wrapped_height(none_yet);
+    ImGui::Unindent(log_box_pad);
+    ImGui::PopFont();
+    float tallest = none_yet_height, now = none_yet_height, window = 0;
+    for (size_t count = 1; count <= lines.size(); ++count) {
+        window += heights[count - 1] - (count > shown ? heights[count - 1 - shown] : 0.0f);
+        const float section = (count > shown ? ImGui::GetTextLineHeightWithSpacing() : 0.0f) + window;
+        tallest = std::max(tallest, section);
+        if (count == printed) now = section;
+    }
+    if (first > 0) text_muted(kv::format_count(static_cast<int64_t>(first)) + " earlier lines");
+    const LogBox box = log_box_begin();
+    keep_room(tallest - now);
+    if (printed == 0) text_wrapped(none_yet, Colour::text_muted);
+    for (size_t i = first; i < printed; ++i) text_wrapped(lines[i]);
+    log_box_end(box);
 }
 
 void log_box_end(const LogBox& box) {

@@ -23,6 +23,9 @@ void text_muted(const std::string& text);
 void text_wrapped(const std::string& text, Colour colour = Colour::text);  // breaks at spaces only
 void swatch(Colour colour);                                                // a small square, inline, before a label
 std::string escape_format(const std::string& text);                        // '%' doubled: safe as an ImGui format string
+// Space of exactly `height` above the items that follow (an ImGui::Dummy would add the item
+// spacing too, and as the last item it would also move the bottom its container measures).
+void keep_room(float height);
 
 // The model's name for titles: the catalog id, or "your config.json (mixtral)" for the reader's own
 // (the core names a config.json by the field it came in).
@@ -69,6 +72,12 @@ struct LogBox {
 };
 LogBox log_box_begin();
 void log_box_end(const LogBox& box);
+// The last `shown` of a log's first `printed` lines in a box, under a count of the earlier ones (or
+// `none_yet` while none is printed). As `printed` grows the section keeps the height of its tallest
+// moment, the lines ending at the box's foot as a log's tail does: a panel that grew as lines came
+// would resize its canvas, and a WebGL canvas reallocates its drawing buffer on every resize (30-95
+// ms each on a software renderer, a long task each time a line arrives).
+void log_tail(const std::vector<std::string>& lines, size_t printed, size_t shown, const char* none_yet);
 
 // [Footer] How to drive the panel from the keyboard.
 void keyboard_hint();
