@@ -197,10 +197,6 @@ bool v1_refused_before_ampere(const EngineRules& rules, double compute_capabilit
 // them here. The readers have checked the combination (evaluate.cpp says which ones vLLM refuses).
 EngineRules engine_rules_for(const EngineRules& release, const std::string& engine, double compute_capability,
                              int64_t num_scheduler_steps = 1);
-inline EngineRules engine_rules_for(const std::string& vllm_version, const std::string& engine, double compute_capability,
-                                    int64_t num_scheduler_steps = 1) {
-    return engine_rules_for(engine_rules_of(vllm_version), engine, compute_capability, num_scheduler_steps);
-}
 
 // The oldest version whose accounting the model follows, and the release a scenario that names none
 // follows (the newest modelled).

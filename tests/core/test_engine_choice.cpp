@@ -89,7 +89,7 @@ TEST_CASE("a log's V0 lines set the engine where its release would have chosen V
     const LogExplanation x = kvtest::explained(log);
     CHECK(x.scenario.vllm_version == "0.8.4");
     CHECK(x.scenario.engine == "v0");
-    CHECK_FALSE(engine_rules_for(x.scenario.vllm_version, x.scenario.engine, 8.9).v1_engine);
+    CHECK_FALSE(engine_rules_for(engine_rules_of(x.scenario.vllm_version), x.scenario.engine, 8.9).v1_engine);
     // The oracle's warning says the same.
     const LogExplanation fallback = kvtest::explained(
         "INFO 05-05 15:15:08 [api_server.py:981] vLLM API server version 0.8.2\n"

@@ -72,6 +72,15 @@ float text_wrapped_height(const std::string& text) {
     return lines * ImGui::GetTextLineHeight() + (lines - 1.0f) * paragraph_line_spacing + ImGui::GetStyle().ItemSpacing.y;
 }
 
+// Space of exactly `height` above the items that follow (an ImGui::Dummy would add the item
+// spacing too, and as the last item it would also move the bottom its container measures).
+void keep_room(float height) {
+    if (height <= 0.5f) return;
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
+    ImGui::Dummy(ImVec2(0, height));
+    ImGui::PopStyleVar();
+}
+
 void tooltip_text(const char* text) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26.0f);
@@ -135,13 +144,6 @@ void text_wrapped(const std::string& text, Colour c) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour_vec(c));
     wrap_at_spaces(text, ImGui::GetContentRegionAvail().x);
     ImGui::PopStyleColor();
-}
-
-void keep_room(float height) {
-    if (height <= 0.5f) return;
-    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0.0f));
-    ImGui::Dummy(ImVec2(0, height));
-    ImGui::PopStyleVar();
 }
 
 void swatch(Colour c) {

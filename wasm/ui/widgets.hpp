@@ -23,9 +23,6 @@ void text_muted(const std::string& text);
 void text_wrapped(const std::string& text, Colour colour = Colour::text);  // breaks at spaces only
 void swatch(Colour colour);                                                // a small square, inline, before a label
 std::string escape_format(const std::string& text);                        // '%' doubled: safe as an ImGui format string
-// Space of exactly `height` above the items that follow (an ImGui::Dummy would add the item
-// spacing too, and as the last item it would also move the bottom its container measures).
-void keep_room(float height);
 
 // The model's name for titles: the catalog id, or "your config.json (mixtral)" for the reader's own
 // (the core names a config.json by the field it came in).
