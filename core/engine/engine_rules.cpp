@@ -42,9 +42,10 @@ EngineRules engine_rules(const EngineVersion& v) {
                         : v < EngineVersion{0, 23, 0} ? ModelRunnerV2Scope::qwen3_dense
                         : v < EngineVersion{0, 24, 0} ? ModelRunnerV2Scope::qwen3_llama_dense
                         : v < EngineVersion{0, 25, 0} ? ModelRunnerV2Scope::listed
-                                                      : ModelRunnerV2Scope::dense_and_listed_moe;
-    // Present in 0.30 logs (a V2 run printing the equivalent-utilisation line); 0.29 is unverified.
-    r.model_runner_v2_estimates_cuda_graphs = !(v < EngineVersion{0, 30, 0});
+                        : v < EngineVersion{0, 29, 0} ? ModelRunnerV2Scope::dense_and_listed_moe
+                                                      : ModelRunnerV2Scope::all_models;
+    // PR #53306, first released in 0.29.0 (model_runner.hpp has the sources).
+    r.model_runner_v2_estimates_cuda_graphs = !(v < EngineVersion{0, 29, 0});
     r.model_runner_v2_loading_log_says_memory = !(v < EngineVersion{0, 29, 0});
     r.sliding_window_counts_batches_in_flight = !(v < EngineVersion{0, 26, 0});
     r.largest_device_batch_defaults = !(v < EngineVersion{0, 28, 0});

@@ -12,7 +12,7 @@
 //     with at least 160 GiB serve 16,384 too.
 //   - CUDA graphs: their memory comes out of the KV budget from 0.20.0 (the estimate became the
 //     default); before, it had to fit in the 1 - util headroom. None with enforce_eager. From 0.22
-//     to 0.29 the models that vLLM's model runner V2 ran had an estimate of zero (model_runner.hpp).
+//     to 0.28 the models that vLLM's model runner V2 ran had an estimate of zero (model_runner.hpp).
 //   - The profile run's sampler sorted the logits for top-k/top-p until a release between 0.11.2
 //     and 0.19.0 (placed at 0.14.0), which more than doubles its peak.
 //   - Hybrid KV-cache allocator (0.10.0+): sliding-window layers get their own groups and hold only
@@ -53,6 +53,7 @@ enum class ModelRunnerV2Scope {
     qwen3_llama_dense,     // PR #43458 (0.23.0): and Llama, Mistral
     listed,                // PRs #42667, #44446 (0.24.0): and DeepseekV2, Qwen2Moe; quantised checkpoints too
     dense_and_listed_moe,  // PR #44443 (0.25.0): every model that is neither MoE nor hybrid, and the listed MoE ones
+    all_models,            // 0.29.0: every model (the release's notes: "the default runner for all models")
 };
 
 struct EngineRules {

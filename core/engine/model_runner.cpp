@@ -32,6 +32,8 @@ bool runs_model_runner_v2(const EngineRules& rules, const ModelSpec& m) {
             return is_one_of(type, {"qwen3", "llama", "mistral"}) || listed_moe();
         case ModelRunnerV2Scope::dense_and_listed_moe:
             return !hybrid && (!moe || listed_moe());
+        case ModelRunnerV2Scope::all_models:
+            return true;
     }
     return false;
 }

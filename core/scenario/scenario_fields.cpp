@@ -22,7 +22,7 @@ constexpr Choice versions[] = {
     {"0.21.0", "0.21.0", "the KV cache size line counts the pool's requests x max_model_len"},
     {"0.26.0", "0.26.0", "model runner V2 runs dense models without a CUDA-graph estimate"},
     {"0.28.0", "0.28.0", "GPUs of 160 GiB or more batch 16,384 tokens; one KV cache line"},
-    {"0.31.0", "0.31.0", "the newest: model runner V2 estimates its CUDA graphs (from 0.30)"},
+    {"0.31.0", "0.31.0", "the newest: model runner V2 estimates its CUDA graphs (from 0.29)"},
 };
 constexpr LogStops prompt_stops = log_stops(128, 131072), output_stops = log_stops(1, 32768), sequence_stops = log_stops(1, 4096),
                    batched_token_stops = log_stops(256, 131072), model_len_stops = log_stops(256, 1 << 24);
@@ -169,7 +169,7 @@ constexpr FieldSpec rows[] = {
      .help = "The vLLM release whose start-up accounting the engine follows. Before 0.8 (V0) the profile run pushes "
              "max(max_model_len, 2048) tokens through without chunked prefill; V1 profiles max_num_batched_tokens. From "
              "0.9 large GPUs get bigger batch defaults, from 0.10 sliding-window layers keep only their window, and from "
-             "0.20 the CUDA graphs come out of the budget, except, from 0.22 to 0.29, those of the models model runner V2 "
+             "0.20 the CUDA graphs come out of the budget, except, from 0.22 to 0.28, those of the models model runner V2 "
              "ran."},
     {.name = "enforce_eager",
      .type = FieldType::boolean,

@@ -149,7 +149,7 @@ TEST_CASE("batch defaults by version, GPU and entry point") {
     CHECK(*batch_defaults("H200", "0.28.0").scenario.max_num_batched_tokens == 8192);
 }
 
-TEST_CASE("model runner V2 kept no CUDA-graph estimate for the models it ran, from 0.22.0 until 0.30.0") {
+TEST_CASE("model runner V2 kept no CUDA-graph estimate for the models it ran, from 0.22.0 until 0.29.0") {
     auto in_budget = [](const char* model, const char* version) {
         return evaluate_ok({{"model", model}, {"vllm_version", version}}).memory.cuda_graph_in_budget;
     };
@@ -166,12 +166,14 @@ TEST_CASE("model runner V2 kept no CUDA-graph estimate for the models it ran, fr
     CHECK(in_budget("Qwen2.5-7B-Instruct", "0.24.0"));
     // 0.25.0: every dense model; other MoE models and hybrids stay on V1, with the estimate.
     CHECK_FALSE(in_budget("Qwen2.5-7B-Instruct", "0.25.0"));
-    CHECK_FALSE(in_budget("gemma-2-9b-it", "0.29.0"));
-    CHECK(in_budget("Qwen3-30B-A3B", "0.29.0"));
+    CHECK_FALSE(in_budget("gemma-2-9b-it", "0.28.0"));
+    CHECK(in_budget("Qwen3-30B-A3B", "0.28.0"));
     CHECK(in_budget("gpt-oss-20b", "0.25.0"));
     CHECK(in_budget("Qwen3-Next-80B-A3B", "0.25.0"));
-    // 0.30.0: V2 measures its graphs.
-    CHECK(in_budget("Qwen2.5-7B-Instruct", "0.30.0"));
+    // 0.29.0: V2 measures its graphs, and runs every model.
+    CHECK(in_budget("Qwen2.5-7B-Instruct", "0.29.0"));
+    CHECK(evaluate_ok({{"model", "Qwen3-Next-80B-A3B"}, {"vllm_version", "0.29.0"}}).memory.model_runner_v2);
+    CHECK_FALSE(evaluate_ok({{"model", "Qwen3-Next-80B-A3B"}, {"vllm_version", "0.28.0"}}).memory.model_runner_v2);
     // Without the estimate the pool is larger by it, and the graphs must fit outside the budget.
     const Result v2 = evaluate_ok({{"model", "Qwen3-8B"}, {"vllm_version", "0.26.0"}});
     const Result v1 = evaluate_ok({{"model", "Qwen3-8B"}, {"vllm_version", "0.21.0"}});
