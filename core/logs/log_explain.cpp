@@ -102,7 +102,7 @@ void add_budget_terms(LogExplanation& x) {
     }
     term("CUDA graphs (estimate)", p.cuda_graph_estimate_gib, m.cuda_graph_bytes / GiB, "GiB",
          m.cuda_graph_in_budget || !ran ? "Subtracted from the budget from 0.20; --enforce-eager captures none."
-                                        : "Not subtracted in this release (or by its model runner V2, before 0.30): it must fit outside "
+                                        : "Not subtracted in this release (or by its model runner V2, before 0.29): it must fit outside "
                                           "the budget; --enforce-eager captures none.");
     term("available KV cache", p.available_gib, m.available_kv_bytes / GiB, "GiB",
          p.available_gib && *p.available_gib < 0
