@@ -157,7 +157,7 @@
       if (!a) return;
       event.preventDefault();
       var scenarios = JSON.parse(main.getAttribute('data-scenarios') || '{}');
-      if (embed.handle) embed.handle.setState(scenarios[a.getAttribute('data-scenario-name')]);
+      if (embed.handle) embed.handle.setState(Object.assign({}, defaults, scenarios[a.getAttribute('data-scenario-name')]));
     });
   }
 

@@ -7,22 +7,22 @@
 // the header names the scenario and the figures quoted (lesson-head.js); a figure's click loads its
 // scenario; panels the reader changed live in the URL hash (lesson-hash.js); snippets follow state;
 // each panel draws first the knobs and results its section uses (lesson-sections.js' focusOf).
-// window.KvLesson: the panels' handles, load, useOwn(partial) (a config, GPU or log's scenario for
-// every panel, once the core accepts it: kvcustom.js), backToLesson, copyOnClick, scenarioWithOwn,
-// knobMoved and the load-to-first-panel time. Page data comes from attributes (CSP, file://).
+// window.KvLesson: the panels' handles, the named scenarios, load, useOwn(partial) (a config, GPU or
+// log's scenario for every panel, once the core accepts it: kvcustom.js), backToLesson, copyOnClick,
+// scenarioWithOwn, knobMoved, the load-to-first-panel time. Page data comes from attributes (CSP, file://).
 (function () {
   'use strict';
   document.documentElement.classList.add('kv-js');
   var main = document.querySelector('.kv-article');
   if (!main) return;
   var defaults = JSON.parse(main.getAttribute('data-defaults') || '{}');
-  var scenarios = JSON.parse(main.getAttribute('data-scenarios') || '{}');
-  var base = JSON.parse(main.getAttribute('data-base') || '{}');   // the lesson's starting point
-  var moduleUrl = main.getAttribute('data-module');
+  var scenarios = JSON.parse(main.getAttribute('data-scenarios') || '{}');   // each as it differs from the defaults,
+  for (var n in scenarios) scenarios[n] = Object.assign({}, defaults, scenarios[n]);   // made whole here
+  var base = JSON.parse(main.getAttribute('data-base') || '{}'), moduleUrl = main.getAttribute('data-module');   // base: the text's start
   var knownFields = KvState.fieldNames().filter(function (name) { return name in defaults; });  // the scenario's, in its table's order
   var panels = Object.create(null);  // no prototype: "#panel=__proto__" must name no panel
   var own = {};   // the reader's fields for every panel: model_config, gpu_config, a log's scenario (useOwn)
-  var lesson = window.KvLesson = { panels: {}, firstPanelMs: null, errors: [], sections: [], reading: null };
+  var lesson = window.KvLesson = { panels: {}, scenarios: scenarios, firstPanelMs: null, errors: [], sections: [], reading: null };
 
   // ---- Panels -----------------------------------------------------------------------------------
 

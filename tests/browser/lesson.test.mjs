@@ -157,7 +157,7 @@ test('every baked figure equals the native CLI for its binding, formatted by the
     text: el.textContent, field: el.dataset.field, format: el.dataset.format, expr: el.dataset.expr,
     refs: JSON.parse(el.dataset.refs), source: el.dataset.source, scenarioName: el.dataset.scenarioName,
   })));
-  const scenarios = await page.evaluate(() => JSON.parse(document.querySelector('main').dataset.scenarios));
+  const scenarios = await page.evaluate(() => window.KvLesson.scenarios);
   const declared = await page.evaluate(() => Number(document.querySelector('main').dataset.figureCount));
   await page.close();
   const facts = JSON.parse(fs.readFileSync(path.join(root, 'content/lesson/facts.json'), 'utf8')).facts;
@@ -255,10 +255,10 @@ test('no run of ten words is copied from the brief', { skip: !fs.existsSync(brie
 
 test('clicking a figure loads its scenario into its panel, into view, and into the URL hash', async () => {
   const { page, errors } = await open(`${server.url}/`, { width: 390, height: 844 });
-  const scenarios = await page.evaluate(() => JSON.parse(document.querySelector('main').dataset.scenarios));
+  const scenarios = await page.evaluate(() => window.KvLesson.scenarios);
   // The generator's embed snippet and the page script write the same query for the same scenario.
   const snippet = () => page.textContent('.kv-snippet code');
-  const expected = await page.evaluate(() => KvState.toQuery('phases', JSON.parse(document.querySelector('main').dataset.scenarios).rag,
+  const expected = await page.evaluate(() => KvState.toQuery('phases', window.KvLesson.scenarios.rag,
     JSON.parse(document.querySelector('main').dataset.defaults)));
   assert.ok((await snippet()).includes(`src="kv/embed.html?${expected}"`), await snippet());
 
@@ -274,7 +274,7 @@ test('clicking a figure loads its scenario into its panel, into view, and into t
   // The hash holds what differs from embed.html's defaults (the catalog's), so the scenario's
   // fields that the lesson pins and the catalog leaves to the engine are in it too.
   const queryOf = (kind, name) => page.evaluate(([k, n]) => KvState.toQuery(k,
-    JSON.parse(document.querySelector('main').dataset.scenarios)[n], JSON.parse(document.querySelector('main').dataset.defaults)), [kind, name]);
+    window.KvLesson.scenarios[n], JSON.parse(document.querySelector('main').dataset.defaults)), [kind, name]);
   const longQuery = await queryOf('admission', 'long_prompt');
   assert.match(longQuery, /prompt_tokens=32768/);
   assert.equal(await page.evaluate(() => location.hash), `#${longQuery}`);
@@ -927,7 +927,7 @@ async function onSectionScenario(page, section) {
   await page.waitForFunction((id) => window.KvLesson.panels[id] || document.getElementById(`panel-${id}`).classList.contains('is-absent'),
     section.panel, { timeout: 60000 });
   if (!(await page.evaluate((id) => !!window.KvLesson.panels[id], section.panel))) return false;
-  await page.waitForFunction(({ id, name }) => KvState.sameScenario(JSON.parse(document.querySelector('main').dataset.scenarios)[name],
+  await page.waitForFunction(({ id, name }) => KvState.sameScenario(window.KvLesson.scenarios[name],
     window.KvLesson.panels[id].getState()), { id: section.panel, name: section.scenario });
   // A serving panel's run for this scenario may start only now (its mount, or the state just set):
   // its figures are read once that run has landed.
@@ -960,7 +960,7 @@ test('a section begins at its first figure: the text before it still reads besid
 test('each section, read, puts the panel beside it in its scenario, and every figure it quotes equals the panel\'s', async () => {
   const { page, errors } = await open(`${server.url}/`);
   await mounted(page, 'admission');
-  const scenarios = await page.evaluate(() => JSON.parse(document.querySelector('main').dataset.scenarios));
+  const scenarios = await page.evaluate(() => window.KvLesson.scenarios);
   const sections = await sectionsOf(page);
   assert.ok(sections.length >= 20, `${sections.length} sections`);
   assert.equal(await page.evaluate(() => location.hash), '', 'following the text writes nothing into the address');
@@ -1143,7 +1143,7 @@ test('the site works from an offline copy opened as file://', async () => {
   // The model of the section at the reading line (the intro's, when the window shows it), else the chapter's.
   await page.waitForTimeout(300);
   const model = await page.evaluate(() => {
-    const scenarios = JSON.parse(document.querySelector('main').dataset.scenarios);
+    const scenarios = window.KvLesson.scenarios;
     const r = window.KvLesson.reading;
     return r === null ? 'Qwen3-8B' : scenarios[window.KvLesson.sections[r].scenario].model;
   });

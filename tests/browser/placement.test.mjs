@@ -75,7 +75,7 @@ test('beside each section at 1280×800 the panel draws the section\'s knobs and 
     const seen = await page.evaluate((index) => {
       const s = window.KvLesson.sections[index];
       const h = window.KvLesson.panels[s.panel];
-      const focus = KvSections.focusOf(s, h.knobs(), JSON.parse(document.querySelector('main').dataset.scenarios));
+      const focus = KvSections.focusOf(s, h.knobs(), window.KvLesson.scenarios);
       const fields = h.knobs().filter((k) => k.drawn).map((k) => k.field);
       const layout = h.layout(), bottom = h.focusBottom();
       const figure = document.getElementById(`panel-${s.panel}`).getBoundingClientRect();

@@ -192,7 +192,7 @@ test('a figure that forces multi-head attention into the two-phases panel shows 
   // A figure of the text whose scenario forces multi-head attention, loaded into this panel; or,
   // where the text has none beside it, the same load (lesson.js's click calls setState).
   const clicked = await page.evaluate(() => {
-    const scenarios = JSON.parse(document.querySelector('main').dataset.scenarios);
+    const scenarios = window.KvLesson.scenarios;
     const link = Array.from(document.querySelectorAll('a.kv-fig[data-panel="phases"]'))
       .find((a) => (scenarios[a.dataset.scenarioName] || {}).force_mha === true);
     if (link) link.click();

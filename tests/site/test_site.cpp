@@ -25,6 +25,18 @@ fs::path scratch() {
     return dir;
 }
 
+// An attribute's JSON as the page's script reads it: the text between its quotes, entities decoded.
+nlohmann::json attribute_json(const std::string& html, const std::string& name) {
+    const size_t start = html.find(name + "=\"");
+    if (start == std::string::npos) return nullptr;
+    const size_t from = start + name.size() + 2;
+    std::string text = html.substr(from, html.find('"', from) - from);
+    for (const auto& [entity, c] : {std::pair{"&quot;", "\""}, {"&#39;", "'"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}})
+        for (size_t at = text.find(entity); at != std::string::npos; at = text.find(entity, at + 1))
+            text.replace(at, std::string(entity).size(), c);
+    return nlohmann::json::parse(text);
+}
+
 site::SitePaths paths_for(const fs::path& content, const fs::path& out) {
     const fs::path source = KV_SOURCE_DIR;
     return {content, source / "site", source / "build/wasm/kvcache.js", "", out, out / "manifest.json", source / "tests/validation"};
@@ -44,6 +56,21 @@ TEST_CASE("the real lesson builds, with every figure in the manifest") {
     for (const char* module : {"js/kvcache", "js/kvtools"})  // the panels' module and the tools' (first use)
         for (const char* extension : {".js", ".wasm", ".wasm.js"}) CHECK(fs::exists(out / (std::string(module) + extension)));
     CHECK_THAT(log.str(), Catch::Contains("bound figures, 6 panels"));
+    // The page writes each scenario as it differs from its defaults; with them, each is whole again.
+    const std::string html = site::read_text(out / "index.html").value_or("");
+    const nlohmann::json defaults = attribute_json(html, "data-defaults");
+    const nlohmann::json written = attribute_json(html, "data-scenarios");
+    const nlohmann::json whole = nlohmann::json::parse(site::read_text(out / "manifest.json").value_or("{}"))["scenarios"];
+    CHECK(written.size() == whole.size());
+    for (const auto& [name, differences] : written.items()) {
+        INFO(name);
+        nlohmann::json merged = defaults;
+        for (const auto& [field, value] : differences.items()) {
+            CHECK((!defaults.contains(field) || value != defaults.at(field)));  // no default written again
+            merged[field] = value;
+        }
+        CHECK(merged == whole[name]);
+    }
     fs::remove_all(out);
 }
 

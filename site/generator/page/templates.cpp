@@ -81,10 +81,17 @@ const char* const lesson_font_preload =
     "<script src=\"js/kvfonts.js\" data-fonts=\"fonts/inter-regular.woff2 fonts/inter-semibold.woff2 "
     "fonts/jetbrains-mono.woff2\"></script>\n";
 
-// Every named scenario, whole: the figures name theirs (data-scenario-name) and a click loads it.
-std::string scenarios_attribute(const LessonData& data) {
+// Every named scenario: the figures name theirs (data-scenario-name) and a click loads it. Each is
+// written as the fields where it differs from the page's defaults (data-defaults), which the page's
+// scripts put back (lesson.js, embed.js); whole, the 39 of them repeated every default field.
+std::string scenarios_attribute(const LessonData& data, const json& defaults) {
     json scenarios = json::object();
-    for (const auto& [name, s] : data.scenarios()) scenarios[name] = s.scenario;
+    for (const auto& [name, s] : data.scenarios()) {
+        json differences = json::object();
+        for (const auto& [field, value] : s.scenario.items())
+            if (!defaults.contains(field) || defaults[field] != value) differences[field] = value;
+        scenarios[name] = std::move(differences);
+    }
     return escape_html(scenarios.dump());
 }
 
@@ -135,7 +142,7 @@ std::string index_page(const Templates& templates, const RenderedArticle& articl
                                            {"BODY", article.body_html},
                                            {"DEFAULTS", escape_html(catalog["defaults"].dump())},
                                            {"FIELDS", escape_html(page_fields(catalog).dump())},
-                                           {"SCENARIOS", scenarios_attribute(data)},
+                                           {"SCENARIOS", scenarios_attribute(data, catalog["defaults"])},
                                            {"FIGURE_COUNT", std::to_string(article.figures.size())},
                                            {"INPUT_LIMITS", escape_html(catalog["input_limits"].dump())},
                                            {"PRICES", escape_html(page_prices(prices).dump())},
@@ -153,7 +160,7 @@ std::string embed_page(const Templates& templates, const RenderedArticle& articl
                                            {"FIELDS", escape_html(page_fields(catalog).dump())},
                                            {"LIMITS", escape_html(catalog["limits"].dump())},
                                            {"FORMATS", escape_html(formats.dump())},
-                                           {"SCENARIOS", scenarios_attribute(data)},
+                                           {"SCENARIOS", scenarios_attribute(data, catalog["defaults"])},
                                            {"INPUT_LIMITS", escape_html(catalog["input_limits"].dump())},
                                            {"ACCURACY", escape_html(data.accuracy().dump())},
                                            {"TITLE_TEXT", escape_html(article.title_text)}});
