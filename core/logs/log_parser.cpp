@@ -131,6 +131,14 @@ bool read_profile_line(ParsedLog& p, std::string_view line) {
     return true;
 }
 
+// torch.compile in the profile run (backends.py, monitor.py): a compile-cache miss, and the total time.
+bool read_compile_line(ParsedLog& p, std::string_view line) {
+    const bool compiled = contains(line, "Compiling a graph for ") || contains(line, "saved AOT compiled function");
+    p.graphs_compiled = p.graphs_compiled || compiled;
+    for (std::string_view marker : {"torch.compile takes ", "torch.compile took "}) keep(p.torch_compile_s, number_after(line, marker));
+    return compiled || contains(line, "torch.compile t");
+}
+
 // The KV cache as sized: available memory, tokens, blocks, concurrency, CUDA graphs.
 bool read_cache_line(ParsedLog& p, std::string_view line) {
     if (contains(line, "Available KV cache memory: ")) {
@@ -340,8 +348,8 @@ bool read_line(ParsedLog& p, std::string_view line) {
         p.data_parallel_ranks.push_back(*rank);
     const bool failure = read_failure(p, line);  // at the stage reached before this line
     const PoolFigures earlier = set_pool_aside(p);
-    const bool known = read_engine_line(p, line) || read_profile_line(p, line) || read_cache_line(p, line) || read_refusal_line(p, line) ||
-                       read_stats_line(p, line);
+    const bool known = read_engine_line(p, line) || read_profile_line(p, line) || read_compile_line(p, line) || read_cache_line(p, line) ||
+                       read_refusal_line(p, line) || read_stats_line(p, line);
     keep_pool(p, earlier, rank);
     read_stage(p, line);
     return known || failure;

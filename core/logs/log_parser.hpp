@@ -53,6 +53,10 @@ struct ParsedLog {
     std::optional<int64_t> kv_cache_tokens, gpu_blocks, cpu_blocks, concurrency_tokens;
     std::optional<int64_t> encoder_budget_tokens, encoder_items;  // a multimodal model's profiled images
     std::optional<int64_t> state_block_size;                      // a hybrid model's attention block, raised to hold a state page
+    // torch.compile in the profile run: the graphs compiled afresh ("Compiling a graph for ...", a cold
+    // compile cache, where a warm one loads them), and its total time.
+    bool graphs_compiled = false;
+    std::optional<double> torch_compile_s;
     std::optional<double> max_concurrency;
     // A refusal: kind as the model names it (startup_checks.hpp), and the engine's line.
     std::optional<RefusalKind> refusal_kind;

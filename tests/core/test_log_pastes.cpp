@@ -195,6 +195,50 @@ TEST_CASE("the start-up logs with the model's name taken out: the model inferred
     CHECK(inferred >= 15);  // 18 of them today
 }
 
+TEST_CASE("a start-up that compiled its graphs afresh is told its pool is smaller than a warm restart's") {
+    std::ifstream in(KV_STARTUP_LOGS);
+    REQUIRE(in.good());
+    const nlohmann::json data = nlohmann::json::parse(in);
+    const auto lines_of = [&](const std::string& id) {
+        std::string text;
+        for (const auto& rec : data.at("startups"))
+            if (rec.at("id") == id)
+                for (const auto& line : rec.at("log_lines")) text += line.get<std::string>() + "\n";
+        return text;
+    };
+    // TW-10519/VLLM-ROUTER's log on a DGX Spark: "Compiling a graph for compile range (1, 2048) takes
+    // 45.10 s", "torch.compile takes 50.20 s in total" (0.13's wording) before the pool is sized.
+    const std::string cold = lines_of("repo-vllmrouter-gb10-gpt-oss-20b-abliterated-u025-8k-v0130nv");
+    const ParsedLog p = parse_vllm_log(cold);
+    CHECK(p.graphs_compiled);
+    CHECK(p.kv_cache_tokens == 282624);  // the lines after the compile's still read
+    CHECK(p.torch_compile_s == Approx(50.2));
+    GivenScenario given;
+    given.scenario.model = "gpt-oss-20b";
+    given.scenario.gpu = "GB10";
+    given.fields = {"model", "gpu"};
+    auto outcome = explain_log(cold, given);
+    REQUIRE(std::holds_alternative<LogExplanation>(outcome));
+    const LogExplanation& x = std::get<LogExplanation>(outcome);
+    REQUIRE(x.evaluated);
+    REQUIRE(x.notes.size() == 1);
+    CHECK(x.notes[0].find("compiled the model's graphs afresh (torch.compile 50.2 s)") != std::string::npos);
+    CHECK(x.notes[0].find("On unified memory the compiler's host memory counts too.") != std::string::npos);
+    // The same card's pool as logged sits below the model's, as the note says it would.
+    CHECK(*x.log.kv_cache_tokens < x.result.memory.kv_cache_tokens);
+
+    // vLLM PR #17122's L40S start-up loaded its graphs from the cache (0.8.5): nothing to say.
+    const ParsedLog warm = parse_vllm_log(lines_of("gh17122-l40s-llama31-8b-32k"));
+    CHECK_FALSE(warm.graphs_compiled);
+    CHECK(warm.torch_compile_s == Approx(6.41));
+    CHECK(explained(lines_of("gh17122-l40s-llama31-8b-32k")).notes.empty());
+    // 0.18's wording, and a V0 log (its profile run did not compile, PR #7796) says nothing either.
+    CHECK(parse_vllm_log("INFO [monitor.py:48] torch.compile took 42.67 s in total\n").torch_compile_s == Approx(42.67));
+    CHECK(explained("INFO [worker.py:1] # GPU blocks: 7351, # CPU blocks: 512\n"
+                    "INFO [backends.py:1] Compiling a graph for general shape takes 20.1 s\n")
+              .notes.empty());
+}
+
 TEST_CASE("real pastes from public threads (tests/validation/log_pastes.json): each explained, its numbers and failure read") {
     std::ifstream in(KV_LOG_PASTES);
     REQUIRE(in.good());
