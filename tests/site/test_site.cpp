@@ -2,6 +2,7 @@
 // file:line, and writes nothing.
 #include <catch2/catch.hpp>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -70,6 +71,12 @@ TEST_CASE("the real lesson builds, with every figure in the manifest") {
             merged[field] = value;
         }
         CHECK(merged == whole[name]);
+    }
+    // A flag written in prose must be code: typographic punctuation turns its "--" into an en dash,
+    // which a reader's shell does not take ("\u2013data-parallel-size").
+    for (size_t at = html.find("\u2013"); at != std::string::npos; at = html.find("\u2013", at + 1)) {
+        INFO(html.substr(at > 40 ? at - 40 : 0, 80));
+        CHECK_FALSE(std::islower(static_cast<unsigned char>(html[at + 3])));
     }
     fs::remove_all(out);
 }
