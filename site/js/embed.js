@@ -22,6 +22,7 @@
 //   out: {kv: 'hello'}                             the page has started (and listens)
 //        {kv: 'height', height}                    the page's content height in CSS px, on change
 //        {kv: 'ready', kind, state, errors, fields, formats}  the panel is mounted
+//        {kv: 'failed', message}                   the panel could not start (no WebGL2, a module blocked)
 //        {kv: 'change', state, values, errors, unbound}
 //            after every change (one per set); state is the full scenario; values[field + '|' +
 //            format] the watched values; errors the panel's current messages (a set without
@@ -349,6 +350,7 @@
 
   if (!window.KvPanels) {
     status.textContent = 'The panel script (js/kvpanels.js) did not load.';
+    post({ kv: 'failed', message: status.textContent });
     return;
   }
   status.textContent = 'Loading the panel…';
@@ -369,5 +371,6 @@
     }, function (error) {
       status.textContent = 'The panel could not start: ' + error.message;
       main.classList.add('is-failed');
+      post({ kv: 'failed', message: status.textContent });
     });
 })();

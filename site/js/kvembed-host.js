@@ -178,6 +178,11 @@
       sendWatch(r, true);
     } else if (data.kv === 'height') {
       fit(r, Number(data.height));
+    } else if (data.kv === 'failed') {     // said where the page shows problems; queued clicks go
+      r.queue = [];
+      r.errors = [{ message: String(data.message) }];
+      problem(describe(r.frame) + ': ' + data.message);
+      show(r);
     } else if (data.kv === 'ready' || data.kv === 'change') {
       if (data.state) r.state = data.state;
       if (data.kv === 'ready') {

@@ -70,6 +70,20 @@ test('any host drives the panel by default, and a listed host does too', async (
   }
 });
 
+test('a panel that cannot start says why on the host page, and a click on it is dropped', async () => {
+  const page = await browser.newPage();
+  await page.route('**/open/kv/js/kvcache.js', (route) => route.abort());   // the module's loader
+  await page.goto(`${server.url}/open/`);
+  await page.frameLocator('#kv').locator('.kv-embed__main.is-failed').waitFor({ timeout: 60000 });
+  await page.waitForFunction(() => window.KvEmbedHost.problems.some((p) => p.includes('could not start')), null, { timeout: 10000 });
+  const problem = await page.evaluate(() => window.KvEmbedHost.problems.find((p) => p.includes('could not start')));
+  assert.match(problem, /^<iframe id="kv">: The panel could not start: KvPanels: could not load .*kvcache\.js$/);
+  await page.click('#set');
+  await page.waitForTimeout(500);
+  assert.equal(await page.textContent('#prompt'), '?');
+  await page.close();
+});
+
 test('a page that is not the listed host neither drives the panel nor hears it', async () => {
   const { page } = await drive('/other/');
   await page.waitForTimeout(1500);
