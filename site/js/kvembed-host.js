@@ -13,12 +13,12 @@
 //   data-kv-field + data-kv-format   shows that result field (a dotted path) of the panel's current
 //                                    state, formatted by the lesson's formats (default sig3; `text`
 //                                    prints it as is); the element's own text stays until then
-//   data-kv-errors                   the panel's messages and what this script could not bind
+//   data-kv-errors                   the panel's messages: refused values, fields it cannot show, a failed start
 //   data-kv-target="id"              the iframe's id; may be left out with one panel on the page
 // Each frame is sized to its panel's height (the panel reports it, and every change of it).
 // Clicks before the panel is ready are queued and sent when it is. What cannot be bound (no frame,
-// an unknown panel, field or format, bad JSON) is said once in the console and in data-kv-errors;
-// the author's fallback text is never blanked.
+// an unknown panel, field or format, bad JSON) is said once in the console and kept in
+// KvEmbedHost.problems; the author's fallback text is never blanked.
 // window.KvEmbedHost: state(frame), set(frame, fields), scenario(frame, fields), reset(frame),
 // frames(), problems; frame is the iframe or its id (may be left out with one panel). Each iframe
 // also receives a 'kv-change' event, detail {state, values, errors}.
