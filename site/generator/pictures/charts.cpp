@@ -140,9 +140,8 @@ std::variant<Picture, std::string> intensity(const kv::Result& r, const std::str
              " for 1,024: every sequence in the batch reuses the same bytes. Reading the KV cache stays at " +
              kv::format_intensity(kv_level) + " whatever the batch (" + group + " query heads per KV head" +
              (r.scenario.kv_cache_dtype == kv::DType::fp8 ? ", on one-byte FP8 values" : "") +
-             "), because each sequence reads only its own cache. The ridge point is " +
-             kv::format_intensity(ridge) + precision_note(r) + "; this scenario decodes " +
-             count(static_cast<double>(r.admission.running)) + " sequences.";
+             "), because each sequence reads only its own cache. The ridge point is " + kv::format_intensity(ridge) + precision_note(r) +
+             "; this scenario decodes " + count(static_cast<double>(r.admission.running)) + " sequences.";
     p.svg = svg.finish(254, id, p.title, p.desc);
     return p;
 }
