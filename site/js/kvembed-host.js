@@ -20,8 +20,8 @@
 // an unknown panel, field or format, bad JSON) is said once in the console and kept in
 // KvEmbedHost.problems; the author's fallback text is never blanked.
 // window.KvEmbedHost: state(frame), set(frame, fields), scenario(frame, fields), reset(frame),
-// frames(), problems; frame is the iframe or its id (may be left out with one panel). Each iframe
-// also receives a 'kv-change' event, detail {state, values, errors}.
+// frames(), problems; frame is the iframe or its id, or null with one panel (set(null, fields)).
+// Each iframe also receives a 'kv-change' event, detail {state, values, errors}.
 (function () {
   'use strict';
   if (window.KvEmbedHost) return;   // included twice
