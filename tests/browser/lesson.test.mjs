@@ -59,6 +59,11 @@ async function mountAll(page) {
   await page.evaluate(() => window.scrollTo(0, 0));
 }
 
+// Where a figure's binding is in content/lesson (file:line), by its data-fig: the build's manifest.
+let manifest = null;
+const siteManifest = () => (manifest ??= JSON.parse(fs.readFileSync(path.join(root, 'build/site-manifest.json'), 'utf8')));
+const sourceOf = (id) => siteManifest().figures.find((m) => m.id === id)?.source ?? `figure ${id}`;
+
 const cliCache = new Map();
 // A scenario with a workload (the serving chapter's) is also simulated, as the generator does:
 // its figures read simulation.* and workload.*.
@@ -154,8 +159,8 @@ test('the lesson loads with no console error, no CSP violation and nothing from 
 test('every baked figure equals the native CLI for its binding, formatted by the same core formats', async () => {
   const { page } = await open(`${server.url}/`);
   const figures = await page.evaluate(() => Array.from(document.querySelectorAll('.kv-fig')).map((el) => ({
-    text: el.textContent, field: el.dataset.field, format: el.dataset.format, expr: el.dataset.expr,
-    refs: JSON.parse(el.dataset.refs), source: el.dataset.source, scenarioName: el.dataset.scenarioName,
+    text: el.textContent, id: Number(el.dataset.fig), format: el.dataset.format, expr: el.dataset.expr,
+    refs: JSON.parse(el.dataset.refs), scenarioName: el.dataset.scenarioName,
   })));
   const scenarios = await page.evaluate(() => window.KvLesson.scenarios);
   const declared = await page.evaluate(() => Number(document.querySelector('main').dataset.figureCount));
@@ -192,12 +197,11 @@ test('every baked figure equals the native CLI for its binding, formatted by the
   };
   let searched = 0;
   for (const f of figures) {
-    const where = `${f.source} {{${f.expr} | ${f.format}}}`;
+    const where = `${sourceOf(f.id)} {{${f.expr} | ${f.format}}}`;
     // The onset rate is a search over simulations the generator runs (find_preemption_onset); the
     // CLI has no verb for it, so it is checked against its neighbours: calm below it, busy above.
     if (f.refs.some((r) => r.endsWith('.preemption_onset_rate_per_s'))) {
-      const onset = Number(JSON.parse(fs.readFileSync(path.join(root, 'build/site-manifest.json'), 'utf8')).figures
-        .find((m) => m.binding.includes('preemption_onset_rate_per_s')).refs[0].value);
+      const onset = Number(siteManifest().figures.find((m) => m.binding.includes('preemption_onset_rate_per_s')).refs[0].value);
       assert.ok(onset > scenarios.reasoning_calm.rate_per_s && onset < scenarios.reasoning_busy.rate_per_s, where);
       assert.equal(native(scenarios.reasoning_calm).simulation.preemptions, 0, where);
       assert.ok(native(scenarios.reasoning_busy).simulation.preemptions > 0, where);
@@ -263,7 +267,7 @@ test('clicking a figure loads its scenario into its panel, into view, and into t
   assert.ok((await snippet()).includes(`src="kv/embed.html?${expected}"`), await snippet());
 
   // "12" sequences at 32,768-token prompts, in the first chapter.
-  const fig = page.locator('a.kv-fig[data-scenario-name="long_prompt"][data-field="max_resident_sequences"]').first();
+  const fig = page.locator('a.kv-fig[data-expr="long_prompt.max_resident_sequences"]').first();
   await fig.scrollIntoViewIfNeeded();
   await fig.click();
   await mounted(page, 'admission');
@@ -317,7 +321,7 @@ test('a crafted hash cannot break the page: __proto__ names no panel and no fiel
     const status = await page.textContent('figure.kv-panel .kv-panel__status');
     assert.match(status, /names no panel/, hash);
     // Figure clicks still work and still reach the hash.
-    const fig = page.locator('a.kv-fig[data-scenario-name="long_prompt"][data-field="max_resident_sequences"]').first();
+    const fig = page.locator('a.kv-fig[data-expr="long_prompt.max_resident_sequences"]').first();
     await fig.scrollIntoViewIfNeeded();
     await fig.click();
     await page.waitForFunction(() => location.hash.includes('prompt_tokens=32768'));
@@ -977,7 +981,7 @@ test('each section, read, puts the panel beside it in its scenario, and every fi
         const path = a.dataset.expr.slice(prefix.length);
         if (!a.dataset.expr.startsWith(prefix) || !/^[A-Za-z0-9_.]+$/.test(path)) continue;
         const v = path.split('.').reduce((o, k) => (o === undefined || o === null ? undefined : o[k]), result);
-        figures.push({ where: `${a.dataset.source} {{${a.dataset.expr} | ${a.dataset.format}}}`, text: a.textContent,
+        figures.push({ id: Number(a.dataset.fig), where: `{{${a.dataset.expr} | ${a.dataset.format}}}`, text: a.textContent,
           panel: v === undefined ? '(no such field in the panel)' : a.dataset.format === 'text' ? String(v) : KvPanels.format(v, a.dataset.format) });
       }
       const head = document.querySelector(`#panel-${s.panel} .kv-panel__head`);
@@ -985,7 +989,7 @@ test('each section, read, puts the panel beside it in its scenario, and every fi
         back: !head.querySelector('.kv-panel__back').hidden,
         quoted: Array.from(head.querySelectorAll('.kv-panel__quoted li')).map((li) => ({ cls: li.className, text: li.textContent })) };
     }, section.index);
-    for (const f of seen.figures) assert.equal(f.panel, f.text, f.where);
+    for (const f of seen.figures) assert.equal(f.panel, f.text, `${sourceOf(f.id)} ${f.where}`);
     compared += seen.figures.length;
     // The header names the scenario (model and GPU), says it is the text's, and marks the quoted figures.
     const sc = scenarios[section.scenario];

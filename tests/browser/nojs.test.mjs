@@ -22,7 +22,7 @@ function survey() {
   return {
     expectedFigures: Number(document.querySelector('main').dataset.figureCount),
     figures: figures.length,
-    hiddenFigures: figures.filter((el) => !shown(el) || !el.textContent.trim()).map((el) => el.dataset.source),
+    hiddenFigures: figures.filter((el) => !shown(el) || !el.textContent.trim()).map((el) => `figure ${el.dataset.fig} {{${el.dataset.expr}}}`),
     pictures: pictures.filter((svg) => shown(svg) && svg.getBoundingClientRect().height > 50 &&
       svg.querySelector('title')?.textContent.trim() && svg.querySelector('desc')?.textContent.trim()).length,
     canvasesShown: [...document.querySelectorAll('canvas')].filter(shown).length,

@@ -59,17 +59,19 @@ TEST_CASE("figures are baked with their binding as data attributes") {
     CHECK(a.figures[0].value.formatted == sequences);
     CHECK(a.figures[0].where.line == 5);
     const std::string& html = a.body_html;
-    CHECK_THAT(html, Catch::Contains("class=\"kv-fig\" href=\"#panel-admission\" data-fig=\"1\" data-field=\"max_resident_sequences\" "
-                                     "data-format=\"count\""));
-    CHECK_THAT(html, Catch::Contains("data-source=\"lesson.md:5\""));
+    CHECK_THAT(html, Catch::Contains("class=\"kv-fig\" href=\"#panel-admission\" data-fig=\"1\" data-format=\"count\" "
+                                     "data-expr=\"start.max_resident_sequences\""));
+    // Its file and line are in the build manifest (manifest.cpp), not in the page: the page carries what its scripts read.
+    CHECK(html.find("data-source=") == std::string::npos);
     CHECK_THAT(html, Catch::Contains("data-scenario-name=\"start\""));
     CHECK(html.find("data-scenario=\"") == std::string::npos);  // the scenarios are the page's, not each figure's
     CHECK_THAT(html, Catch::Contains(">" + sequences + "</a> sequences"));
-    // A ratio names both scenarios; a click loads the first.
-    CHECK_THAT(html, Catch::Contains("data-expr=\"rag.ttft_s / start.ttft_s\""));
-    CHECK_THAT(html, Catch::Contains("data-scenario-names=\"[&quot;rag&quot;,&quot;start&quot;]\""));
+    // A ratio reads both scenarios (lesson.js takes their names from its refs); a click loads the first.
+    CHECK_THAT(html,
+               Catch::Contains("data-expr=\"rag.ttft_s / start.ttft_s\" data-refs=\"[&quot;rag.ttft_s&quot;,&quot;start.ttft_s&quot;]\" "
+                               "data-scenario-name=\"rag\""));
     // A fact is not clickable: no scenario to load.
-    CHECK_THAT(html, Catch::Contains("<span class=\"kv-fig kv-fig--fact\" data-fig=\"5\" data-field=\"fact.blocks\""));
+    CHECK_THAT(html, Catch::Contains("<span class=\"kv-fig kv-fig--fact\" data-fig=\"5\" data-format=\""));
     CHECK_THAT(html, Catch::Contains("<span class=\"kv-concept\" data-concept=\"weights\">The weights</span>"));
 }
 

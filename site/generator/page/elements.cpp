@@ -1,8 +1,6 @@
 // The article's elements, each written from its item and the values the core computed for it.
 #include "page/elements.hpp"
 
-#include <algorithm>
-
 #include "base/format.hpp"
 #include "markdown/words.hpp"
 #include "validation/figure_kind.hpp"
@@ -33,11 +31,12 @@ std::string figure_html(const FigureRecord& f, const LessonData& data) {
     const Ref& first = f.binding.refs.front();
     json refs = json::array();
     for (const RefValue& r : f.value.refs) refs.push_back(r.ref.str());
-    std::string attrs =
-        " data-fig=\"" + std::to_string(f.id) + "\"" + " data-field=\"" + escape_html(first.names_scenario() ? first.path : first.str()) +
-        "\"" + " data-format=\"" + escape_html(f.binding.format) + "\"" + " data-expr=\"" +
-        escape_html(trim(std::string_view(f.binding.source_text).substr(0, f.binding.source_text.rfind('|')))) + "\"" + " data-refs=\"" +
-        escape_html(refs.dump()) + "\"" + " data-source=\"" + escape_html(f.where.file + ":" + std::to_string(f.where.line)) + "\"";
+    // What the page's scripts read, nothing they can derive: the scenarios a figure names are its
+    // refs' first parts (lesson.js), and its file and line are in the build's manifest by data-fig.
+    std::string attrs = " data-fig=\"" + std::to_string(f.id) + "\"" + " data-format=\"" + escape_html(f.binding.format) + "\"" +
+                        " data-expr=\"" +
+                        escape_html(trim(std::string_view(f.binding.source_text).substr(0, f.binding.source_text.rfind('|')))) + "\"" +
+                        " data-refs=\"" + escape_html(refs.dump()) + "\"";
     // The first scenario the figure reads is the one a click loads; the others are one more click away.
     const Ref* scenario_ref = nullptr;
     for (const Ref& r : f.binding.refs)
@@ -54,13 +53,9 @@ std::string figure_html(const FigureRecord& f, const LessonData& data) {
         return "<span class=\"kv-fig kv-fig--fact\"" + attrs + " title=\"" + escape_html(title) + "\">" + escape_html(f.value.formatted) +
                "</span>";
     }
-    json names = json::array();
-    for (const Ref& r : f.binding.refs)
-        if (r.names_scenario() && std::find(names.begin(), names.end(), r.source) == names.end()) names.push_back(r.source);
     const EvaluatedScenario* s = data.find_scenario(scenario_ref->source);
     // The scenarios themselves are the page's (main's data-scenarios), not repeated on each figure.
-    attrs +=
-        " data-scenario-name=\"" + escape_html(scenario_ref->source) + "\"" + " data-scenario-names=\"" + escape_html(names.dump()) + "\"";
+    attrs += " data-scenario-name=\"" + escape_html(scenario_ref->source) + "\"";
     if (!f.panel.empty()) attrs += " data-panel=\"" + escape_html(f.panel) + "\"";
     const std::string href = f.panel.empty() ? "" : " href=\"#panel-" + escape_html(f.panel) + "\"";
     std::string title = s->about;
