@@ -215,10 +215,7 @@ var KvPanels = (function () {
   // A lost WebGL context (module: platform_html5.cpp) says so beside the canvas until it returns.
   // Far off screen a panel gives its context back and takes it again as it nears (browsers keep
   // about sixteen a page and drop the oldest); one the browser dropped is asked for every 2 s near.
-  // Both ways are long tasks on a software renderer (40-180 ms given back, 55-305 ms taken again,
-  // SwiftShader at 1x); keeping the context and shrinking the canvas to one pixel instead, tried on
-  // the lesson, cost as much (58-195 ms to resize its drawing buffer): only GL off the main thread
-  // would avoid them.
+  // Long tasks on SwiftShader each way (40-305 ms); so was shrinking the canvas to 1 px instead (58-195).
   function watchContext(canvas, panel) {
     var lostNote = null, released = false, near = true, retry = 0, gl = canvas.getContext('webgl2');
     var ext = gl && gl.getExtension('WEBGL_lose_context');

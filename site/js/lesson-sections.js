@@ -9,6 +9,7 @@
 //                                  (KvLesson.sections); onCross(section) as its part crosses the line
 //   KvSections.focusOf(section, knobs, scenarios) -> {knobs, reads}: what its panel draws first
 //   KvSections.focusPanel(panel, scenarios)       the panel's section made its focus (wide layouts)
+//   KvSections.scenariosOf(figure, scenarios)    -> the names of the scenarios a figure reads, in order
 var KvSections = (function () {
   'use strict';
 
@@ -88,6 +89,12 @@ var KvSections = (function () {
     return { knobs: fields.slice(0, 64), reads: reads.slice(0, 64) };
   }
 
+  // A figure's refs begin with what they read: a scenario's name, or `fact` or `accuracy`.
+  function scenariosOf(figure, scenarios) {
+    return JSON.parse(figure.getAttribute('data-refs')).map(function (ref) { return ref.split('.')[0]; })
+      .filter(function (name, i, all) { return scenarios[name] && all.indexOf(name) === i; });
+  }
+
   // Beside the text (lesson.css's wide layout, where a panel sticks in its own column) the panel
   // draws its section's part first; in one column it stays whole, so its height moves no text.
   var wide = window.matchMedia ? window.matchMedia('(min-width: 70rem)') : { matches: false };
@@ -96,5 +103,5 @@ var KvSections = (function () {
     panel.handle.focus(wide.matches && panel.section ? focusOf(panel.section, panel.handle.knobs(), scenarios) : null);
   }
 
-  return { scan: scan, focusOf: focusOf, focusPanel: focusPanel };
+  return { scan: scan, focusOf: focusOf, focusPanel: focusPanel, scenariosOf: scenariosOf };
 })();

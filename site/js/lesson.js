@@ -151,16 +151,10 @@
 
   var figures = Array.prototype.slice.call(main.querySelectorAll('a.kv-fig[data-panel]'));
 
-  // The scenarios a figure reads, in the order it names them (a fact or an accuracy is none).
-  function scenarioNames(a) {
-    return JSON.parse(a.getAttribute('data-refs')).map(function (ref) { return ref.split('.')[0]; })
-      .filter(function (name, i, all) { return scenarios[name] && all.indexOf(name) === i; });
-  }
-
   function markFigures(id, state) {
     figures.forEach(function (a) {
       if (a.getAttribute('data-panel') !== id) return;
-      var names = scenarioNames(a);
+      var names = KvSections.scenariosOf(a, scenarios);
       var shown = names.filter(function (n) { return KvState.sameScenario(scenarios[n], state); });
       a.classList.toggle('is-active', shown.length > 0);
     });
@@ -172,7 +166,7 @@
     var panel = panels[a.getAttribute('data-panel')];
     if (!panel || !window.KvPanels) return;   // the link still jumps to the panel
     event.preventDefault();
-    var names = scenarioNames(a);
+    var names = KvSections.scenariosOf(a, scenarios);
     // A figure over several scenarios (a ratio, a difference) shows the next one on each click.
     var current = panel.handle ? panel.handle.getState() : null;
     var index = 0;
