@@ -60,8 +60,8 @@ const MAX_FIGURES = 120;
 // cache, the release whose log names the next one, flags kept as code, the glossary made to agree,
 // with the image profile and the offload tier said more briefly: 358,154 -> 358,252); then 356,600
 // when each bound figure stopped carrying what the page's scripts derive or never read: the scenarios
-// it names (lesson.js takes them from its refs), its field, and its file and line, which the build's
-// manifest keeps for the tests (358,252 -> 356,515), 356,700 for saying what LoRA, a mixture of
+// it names (lesson-sections.js reads them from its refs), its field, and its file and line, which
+// the build's manifest keeps for the tests (358,252 -> 356,515), 356,700 for saying what LoRA, a mixture of
 // experts, tensor parallelism and DCGM are where the text first names them (-> 356,665).
 const PAGE_MAX_GZIP_BYTES = 356_700;
 

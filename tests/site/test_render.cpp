@@ -66,7 +66,7 @@ TEST_CASE("figures are baked with their binding as data attributes") {
     CHECK_THAT(html, Catch::Contains("data-scenario-name=\"start\""));
     CHECK(html.find("data-scenario=\"") == std::string::npos);  // the scenarios are the page's, not each figure's
     CHECK_THAT(html, Catch::Contains(">" + sequences + "</a> sequences"));
-    // A ratio reads both scenarios (lesson.js takes their names from its refs); a click loads the first.
+    // A ratio reads both scenarios (lesson-sections.js reads their names from its refs); a click loads the first.
     CHECK_THAT(html,
                Catch::Contains("data-expr=\"rag.ttft_s / start.ttft_s\" data-refs=\"[&quot;rag.ttft_s&quot;,&quot;start.ttft_s&quot;]\" "
                                "data-scenario-name=\"rag\""));

@@ -32,7 +32,7 @@ std::string figure_html(const FigureRecord& f, const LessonData& data) {
     json refs = json::array();
     for (const RefValue& r : f.value.refs) refs.push_back(r.ref.str());
     // What the page's scripts read, nothing they can derive: the scenarios a figure names are its
-    // refs' first parts (lesson.js), and its file and line are in the build's manifest by data-fig.
+    // refs' first parts (lesson-sections.js), and its file and line are in the build's manifest.
     std::string attrs = " data-fig=\"" + std::to_string(f.id) + "\"" + " data-format=\"" + escape_html(f.binding.format) + "\"" +
                         " data-expr=\"" +
                         escape_html(trim(std::string_view(f.binding.source_text).substr(0, f.binding.source_text.rfind('|')))) + "\"" +
