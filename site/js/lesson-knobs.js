@@ -74,7 +74,7 @@
     var text = function (step) { return step.label || (format === 'text' ? String(step.value) : KvPanels.format(step.value, format)); };
     var around = knob.closest('p, li') || knob.parentNode;
     var figures = Array.prototype.filter.call(around.querySelectorAll('.kv-fig'), function (f) {
-      return f !== knob && JSON.parse(f.getAttribute('data-refs')).some(function (r) { return r.split('.')[0] === name; });
+      return f !== knob && KvSections.scenariosOf(f, lesson.scenarios).indexOf(name) >= 0;
     });
     figures.forEach(function (f) { f.setAttribute('data-printed', f.textContent); });
 

@@ -201,7 +201,7 @@ test('every baked figure equals the native CLI for its binding, formatted by the
     // The onset rate is a search over simulations the generator runs (find_preemption_onset); the
     // CLI has no verb for it, so it is checked against its neighbours: calm below it, busy above.
     if (f.refs.some((r) => r.endsWith('.preemption_onset_rate_per_s'))) {
-      const onset = Number(siteManifest().figures.find((m) => m.binding.includes('preemption_onset_rate_per_s')).refs[0].value);
+      const onset = Number(siteManifest().figures.find((m) => m.id === f.id).refs[0].value);
       assert.ok(onset > scenarios.reasoning_calm.rate_per_s && onset < scenarios.reasoning_busy.rate_per_s, where);
       assert.equal(native(scenarios.reasoning_calm).simulation.preemptions, 0, where);
       assert.ok(native(scenarios.reasoning_busy).simulation.preemptions > 0, where);
