@@ -27,7 +27,8 @@
 //            after every change (one per set); state is the full scenario; values[field + '|' +
 //            format] the watched values; errors the panel's current messages (a set without
 //            errors clears them); unbound the watched pairs it cannot show: [{field, format,
-//            code: 'unknown_field' | 'unknown_format', message}]
+//            code: 'unknown_field' | 'unknown_format' | 'no_value' (a serving run that did not
+//            start: its simulation.* fields), message}]
 // Messages go to any framing origin by default: the panel's data is public. A course site that
 // wants them kept to itself lists its origins: `?host=https://course.example.edu` (repeat the
 // parameter or separate origins with commas); the panel then posts only there and ignores
@@ -200,6 +201,18 @@
     }, result);
   }
 
+  // The dotted path's first part that the result holds as null ('simulation' while the serving
+  // panel has no run), or null where the path meets no such group.
+  function emptyGroup(result, path) {
+    var parts = path.split('.'), o = result;
+    for (var i = 0; i < parts.length - 1; i++) {
+      if (o === null || typeof o !== 'object' || !Object.prototype.hasOwnProperty.call(o, parts[i])) return null;
+      o = o[parts[i]];
+      if (o === null) return parts.slice(0, i + 1).join('.');
+    }
+    return null;
+  }
+
   var applyingSet = false;  // a host's set is being applied: its own report follows
 
   function report() {
@@ -210,10 +223,16 @@
     formatter().then(function (format) {
       var values = {}, unbound = watchCut.slice();
       watched.forEach(function (w) {
-        var field = w[0], name = w[1], v = lookup(result, field);
+        var field = w[0], name = w[1], v = lookup(result, field), group = v === undefined ? emptyGroup(result, field) : null;
         if (formats.length && formats.indexOf(name) < 0) {
           unbound.push({ field: field, format: name, code: 'unknown_format', message: 'data-kv-format "' + name +
             '" is not a format; use ' + formats.join(', ') + '.' });
+        } else if (group) {
+          // A group with no value now (the serving panel's run: refused, or its first still under
+          // way) is not a typo: the author's text stays, and a refused run says why.
+          var why = group === 'simulation' && result.simulation_error;
+          if (why) unbound.push({ field: field, format: name, code: 'no_value', message: 'data-kv-field "' + field +
+            '" has no value: the serving run did not start (' + why.message + ').' });
         } else if (v === undefined) {
           unbound.push({ field: field, format: name, code: 'unknown_field', message: 'data-kv-field "' + field +
             '" is not a result field; use ' + Object.keys(result).join(', ') + ' (dotted paths reach inside groups).' });

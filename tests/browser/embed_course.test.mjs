@@ -61,6 +61,12 @@ ${scriptLine}`));
   f.style.cssText = 'width:100%;border:0';
   document.body.appendChild(f);
 });`);
+  // A serving panel whose engine cannot start (a 70B model on one L4): its run's fields have no value.
+  write('refused.html', page('', `<iframe data-kv-embed id="sv" src="kv/embed.html?panel=serving&model=Llama-3.1-70B&gpu=L4" style="width:100%;border:0"></iframe>
+<span id="pre" data-kv-target="sv" data-kv-field="simulation.preemptions" data-kv-format="count">author's text</span>
+<button type="button" id="fits" data-kv-target="sv" data-kv-set='{"model": "Llama-3.1-8B", "gpu": "H100"}'>fits</button>
+<p id="errs" data-kv-target="sv" data-kv-errors></p>
+${scriptLine}`));
   write('noscript.html', page('', '<iframe id="kv" src="kv/embed.html?panel=admission&prompt_tokens=0&height=700" height="700" style="width:100%;border:0"></iframe>'));
   // Fonts load with CORS: a sandboxed (opaque-origin) page needs Access-Control-Allow-Origin.
   server = await serve({ '/course/kv/': site, '/course/': hostDir, '/': site }, { 'Access-Control-Allow-Origin': '*' });
@@ -282,6 +288,26 @@ test('typos are named once in the console and in data-kv-errors; the author\'s t
   assert.deepEqual(await frame().evaluate(() => window.KvEmbed.messages), []);
   assert.match(await p.textContent('#errs'), /max_resident_seqs/);
   assert.deepEqual(errors, []);
+  await p.close();
+});
+
+test('a serving run that did not start leaves the author\'s text and says why; a run that lands fills it', async () => {
+  const { page: p, errors, warnings } = await open(`${server.url}/course/refused.html`);
+  const frame = () => p.frames().find((f) => f.url().includes('embed.html'));
+  await p.waitForFunction(() => /did not start/.test(document.getElementById('errs').textContent), null, { timeout: 60000 });
+  const why = await frame().evaluate(() => window.KvEmbed.handle.result().simulation_error.message);
+  assert.ok(why.length > 0);
+  assert.equal(await p.textContent('#pre'), "author's text");
+  const problems = await p.evaluate(() => KvEmbedHost.problems);
+  assert.ok(problems.some((t) => t.includes('data-kv-field "simulation.preemptions" has no value: the serving run did not start (' + why)), problems.join('\n'));
+  assert.ok(!problems.some((t) => /is not a result field/.test(t)), problems.join('\n'));
+  await p.click('#fits');
+  await frame().waitForFunction(() => window.KvEmbed.handle.result().simulation !== null, null, { timeout: 60000 });
+  const expected = await frame().evaluate(() => KvPanels.format(window.KvEmbed.handle.result().simulation.preemptions, 'count'));
+  await p.waitForFunction((v) => document.getElementById('pre').textContent === v, expected);
+  await p.waitForFunction(() => !/did not start/.test(document.getElementById('errs').textContent));
+  assert.deepEqual(errors, []);
+  assert.equal(warnings.filter((w) => !/has no value/.test(w)).length, 0, warnings.join('\n'));
   await p.close();
 });
 
