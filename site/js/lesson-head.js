@@ -7,6 +7,7 @@
 //   KvPanelHead.describe(state, result, base)             -> the scenario in words
 //   KvPanelHead.differences(before, after)                -> [what changed, in words]
 //   KvPanelHead.say(panel, text)                          the visible note, fading in
+//   KvPanelHead.problem(panel, text)                      the note, as what the mounted panel refused
 //   KvPanelHead.valueAt(result, 'decode.flops')           -> a result field by its dotted path (lesson-knobs.js too)
 // Numbers are formatted by the core (KvPanels.format) once the module is loaded.
 var KvPanelHead = (function () {
@@ -155,11 +156,21 @@ var KvPanelHead = (function () {
     var note = panel.note;
     if (!note) return;
     note.textContent = text;
-    note.classList.remove('is-fresh');   // two notes within two frames fade in once, with the later text
+    note.classList.remove('is-fresh', 'is-problem');   // two notes within two frames fade in once, with the later text
     requestAnimationFrame(function () {
       requestAnimationFrame(function () { note.classList.add('is-fresh'); });
     });
   }
 
-  return { show: show, describe: describe, differences: differences, say: say, valueAt: valueAt };
+  // A refusal (a bad address field, a state the panel would not take) on a panel that goes on
+  // drawing: said in its header, where the reader looks, after the change notices that the accepted
+  // part of the same set queued (they clear the note, as the reader's changes do).
+  function problem(panel, text) {
+    queueMicrotask(function () {
+      say(panel, text);
+      if (panel.note) panel.note.classList.add('is-problem');
+    });
+  }
+
+  return { show: show, describe: describe, differences: differences, say: say, problem: problem, valueAt: valueAt };
 })();

@@ -37,8 +37,7 @@
       figure: figure,
       canvas: figure.querySelector('canvas'),
       status: figure.querySelector('.kv-panel__status'),
-      link: figure.querySelector('[data-embed-link]'),
-      head: head,
+      link: figure.querySelector('[data-embed-link]'), head: head,
       scenarioLine: head && head.querySelector('.kv-panel__scenario'), note: head && head.querySelector('.kv-panel__note'),
       quoted: head && head.querySelector('.kv-panel__quoted'), back: head && head.querySelector('.kv-panel__back'),
       initial: JSON.parse(figure.getAttribute('data-state')),
@@ -53,6 +52,7 @@
   });
 
   function setStatus(panel, text, failed) {
+    if (panel.handle) return KvPanelHead.problem(panel, text);   // it goes on drawing
     if (!panel.status) return;
     panel.status.textContent = text;
     panel.figure.classList.toggle('is-failed', !!failed);

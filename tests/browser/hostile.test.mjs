@@ -97,7 +97,11 @@ test('the same fields in the lesson\'s address are refused by name on its servin
   const run = await page.evaluate(() => window.KvLesson.panels.serving.result());
   assert.equal(run.status, 'ok');
   assert.equal(run.simulation.finished, state.requests);
-  const status = await page.textContent('#panel-serving .kv-panel__status');
+  // Said above the panel, which goes on drawing.
+  const note = page.locator('#panel-serving .kv-panel__note.is-problem');
+  await note.waitFor();
+  assert.ok(await page.isVisible('#panel-serving canvas'));
+  const status = await note.textContent();
   assert.match(status, /From the address: the run would prefill [\d,]+ prompt tokens \(20,000 requests\); a simulated run prefills at most [\d,]+/);
   assert.deepEqual(errors, []);
   await page.close();

@@ -318,8 +318,8 @@ test('a crafted hash cannot break the page: __proto__ names no panel and no fiel
   for (const hash of ['#panel=__proto__', '#panel=constructor', '#panel=nonsense']) {
     const { page, errors } = await open(`${server.url}/${hash}`);
     await mounted(page, 'admission');
-    const status = await page.textContent('figure.kv-panel .kv-panel__status');
-    assert.match(status, /names no panel/, hash);
+    await page.locator('figure.kv-panel .kv-panel__note.is-problem').first().filter({ hasText: 'names no panel' }).waitFor();
+    assert.ok(await page.locator('figure.kv-panel canvas').first().isVisible(), hash);
     // Figure clicks still work and still reach the hash.
     const fig = page.locator('a.kv-fig[data-expr="long_prompt.max_resident_sequences"]').first();
     await fig.scrollIntoViewIfNeeded();
@@ -331,9 +331,22 @@ test('a crafted hash cannot break the page: __proto__ names no panel and no fiel
   const { page, errors } = await open(`${server.url}/#panel=admission&__proto__=x&prompt_tokens=8192`);
   await mounted(page, 'admission');
   await page.waitForFunction(() => window.KvLesson.panels.admission.getState().prompt_tokens === 8192);
-  assert.match(await page.textContent('#panel-admission .kv-panel__status'), /"__proto__" is not a scenario field/);
+  await page.locator('#panel-admission .kv-panel__note.is-problem').filter({ hasText: '"__proto__" is not a scenario field' }).waitFor();
   assert.deepEqual(errors, []);
   await page.close();
+  // A value out of range: named where the reader sees it, the panel drawn with the address's other fields.
+  const bad = await open(`${server.url}/#panel=admission&prompt_tokens=0&concurrent_requests=64`);
+  await mounted(bad.page, 'admission');
+  await bad.page.waitForFunction(() => window.KvLesson.panels.admission.getState().concurrent_requests === 64);
+  const note = bad.page.locator('#panel-admission .kv-panel__note.is-problem');
+  await note.filter({ hasText: /prompt_tokens is 0; it must be a whole number from 1 to/ }).waitFor();
+  const box = await bad.page.locator('#panel-admission canvas').boundingBox();
+  assert.ok(box && box.height > 300, JSON.stringify(box));
+  // The reader's next change clears it.
+  await bad.page.evaluate(() => window.KvLesson.panels.admission.setState({ prompt_tokens: 2048 }));
+  await bad.page.waitForFunction(() => !document.querySelector('#panel-admission .kv-panel__note').textContent);
+  assert.deepEqual(bad.errors, []);
+  await bad.page.close();
 });
 
 test('embed.html honours its parameters, query or hash', async () => {
