@@ -46,6 +46,7 @@
   var canvas = main.querySelector('canvas');
   var status = main.querySelector('.kv-panel__status');
   var defaults = JSON.parse(main.getAttribute('data-defaults') || '{}');
+  var panelDefaults = defaults;   // the mounted panel's whole default state (a serving panel adds its workload's)
   var limits = JSON.parse(main.getAttribute('data-limits') || '{}');
   var inputLimits = JSON.parse(main.getAttribute('data-input-limits') || '{}');   // core/io/input_text.hpp's
   var formats = JSON.parse(main.getAttribute('data-formats') || '[]');
@@ -159,7 +160,12 @@
       if (!a) return;
       event.preventDefault();
       var scenarios = JSON.parse(main.getAttribute('data-scenarios') || '{}');
-      if (embed.handle) embed.handle.setState(Object.assign({}, defaults, scenarios[a.getAttribute('data-scenario-name')]));
+      if (!embed.handle) return;
+      // Whole from the panel's defaults, and only its fields (a serving workload is no admission field).
+      var state = Object.assign({}, panelDefaults, scenarios[a.getAttribute('data-scenario-name')]);
+      Object.keys(state).forEach(function (k) { if (!(k in panelDefaults)) delete state[k]; });
+      var reply = embed.handle.setState(state);
+      showMessages(reply && reply.error ? [reply.error] : []);
     });
   }
 
@@ -195,22 +201,16 @@
     return formatModule;
   }
 
+  // A dotted path's {value} in the result ({} where it has none), or {empty}: the first group on the
+  // way that is null now ('simulation' while the serving panel has no run).
   function lookup(result, path) {
-    return path.split('.').reduce(function (o, k) {
-      return o !== null && typeof o === 'object' && Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
-    }, result);
-  }
-
-  // The dotted path's first part that the result holds as null ('simulation' while the serving
-  // panel has no run), or null where the path meets no such group.
-  function emptyGroup(result, path) {
     var parts = path.split('.'), o = result;
-    for (var i = 0; i < parts.length - 1; i++) {
-      if (o === null || typeof o !== 'object' || !Object.prototype.hasOwnProperty.call(o, parts[i])) return null;
+    for (var i = 0; i < parts.length; i++) {
+      if (o === null && i > 0) return { empty: parts.slice(0, i).join('.') };
+      if (o === null || typeof o !== 'object' || !Object.prototype.hasOwnProperty.call(o, parts[i])) return {};
       o = o[parts[i]];
-      if (o === null) return parts.slice(0, i + 1).join('.');
     }
-    return null;
+    return { value: o };
   }
 
   var applyingSet = false;  // a host's set is being applied: its own report follows
@@ -223,7 +223,7 @@
     formatter().then(function (format) {
       var values = {}, unbound = watchCut.slice();
       watched.forEach(function (w) {
-        var field = w[0], name = w[1], v = lookup(result, field), group = v === undefined ? emptyGroup(result, field) : null;
+        var field = w[0], name = w[1], found = lookup(result, field), v = found.value, group = found.empty;
         if (formats.length && formats.indexOf(name) < 0) {
           unbound.push({ field: field, format: name, code: 'unknown_format', message: 'data-kv-format "' + name +
             '" is not a format; use ' + formats.join(', ') + '.' });
@@ -309,13 +309,13 @@
       if (data.kv === 'set') {
         errors = KvState.applyFields(handle, pairsOf(data.state), knownFields);
       } else {
-        var whole = data.kv === 'reset' ? addressState : Object.assign({}, defaults);
+        var whole = data.kv === 'reset' ? addressState : Object.assign({}, panelDefaults);
         if (data.kv === 'scenario') Object.keys(data.state).forEach(function (k) { whole[k] = KvState.coerce(k, typeof data.state[k] === 'string' ? data.state[k] : JSON.stringify(data.state[k])); });
         var reply = handle.setState(whole);
         errors = [];
         if (reply && reply.error) {
           // Name each field that is refused; the rest of the scenario still applies.
-          handle.setState(defaults);
+          handle.setState(panelDefaults);
           errors = KvState.applyFields(handle, pairsOf(data.state || {}), knownFields);
         }
       }
@@ -376,6 +376,7 @@
   KvPanels.mount(canvas, { panel: kind, state: defaults, moduleUrl: main.getAttribute('data-module') })
     .then(function (handle) {
       embed.handle = handle;
+      panelDefaults = handle.getState();   // the defaults, with a serving panel's workload
       main.classList.add('is-mounted');
       messages = messages.concat(KvState.applyFields(handle, fields, knownFields));
       addressState = handle.getState();

@@ -12,10 +12,13 @@
   var RIGHT = 0.10;   // within 10% of the core's value counts as right
   var CLOSE = 0.25;
 
-  // "1,234", "144 KiB" or "3.2x" as a number; NaN when it is none.
+  // "1,234", "144 KiB" or "3.2x" as a number; NaN when it is none, as "1,0,0" or "12,34" are
+  // (a comma only groups thousands).
   function readNumber(text) {
-    var match = String(text).replace(/,/g, '').trim().match(/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?/);
-    return match ? Number(match[0]) : NaN;
+    var t = String(text).trim();
+    var match = t.match(/^[-+]?(\d{1,3}(,\d{3})+(\.\d*)?|\d+\.?\d*|\.\d+)([eE][-+]?\d+)?/);
+    if (!match || /^[,.\d]/.test(t.slice(match[0].length))) return NaN;
+    return Number(match[0].replace(/,/g, ''));
   }
 
   // The verdict for a prediction, as a sentence: {right, message}. `unchanged` (with its text) is

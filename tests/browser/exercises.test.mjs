@@ -65,6 +65,10 @@ test('a prediction typed and checked with the keyboard is judged against the cor
   assert.match(low, /close, but more than 10% low/);
   const empty = await predict(page, 'gqa-14b', 'many');
   assert.equal(empty, 'Type a number first, then press Check.');
+  // A comma only groups thousands: "1,0,0" is not one hundred, "1,234" is 1234.
+  assert.equal(await predict(page, 'gqa-14b', '1,0,0'), 'Type a number first, then press Check.');
+  assert.ok(kib < 500, kib);
+  assert.match(await predict(page, 'bytes-32b', '1,000'), /off by more than a factor of two, too high/);
   assert.equal(await page.$eval('#exercise-gqa-14b details', (d) => d.open), false, 'no number, no answer');
   assert.deepEqual(errors, []);
   await page.close();
@@ -139,6 +143,34 @@ test('embed.html?exercises=gqa shows that set under the panel, answers it, and a
   assert.match(verdict, /^Right: /);
   await page.click('#exercise-gqa-14b .kv-exercise__value .kv-fig');
   assert.equal(await page.evaluate(() => window.KvEmbed.handle.getState().model), 'Qwen3-14B');
+  assert.deepEqual(await page.evaluate(() => window.KvEmbed.messages), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('embed.html: an exercise figure loads its whole scenario into the panel that is there, or says why not', async () => {
+  const page = await browser.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${server.url}/embed.html?panel=serving&exercises=serving&exercises=memory`);
+  await page.waitForFunction(() => window.KvEmbed && window.KvEmbed.handle, null, { timeout: 60000 });
+  // The links name the lesson's panels, which this page has not: they open the lesson.
+  const hrefs = await page.$$eval('.kv-embed__exercises a.kv-fig', (all) => all.map((a) => a.getAttribute('href')));
+  assert.ok(hrefs.length > 0 && hrefs.every((h) => /^index\.html#panel-[a-z]+(-\d+)?$/.test(h)), hrefs.join(' '));
+  const start = await page.evaluate(() => window.KvEmbed.handle.getState());
+  await page.click('#exercise-serving-faster-rate summary');
+  await page.click('#exercise-serving-faster-rate a.kv-fig[data-scenario-name="chat_12"]');
+  assert.equal(await page.evaluate(() => window.KvEmbed.handle.getState().rate_per_s), 12);
+  // The next figure's scenario has no workload of its own: the panel's default workload comes back.
+  await page.click('#exercise-memory-utilization a.kv-fig[data-scenario-name="util_95"]');
+  const after = await page.evaluate(() => window.KvEmbed.handle.getState());
+  assert.equal(after.gpu_memory_utilization, 0.95);
+  assert.equal(after.rate_per_s, start.rate_per_s);
+  assert.equal(new URL(page.url()).pathname.endsWith('embed.html'), true);
+  // An admission panel takes a serving figure's scenario without its workload, and says nothing.
+  await page.goto(`${server.url}/embed.html?panel=admission&exercises=serving&gpu_memory_utilization=0.8`);
+  await page.waitForFunction(() => window.KvEmbed && window.KvEmbed.handle, null, { timeout: 60000 });
+  await page.click('#exercise-serving-faster-rate a.kv-fig[data-scenario-name="chat_steady"] >> nth=0');
+  assert.equal(await page.evaluate(() => window.KvEmbed.handle.getState().gpu_memory_utilization), 0.9);
   assert.deepEqual(await page.evaluate(() => window.KvEmbed.messages), []);
   assert.deepEqual(errors, []);
   await page.close();

@@ -16,9 +16,12 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 // Every exercise of the lesson, hidden: embed.html?exercises=SET shows the set's (site/js/embed.js).
+// A figure's link names a panel of the lesson, which embed.html has not: it opens the lesson there
+// (a new tab, no script), where embed.js's click loads the figure's scenario into its own panel.
 std::string embed_exercises(const RenderedArticle& article) {
     std::string html;
     for (const auto& [id, block] : article.exercises) html += block + "\n";
+    for (size_t at = 0; (at = html.find(" href=\"#panel-", at)) != std::string::npos;) html.insert(at += 7, "index.html");
     return html.empty() ? "" : "<div class=\"kv-embed__exercises\" hidden>\n" + html + "</div>";
 }
 
