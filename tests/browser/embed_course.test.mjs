@@ -95,6 +95,12 @@ const embedFrame = (p, id) => p.frames().find((f) => f.parentFrame() && f.name()
 test('the documented snippet is host-snippet.html, in site/README.md and in the lesson', async () => {
   const readme = fs.readFileSync(path.join(root, 'site/README.md'), 'utf8');
   assert.ok(readme.includes('```html\n' + snippet + '\n```'), 'site/README.md shows host-snippet.html as is');
+  // Every format a data-kv-format may name (embed.html's list, from the core) is documented.
+  const embedPage = fs.readFileSync(path.join(site, 'embed.html'), 'utf8');
+  const formats = JSON.parse(embedPage.match(/data-formats="([^"]*)"/)[1].replace(/&quot;/g, '"'));
+  const documented = readme.slice(readme.indexOf('Formats (core/base/format.hpp'));
+  assert.ok(formats.length > 20);
+  for (const f of formats) assert.ok(documented.includes('`' + f + '`'), `site/README.md's formats lack ${f}`);
   const { page: p } = await open(`${server.url}/`);
   assert.equal((await p.textContent('.kv-article pre code.language-html')).trim(), snippet);
   await p.close();
