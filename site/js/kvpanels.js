@@ -233,7 +233,8 @@ var KvPanels = (function () {
       watcher.observe(canvas);
       panel.cleanup.push(function () { watcher.disconnect(); clearTimeout(retry); });
     }
-    var onLost = function () {
+    var onLost = function (e) {
+      e.preventDefault();   // else the browser allows no restoreContext() for a loss the module did not hear
       if (ext && !released && !retry) retry = setTimeout(askBack, 2000);
       if (lostNote || released) return;
       lostNote = Object.assign(document.createElement('p'), { className: 'kv-panel__lost', role: 'status',
@@ -241,8 +242,7 @@ var KvPanels = (function () {
       canvas.insertAdjacentElement('afterend', lostNote);
     };
     var onRestored = function () { if (lostNote) lostNote.remove(); lostNote = null; };
-    canvas.addEventListener('webglcontextlost', onLost);
-    canvas.addEventListener('webglcontextrestored', onRestored);
+    canvas.addEventListener('webglcontextlost', onLost); canvas.addEventListener('webglcontextrestored', onRestored);
     panel.cleanup.push(function () {
       canvas.removeEventListener('webglcontextlost', onLost);
       canvas.removeEventListener('webglcontextrestored', onRestored);
