@@ -168,7 +168,7 @@ var KvPanels = (function () {
   // Tells the module when the canvas is on or off screen and when its size or the device pixel
   // ratio changes; a click focuses the canvas (the module prevents the mousedown's default, text
   // selection). Each watcher's undoing goes into panel.cleanup.
-  function watchCanvas(id, canvas, panel, size) {
+  function watchCanvas(id, canvas, panel) {
     var focusOnPress = function () { canvas.focus({ preventScroll: true }); };
     canvas.addEventListener('mousedown', focusOnPress);
     panel.cleanup.push(function () { canvas.removeEventListener('mousedown', focusOnPress); });
@@ -180,12 +180,9 @@ var KvPanels = (function () {
       io.observe(canvas);
       panel.cleanup.push(function () { io.disconnect(); });
     }
-    var lastSize = size.join();
-    var resize = function (next) {
-      if (next.join() === lastSize) return;
-      lastSize = next.join();
-      kv.panelResize(id, next[0], next[1], next[2], next[3], next[4], next[5]);
-    };
+    // Every size the observer reports goes to the module, which ignores one it has: a cache here
+    // missed the mount's own two heights (the whole panel, then its focus) landing between reports.
+    var resize = function (next) { kv.panelResize(id, next[0], next[1], next[2], next[3], next[4], next[5]); };
     if (window.ResizeObserver) {
       // device-pixel-content-box gives the exact backing-store size (crisp at 1.25, 1.5...).
       var ro = new ResizeObserver(function (entries) {
@@ -326,7 +323,7 @@ var KvPanels = (function () {
         applyHeight(canvas, pendingHeights[id]);
         delete pendingHeights[id];
       }
-      watchCanvas(id, canvas, panel, size);
+      watchCanvas(id, canvas, panel);
       var handle = makeHandle(id, canvas, panel, reply);
       if (window.KvTwin) KvTwin.attach(handle);   // the canvas's accessible twin and key-results strip
       return handle;

@@ -54,3 +54,27 @@ test('at 390 px nothing overflows sideways, and the pictures\' labels are inside
     await page.close();
   }
 });
+
+test('on a phone at three device pixels a CSS pixel, each panel\'s backing store is its box, not a height it had while mounting', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${server.url}/`);
+    // A panel mounts whole, then its section's focus shortens it: two heights in one task.
+    for (const kind of ['phases', 'batching']) {
+      await page.locator(`#panel-${kind} canvas`).scrollIntoViewIfNeeded();
+      await page.waitForFunction((k) => window.KvLesson && window.KvLesson.panels[k], kind, { timeout: 60000 });
+      await page.waitForFunction((k) => {
+        const c = document.querySelector(`#panel-${k} canvas`);
+        return Math.abs(c.height - Math.round(c.getBoundingClientRect().height * 3)) <= 3;
+      }, kind, { timeout: 10000 }).catch(() => {});
+      const [box, store] = await page.evaluate((k) => {
+        const c = document.querySelector(`#panel-${k} canvas`);
+        return [c.getBoundingClientRect().height, c.height];
+      }, kind);
+      assert.ok(Math.abs(store - Math.round(box * 3)) <= 3, `${kind}: a ${box}-px box drawn from a ${store}-px store`);
+    }
+  } finally {
+    await context.close();
+  }
+});
