@@ -97,7 +97,8 @@ std::string format_band(double fraction) {
     return "±" + format_fixed(percent, percent < 9.95 ? 1 : 0) + "%";
 }
 
-std::string format_factor(double ratio, int decimals) { return format_fixed(ratio, decimals) + "×"; }
+// From a hundred on, whole and grouped (41,591×, not 41591.00×): the decimals say nothing there.
+std::string format_factor(double ratio, int decimals) { return format_grouped(ratio, std::fabs(ratio) >= 100 ? 0 : decimals) + "×"; }
 
 std::string format_params(double params) {
     params = finite_or_zero(params);

@@ -20,7 +20,7 @@ std::string format_gib(double bytes, int decimals);                // 55.66 GiB
 std::string format_duration(double seconds);                       // 27.9 ms, 1.23 s
 std::string format_percent(double fraction, int decimals);         // 83%
 std::string format_band(double fraction);                          // ±12%, ±0.6%: a median error, to two digits
-std::string format_factor(double ratio, int decimals);             // 3.17×
+std::string format_factor(double ratio, int decimals);             // 3.17×; 41,591× from 100 on
 std::string format_params(double params);                          // 8.19B
 std::string format_tokens_per_s(double rate);                      // 2,322 tokens/s
 std::string format_flops_per_s(double rate);                       // 989 TFLOP/s (decimal, as data sheets)

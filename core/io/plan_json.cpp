@@ -26,7 +26,7 @@ namespace {
 
 json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
-json percentiles(const Percentiles& p) { return {{"p50", p.p50}, {"p90", p.p90}, {"p99", p.p99}, {"mean", p.mean}}; }
+json percentiles(const Percentiles& p) { return {{"p50", p.p50}, {"p90", p.p90}, {"p99", p.p99}, {"mean", p.mean}, {"count", p.count}}; }
 
 // The target load as simulated on the busiest replica; costs only with a GPU-hour price.
 json served_to_json(const std::optional<ServedLoad>& s, const PlanTarget& t) {

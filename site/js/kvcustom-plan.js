@@ -85,7 +85,7 @@
     row('Users', format(m.running, 'count') + ' of ' + format(m.users_per_replica, 'count') + ' running; the KV cache holds ' +
       plural(m.max_resident_sequences, 'sequence', 'sequences') + ' (' + format(m.users_headroom, 'x2') + ' headroom)');
     if (c.served) {
-      row('TPOT', percentiles(c.served.tpot_s));
+      row('TPOT', c.served.tpot_s.count ? percentiles(c.served.tpot_s) : 'none: one output token has no time between tokens');
       row('TTFT', percentiles(c.served.ttft_s));
       row('Output', format(c.served.output_tokens_per_s, 'tokens_per_s') + (c.replicas > 1 ? ' across the replicas' : ''));
       if (c.served.cost) row('Cost', money(c.served.cost.per_million_output_tokens) + ' per million output tokens, ' +

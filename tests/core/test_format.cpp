@@ -64,6 +64,8 @@ TEST_CASE("durations, percentages, factors, parameters") {
     CHECK(format_band(-0.0996) == "±10%");
     CHECK(format_named(0.2, "band") == "±20%");
     CHECK(format_factor(3.1699, 2) == "3.17×");
+    CHECK(format_factor(41591.0, 2) == "41,591×");  // the planner's headroom for one user
+    CHECK(format_factor(99.5, 1) == "99.5×");
     CHECK(format_params(8190735360.0) == "8.19B");
     CHECK(format_params(9096705024.0) == "9.10B");
     CHECK(format_tokens_per_s(2323.06) == "2,323 tokens/s");
