@@ -275,10 +275,18 @@ struct Search {
         }
     }
 
-    // Between misses: one that ran the load before one that did not, then the smaller worst
-    // overshoot of an objective, then the static order.
+    // Between misses: one that ran the load before one that did not; for a rate, one that keeps up
+    // with it, else the one whose replicas complete the most of it; then fewer missed objectives, the
+    // smaller worst overshoot, then the static order.
     bool served_closer(const PlanCandidate& a, const PlanCandidate& b) const {
         if (a.served.has_value() != b.served.has_value()) return a.served.has_value();
+        if (a.served && b.served && t.rate_per_s) {
+            const bool a_behind = a.served->load == Load::overloaded, b_behind = b.served->load == Load::overloaded;
+            if (a_behind != b_behind) return !a_behind;
+            const double a_done = a.served->sustained_rate_per_s * static_cast<double>(a.replicas);
+            const double b_done = b.served->sustained_rate_per_s * static_cast<double>(b.replicas);
+            if (a_behind && a_done != b_done) return a_done > b_done;
+        }
         if (a.served && b.served && a.misses.size() != b.misses.size()) return a.misses.size() < b.misses.size();
         if (a.served && b.served) return a.served->tpot_s.p99 < b.served->tpot_s.p99;
         return closer(a, b, t.users);
@@ -299,8 +307,11 @@ struct Search {
                              format_duration(first.served->tpot_s.p99) + ", p99 TTFT " + format_duration(first.served->ttft_s.p99) + ".";
         } else if (closest) {
             result.closest = std::move(closest);
-            result.summary = "Nothing meets " + words + ". Closest: " + shape(*result.closest) + " runs " +
-                             format_count(users_running(*result.closest, t.users)) + " of " + format_count(t.users) + " users" +
+            // A rate has no users to count: what the closest does with the rate is its first miss.
+            const std::string running =
+                t.rate_per_s ? std::string()
+                             : " runs " + format_count(users_running(*result.closest, t.users)) + " of " + format_count(t.users) + " users";
+            result.summary = "Nothing meets " + words + ". Closest: " + shape(*result.closest) + running +
                              (result.closest->misses.empty() ? "" : "; " + result.closest->misses.front()) + ".";
         } else {
             result.summary = "Nothing meets " + words + ": a replica takes at most " + format_count(max_concurrent) +

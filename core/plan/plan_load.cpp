@@ -108,7 +108,7 @@ void serve_load(PlanCandidate& c, const Result& replica, const PlanTarget& t, co
                                     {t.tpot_p90_s, s.tpot_s.p90, "p90 TPOT"}, {t.tpot_p99_s, s.tpot_s.p99, "p99 TPOT"}};
     if (s.load == Load::overloaded)
         c.misses.push_back("the queue grows: " + format_significant(s.offered_rate_per_s, 2) + " requests/s arrive at a replica, " +
-                           format_significant(s.sustained_rate_per_s, 2) + " complete");
+                           format_significant(s.sustained_rate_per_s, 2) + " a second complete");
     for (const Objective& o : objectives)
         if (o.limit && o.measured > *o.limit)
             c.misses.push_back(std::string(o.name) + " " + format_duration(o.measured) + " over the " + format_duration(*o.limit) +

@@ -172,6 +172,20 @@ TEST_CASE("plan: the 70B example judges ITL by the load it will serve, not by an
     CHECK(release_tried);
 }
 
+TEST_CASE("plan: a rate nothing keeps up with names the configuration that completes the most of it, and no users") {
+    // 10,000 requests/s on up to 64 A100s: every configuration falls behind. The closest once was
+    // 5 GPUs (the smallest p99 TPOT among those behind), said to run "32 of 32 users" (the unused
+    // users box's default).
+    const PlanResult result = plan_ok(
+        R"({"model": "Qwen3-32B", "gpu": "A100", "gpu_count": 64, "rate_per_s": 10000, "prompt_tokens": 4096, "output_tokens": 512})");
+    CHECK(!result.met);
+    REQUIRE(result.closest);
+    REQUIRE(result.closest->served);
+    CHECK(result.closest->gpus_used == 64);
+    CHECK(!contains(result.summary, "users"));
+    CHECK(contains(result.summary, "a second complete"));
+}
+
 TEST_CASE("plan: an impossible target says so and reports the closest configuration") {
     // 4,096 users at 128k tokens on one L4.
     const PlanResult result =
