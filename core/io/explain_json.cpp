@@ -71,6 +71,7 @@ nlohmann::json explanation_to_json(const LogExplanation& x) {
     if (x.log.refusal_kind) refusal = {{"kind", refusal_kind_name(*x.log.refusal_kind)}, {"line", x.log.refusal_line.value_or("")}};
     return {{"scenario", x.evaluated ? scenario_to_json(x.scenario) : nlohmann::json(nullptr)},
             {"assumptions", x.assumptions},
+            {"gpu_assumed", x.gpu_assumed},
             {"terms", terms},
             {"model_inference", candidates_to_json(x.inference)},
             {"failure", failure_to_json(x)},

@@ -89,9 +89,14 @@ void add_budget_terms(LogExplanation& x) {
     if (p.weights_gib && p.available_gib && (!activation || !non_torch) && (ran || (p.total_gib && p.gpu_memory_utilization))) {
         // What the budget leaves for the two unstated terms.
         const double rest = requested - *p.weights_gib - *p.available_gib - graphs_in_budget;
+        // Without the total in the log, the budget is the scenario's GPU's: a guess where none was named.
+        const std::string from = !p.total_gib && x.gpu_assumed ? "Inferred from the assumed H100's memory (the log states none: name "
+                                                                 "your GPU for a figure that means something): "
+                                                               : "Inferred: ";
         term("activation peak + non-torch", rest, (m.activation_peak_bytes + m.non_torch_bytes) / GiB, "GiB",
-             "Inferred: the budget minus weights and pool. The profile run's peak (--max-num-batched-tokens, "
-             "--max-num-seqs) and memory outside PyTorch (communication buffers under tensor parallelism).",
+             from +
+                 "the budget minus weights and pool. The profile run's peak (--max-num-batched-tokens, "
+                 "--max-num-seqs) and memory outside PyTorch (communication buffers under tensor parallelism).",
              true);
     } else {
         term("activation peak", activation, m.activation_peak_bytes / GiB, "GiB",
@@ -366,8 +371,8 @@ std::variant<LogExplanation, InputError> explain_log(std::string_view text, cons
     x.scenario = std::get<Scenario>(scenario);
     if (!model_named) infer_the_model(x, gpu_known);
     if (model_named || x.inference.unique) {
-        if (!gpu_known && !(x.inference.unique && !x.inference.candidates.front().gpu.empty()))
-            x.assumptions.push_back("gpu H100: the log states no GPU memory; give gpu or gpu_config");
+        x.gpu_assumed = !gpu_known && !(x.inference.unique && !x.inference.candidates.front().gpu.empty());
+        if (x.gpu_assumed) x.assumptions.push_back("gpu H100: the log states no GPU memory; give gpu or gpu_config");
         auto outcome = evaluate(x.scenario);
         if (auto* e = std::get_if<InputError>(&outcome)) return *e;
         x.result = std::get<Result>(outcome);

@@ -32,6 +32,7 @@ struct LogExplanation {
     ParsedLog log;
     Scenario scenario;
     std::vector<std::string> assumptions;  // what the scenario takes that the log did not state
+    bool gpu_assumed = false;              // the GPU is the default H100: neither the log nor the reader named one
     bool evaluated = false;                // a model ran: `scenario` and `result` hold it
     Result result;
     std::vector<ExplainedTerm> terms;

@@ -136,7 +136,8 @@
 
   function logSummary(x) {
     var s = x.scenario;
-    var parts = [s.model + ' on ' + s.gpu, 'vLLM ' + s.vllm_version];
+    var parts = [s.model + ' on ' + s.gpu + (x.gpu_assumed ? ' (assumed: the log states no GPU memory; name your GPU above and explain again)' : ''),
+      'vLLM ' + s.vllm_version];
     if (s.max_model_len !== null) parts.push('max_model_len ' + format(s.max_model_len, 'count'));
     // A log that leaves the setting at the engine's default says nothing of it: the core's value, so named.
     var used = (x.terms || []).filter(function (t) { return t.term === 'gpu_memory_utilization'; })[0];

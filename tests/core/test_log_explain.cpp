@@ -113,3 +113,32 @@ TEST_CASE("a text with no start-up line, binary data or a 50 MB log: a clear err
     CHECK(std::any_of(x.assumptions.begin(), x.assumptions.end(),
                       [](const std::string& a) { return a.find("someone/unknown-model-7b") != std::string::npos; }));
 }
+
+TEST_CASE("a log that states no GPU memory is explained on an assumed H100, and says so where it matters") {
+    // An A100-40GB start-up (vLLM 0.19.1): no line gives the card's total, so the budget is the
+    // assumed GPU's, and the term inferred from it says that it is a guess.
+    const std::string log =
+        "INFO [utils.py:233] non-default args: {'model_tag': 'Qwen/Qwen3-8B', 'model': 'Qwen/Qwen3-8B'}\n"
+        "INFO [core.py:105] Initializing a V1 LLM engine (v0.19.1) with config: model='Qwen/Qwen3-8B', dtype=torch.bfloat16, "
+        "max_seq_len=40960, tensor_parallel_size=1, quantization=None, enforce_eager=False, kv_cache_dtype=auto\n"
+        "INFO [gpu_model_runner.py:4820] Model loading took 15.27 GiB memory and 4.543456 seconds\n"
+        "INFO [gpu_model_runner.py:5955] Estimated CUDA graph memory: 2.35 GiB total\n"
+        "INFO [gpu_worker.py:436] Available KV cache memory: 19.36 GiB\n"
+        "INFO [kv_cache_utils.py:1319] GPU KV cache size: 140,960 tokens\n";
+    auto outcome = explain_log(log);
+    REQUIRE(std::holds_alternative<LogExplanation>(outcome));
+    const LogExplanation& x = std::get<LogExplanation>(outcome);
+    CHECK(x.gpu_assumed);
+    CHECK(x.scenario.gpu == "H100");
+    const auto inferred =
+        std::find_if(x.terms.begin(), x.terms.end(), [](const auto& t) { return t.term == "activation peak + non-torch"; });
+    REQUIRE(inferred != x.terms.end());
+    CHECK(inferred->meaning.rfind("Inferred from the assumed H100's memory", 0) == 0);
+    // Named, the GPU is no assumption and the term is an ordinary inference.
+    GivenScenario given;
+    given.scenario.gpu = "A100-40GB";
+    given.fields = {"gpu"};
+    auto named = explain_log(log, given);
+    REQUIRE(std::holds_alternative<LogExplanation>(named));
+    CHECK_FALSE(std::get<LogExplanation>(named).gpu_assumed);
+}
