@@ -94,8 +94,10 @@ var KvPanelHead = (function () {
     return path.split('.').reduce(function (o, k) { return o === undefined || o === null ? undefined : o[k]; }, object);
   }
 
+  var WORDS = { ttft: 'TTFT', itl: 'ITL', tpot: 'TPOT', e2e: 'end-to-end', kv: 'KV', gpu: 'GPU', gpus: 'GPUs', p50: 'median' };
   function label(path) {
-    return path.replace(/^scenario\./, '').replace(/_per_s$/, ' per second').replace(/_s$/, '').replace(/[._]/g, ' ');
+    return path.replace(/^(scenario|simulation)\./, '').replace(/_per_s$/, ' per second').replace(/_(s|bytes)(?=\.|$)/g, '')
+      .split(/[._]/).map(function (word) { return WORDS[word] || word; }).join(' ');
   }
 
   // The figures the section quotes from its own scenario, one result field each, as the panel

@@ -1009,6 +1009,8 @@ test('each section, read, puts the panel beside it in its scenario, and every fi
     assert.ok(seen.scenario.startsWith(`The text\u2019s scenario ${sc.model} on ${sc.gpu}`), seen.scenario);
     assert.equal(seen.back, false, 'no way back is offered while the text\'s scenario is shown');
     for (const q of seen.quoted) assert.equal(q.cls, 'is-match', q.text);
+    // Labelled in words, not as the result's paths ("ttft s p50", "kv pool bytes").
+    for (const q of seen.quoted) assert.doesNotMatch(q.text, /\b(s|p50|ttft|itl|tpot|simulation)\b|_|pool bytes/, q.text);
     if (seen.note.startsWith('Now: ')) notes++;
   }
   metrics.section_figures_compared = compared;

@@ -65,8 +65,10 @@ const MAX_FIGURES = 120;
 // experts, tensor parallelism and DCGM are where the text first names them (-> 356,665); 356,900 for a
 // fresh tester's findings: a refused address field said above a panel that goes on drawing, a panel
 // not reached yet that no longer says JavaScript is missing, embedded exercises' whole scenarios and
-// their links, a prediction's thousands (-> 356,828).
-const PAGE_MAX_GZIP_BYTES = 356_900;
+// their links, a prediction's thousands (-> 356,828), then 357,000 for a second tester's: the quoted
+// figures labelled in words, factors from a hundred on grouped by the core, a log's assumed GPU said
+// in its summary (-> 357,013).
+const PAGE_MAX_GZIP_BYTES = 357_100;
 
 // What a reader's browser fetches for index.html over http (the base64 fallback for file:// is not
 // fetched there): the stylesheets and scripts it names, the module's .wasm, and the fonts.
@@ -146,8 +148,10 @@ const MODULE_MAX_GZIP_BYTES = 254_100;   // issue 23 aimed at 260,000
 // V0 lines (156,114 -> 158,104), 159,400 with Jamba (158,104 -> 159,365), 159,600 after its review (159,595),
 // 159,800 after the lint's split of the readers (159,781), 159,400 after the evaluation's repeated
 // work went (159,377), 160,000 for the explainer's reading of torch.compile's lines and its note on a
-// start-up that compiled its graphs afresh, whose pool a warm restart would beat (159,383 -> 159,928).
-const TOOLS_MAX_GZIP_BYTES = 160_000;
+// start-up that compiled its graphs afresh, whose pool a warm restart would beat (159,383 -> 159,928),
+// 160,200 for a tester's findings: a rate plan's closest configuration the one that completes the
+// most, a log explained on an assumed GPU saying so, factors grouped (-> 160,135).
+const TOOLS_MAX_GZIP_BYTES = 160_200;
 
 function moduleGzipBytes(file) {
   const bytes = fs.readFileSync(path.join(site, file));
