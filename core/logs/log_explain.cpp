@@ -43,6 +43,19 @@ const GpuSpec* gpu_for(double total_gib, bool& exact) {
     return best;
 }
 
+// The card's total where the log prints none, from the engine's own advice on the CUDA-graph
+// estimate: 0.19's "from U to U2" keeps the pool with U2 = U + estimate / total, 0.20's "U is
+// equivalent to U0" is U0 = U - estimate / total. Only where the printed digits fix it to a few
+// percent: an estimate (two decimals) of a quarter GiB or more, utilisations (four) 0.005 apart.
+std::optional<double> total_from_graph_advice(const ParsedLog& p) {
+    if (!p.cuda_graph_estimate_gib || !p.gpu_memory_utilization) return std::nullopt;
+    const double gap = p.suggested_utilization    ? *p.suggested_utilization - *p.gpu_memory_utilization
+                       : p.equivalent_utilization ? *p.gpu_memory_utilization - *p.equivalent_utilization
+                                                  : 0.0;
+    if (*p.cuda_graph_estimate_gib < 0.25 || gap < 0.005) return std::nullopt;
+    return *p.cuda_graph_estimate_gib / gap;
+}
+
 // The release a log's shape points to when it prints no version.
 std::string version_from_shape(const ParsedLog& p) {
     // The estimate is printed, and subtracted, by default from 0.20.0 (0.19 printed it when asked).
@@ -256,13 +269,20 @@ std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenSc
                                   "\", which is not in the catalog; give its model (a catalog id) or its config.json as model_config");
         }
     }
-    gpu_known = given.has("gpu") || given.has("gpu_config") || p.total_gib;
+    const double implied_total_gib = p.total_gib ? 0.0 : total_from_graph_advice(p).value_or(0.0);
+    gpu_known = given.has("gpu") || given.has("gpu_config") || p.total_gib || implied_total_gib > 0;
     if (!given.has("gpu") && !given.has("gpu_config")) {
         if (p.total_gib) {
             bool exact = false;
             s.gpu = gpu_for(*p.total_gib, exact)->name;
             if (!exact)
                 assumptions.push_back("gpu " + s.gpu + ": the nearest catalog GPU to the logged " + format_fixed(*p.total_gib, 2) + " GiB");
+        } else if (implied_total_gib > 0) {
+            bool exact = false;
+            s.gpu = gpu_for(implied_total_gib, exact)->name;
+            assumptions.push_back("gpu " + s.gpu + ": the nearest catalog GPU to the " + format_fixed(implied_total_gib, 1) +
+                                  " GiB that the log's advice on the CUDA-graph estimate implies (the estimate over the change of "
+                                  "utilisation it advises); give gpu if it is another card");
         } else {
             s.gpu = "H100";
         }

@@ -154,6 +154,10 @@ bool read_cache_line(ParsedLog& p, std::string_view line) {
     } else if (contains(line, "Setting attention block size to ")) {
         // Hybrid models (vllm/model_executor/models/config.py): the block grown to hold a state page.
         keep(p.state_block_size, integer_after(line, "Setting attention block size to "));
+    } else if (contains(line, "increase --gpu-memory-utilization from ")) {
+        const std::string_view advice = line.substr(line.find("increase --gpu-memory-utilization from "));
+        keep(p.gpu_memory_utilization, number_after(advice, " from "));
+        keep(p.suggested_utilization, number_after(advice, " to "));
     } else if (contains(line, "The current --gpu-memory-utilization=")) {
         keep(p.gpu_memory_utilization, number_after(line, "The current --gpu-memory-utilization="));
         keep(p.equivalent_utilization, number_after(line, "is equivalent to --gpu-memory-utilization="));

@@ -36,6 +36,9 @@ struct ParsedLog {
     // Flags, from the non-default args, the engine config line or a pasted command line.
     std::optional<double> gpu_memory_utilization;
     std::optional<double> equivalent_utilization;  // 0.20+: the same budget without the CUDA-graph estimate
+    // 0.19's advice: the utilisation that, with the CUDA-graph estimate counted, keeps the same pool
+    // ("increase --gpu-memory-utilization from U to U2"): U2 = U + estimate / total.
+    std::optional<double> suggested_utilization;
     std::optional<int64_t> max_model_len, tensor_parallel_size, pipeline_parallel_size, data_parallel_size, max_num_seqs,
         max_num_batched_tokens, block_size, kv_cache_memory_bytes, max_loras, max_lora_rank;
     std::optional<std::string> kv_cache_dtype, quantization, dtype, mamba_ssm_cache_dtype;

@@ -141,4 +141,25 @@ TEST_CASE("a log that states no GPU memory is explained on an assumed H100, and 
     auto named = explain_log(log, given);
     REQUIRE(std::holds_alternative<LogExplanation>(named));
     CHECK_FALSE(std::get<LogExplanation>(named).gpu_assumed);
+    // 0.19's advice on the CUDA-graph estimate implies the total: 2.35 GiB / (0.9596 - 0.9000) = 39.4
+    // GiB, the 40 GB A100's.
+    const std::string advised = log +
+                                "INFO [gpu_worker.py:470] In v0.19, CUDA graph memory profiling will be enabled by default "
+                                "(VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1), which more accurately accounts for CUDA graph memory "
+                                "during KV cache allocation. To try it now, set VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 and increase "
+                                "--gpu-memory-utilization from 0.9000 to 0.9596 to maintain the same effective KV cache size.\n";
+    auto implied = explain_log(advised);
+    REQUIRE(std::holds_alternative<LogExplanation>(implied));
+    const LogExplanation& y = std::get<LogExplanation>(implied);
+    CHECK_FALSE(y.gpu_assumed);
+    CHECK(y.scenario.gpu == "A100-40GB");
+    CHECK(std::any_of(y.assumptions.begin(), y.assumptions.end(),
+                      [](const std::string& a) { return a.find("gpu A100-40GB: the nearest catalog GPU to the 39.4 GiB") == 0; }));
+    // A small estimate over a small change fixes no card: 0.08 GiB over 0.0026 is 31 GiB give or take 10%.
+    std::string vague = advised;
+    vague.replace(vague.find("2.35 GiB total"), 4, "0.08");
+    vague.replace(vague.find("to 0.9596"), 9, "to 0.9026");
+    auto guess = explain_log(vague);
+    REQUIRE(std::holds_alternative<LogExplanation>(guess));
+    CHECK(std::get<LogExplanation>(guess).gpu_assumed);
 }
