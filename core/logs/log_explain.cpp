@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "logs/log_gpu.hpp"
 #include "model/catalog.hpp"
 #include "scenario/defaults.hpp"
 #include "base/format.hpp"
@@ -31,29 +32,6 @@ const ModelSpec* model_for(const std::string& launched) {
     for (const ModelSpec& m : builtin_catalog().models)
         if (!m.hf_repo.empty() && (lower(m.hf_repo) == lower(launched) || lower(last_component(m.hf_repo)) == name)) return &m;
     return nullptr;
-}
-
-// The catalog GPU whose CUDA total is nearest the logged one.
-const GpuSpec* gpu_for(double total_gib, bool& exact) {
-    const GpuSpec* best = nullptr;
-    for (const GpuSpec& g : builtin_catalog().gpus)
-        if (!best || std::fabs(g.visible_memory_bytes / GiB - total_gib) < std::fabs(best->visible_memory_bytes / GiB - total_gib))
-            best = &g;
-    exact = best && std::fabs(best->visible_memory_bytes / GiB - total_gib) < 0.35;
-    return best;
-}
-
-// The card's total where the log prints none, from the engine's own advice on the CUDA-graph
-// estimate: 0.19's "from U to U2" keeps the pool with U2 = U + estimate / total, 0.20's "U is
-// equivalent to U0" is U0 = U - estimate / total. Only where the printed digits fix it to a few
-// percent: an estimate (two decimals) of a quarter GiB or more, utilisations (four) 0.005 apart.
-std::optional<double> total_from_graph_advice(const ParsedLog& p) {
-    if (!p.cuda_graph_estimate_gib || !p.gpu_memory_utilization) return std::nullopt;
-    const double gap = p.suggested_utilization    ? *p.suggested_utilization - *p.gpu_memory_utilization
-                       : p.equivalent_utilization ? *p.gpu_memory_utilization - *p.equivalent_utilization
-                                                  : 0.0;
-    if (*p.cuda_graph_estimate_gib < 0.25 || gap < 0.005) return std::nullopt;
-    return *p.cuda_graph_estimate_gib / gap;
 }
 
 // The release a log's shape points to when it prints no version.
@@ -269,24 +247,7 @@ std::variant<Scenario, InputError> scenario_of(const ParsedLog& p, const GivenSc
                                   "\", which is not in the catalog; give its model (a catalog id) or its config.json as model_config");
         }
     }
-    const double implied_total_gib = p.total_gib ? 0.0 : total_from_graph_advice(p).value_or(0.0);
-    gpu_known = given.has("gpu") || given.has("gpu_config") || p.total_gib || implied_total_gib > 0;
-    if (!given.has("gpu") && !given.has("gpu_config")) {
-        if (p.total_gib) {
-            bool exact = false;
-            s.gpu = gpu_for(*p.total_gib, exact)->name;
-            if (!exact)
-                assumptions.push_back("gpu " + s.gpu + ": the nearest catalog GPU to the logged " + format_fixed(*p.total_gib, 2) + " GiB");
-        } else if (implied_total_gib > 0) {
-            bool exact = false;
-            s.gpu = gpu_for(implied_total_gib, exact)->name;
-            assumptions.push_back("gpu " + s.gpu + ": the nearest catalog GPU to the " + format_fixed(implied_total_gib, 1) +
-                                  " GiB that the log's advice on the CUDA-graph estimate implies (the estimate over the change of "
-                                  "utilisation it advises); give gpu if it is another card");
-        } else {
-            s.gpu = "H100";
-        }
-    }
+    gpu_known = given.has("gpu") || given.has("gpu_config") || gpu_by_memory(p, s, assumptions);
     if (!given.has("engine")) read_engine(p, s);
     if (p.gpu_memory_utilization) s.gpu_memory_utilization = *p.gpu_memory_utilization;
     if (p.max_model_len) s.max_model_len = *p.max_model_len;

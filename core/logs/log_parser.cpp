@@ -175,13 +175,6 @@ bool read_cache_line(ParsedLog& p, std::string_view line) {
     return true;
 }
 
-bool out_of_memory(std::string_view line) {
-    for (std::string_view m :
-         {"CUDA out of memory", "HIP out of memory", "OutOfMemoryError", "CUDA error: out of memory", "HIP error: out of memory"})
-        if (contains(line, m)) return true;
-    return false;
-}
-
 // What the model calls running out of memory at this stage.
 RefusalKind oom_refusal(LogStage stage) {
     if (stage == LogStage::loading_weights) return RefusalKind::weights_do_not_fit;
@@ -227,13 +220,6 @@ bool read_stats_line(ParsedLog& p, std::string_view line) {
         return false;
     }
     return true;
-}
-
-bool nccl_failure(std::string_view line) {
-    for (std::string_view m : {"NCCL error", "ncclUnhandledCudaError", "ncclInternalError", "ncclSystemError", "ncclInvalidUsage",
-                               "ncclRemoteError", "Watchdog caught collective operation timeout"})
-        if (contains(line, m)) return true;
-    return false;
 }
 
 // A phrase and the start-up stage it names.

@@ -128,4 +128,20 @@ std::optional<int64_t> data_parallel_rank(std::string_view line) {
     return std::nullopt;
 }
 
+// A line that says the GPU ran out of memory (CUDA or HIP, PyTorch's words or the driver's).
+bool out_of_memory(std::string_view line) {
+    for (std::string_view m :
+         {"CUDA out of memory", "HIP out of memory", "OutOfMemoryError", "CUDA error: out of memory", "HIP error: out of memory"})
+        if (contains(line, m)) return true;
+    return false;
+}
+
+// A line that says a collective failed: NCCL's errors, or its watchdog's timeout.
+bool nccl_failure(std::string_view line) {
+    for (std::string_view m : {"NCCL error", "ncclUnhandledCudaError", "ncclInternalError", "ncclSystemError", "ncclInvalidUsage",
+                               "ncclRemoteError", "Watchdog caught collective operation timeout"})
+        if (contains(line, m)) return true;
+    return false;
+}
+
 }  // namespace kv

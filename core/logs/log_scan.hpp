@@ -25,6 +25,10 @@ std::string_view strip_prefixes(std::string_view line);
 // The data-parallel rank a worker tag names: "(EngineCore_DP1 pid=..)", "(Worker_DP0_EP0 pid=..)".
 std::optional<int64_t> data_parallel_rank(std::string_view line);
 
+// Failures a line reports: the GPU out of memory; a collective (NCCL) that failed or timed out.
+bool out_of_memory(std::string_view line);
+bool nccl_failure(std::string_view line);
+
 template <typename T>
 void keep(std::optional<T>& slot, const std::optional<T>& value) {
     if (value) slot = value;
