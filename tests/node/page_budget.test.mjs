@@ -67,8 +67,8 @@ const MAX_FIGURES = 120;
 // not reached yet that no longer says JavaScript is missing, embedded exercises' whole scenarios and
 // their links, a prediction's thousands (-> 356,828), then 357,000 for a second tester's: the quoted
 // figures labelled in words, factors from a hundred on grouped by the core, a log's assumed GPU said
-// in its summary (-> 357,013).
-const PAGE_MAX_GZIP_BYTES = 357_100;
+// in its summary (-> 357,013), 357,200 with the module's wrap of words wider than a line (-> 357,104).
+const PAGE_MAX_GZIP_BYTES = 357_200;
 
 // What a reader's browser fetches for index.html over http (the base64 fallback for file:// is not
 // fetched there): the stylesheets and scripts it names, the module's .wasm, and the fonts.
@@ -139,8 +139,10 @@ test('the page weighs at most 30 KiB (gzip) more than before issue 14, and no mo
 // finds the prefill slice riding free in about five step times instead of twelve (-> 254,091);
 // an evaluation that reads its release's rules once and copies the model once took it to 253,504,
 // and the serving panel's canvas opened once its first run lands, with room kept for the stats lines
-// still to come (no drawing buffer made again as the run lands and plays), back to 254,047.
-const MODULE_MAX_GZIP_BYTES = 254_100;   // issue 23 aimed at 260,000
+// still to come (no drawing buffer made again as the run lands and plays), back to 254,047; 254,200
+// for a word wider than its line cut where the line ends (a URL in the engine log on a phone) and
+// the plan's and the log's fixes of this session's testers (-> 254,150).
+const MODULE_MAX_GZIP_BYTES = 254_200;   // issue 23 aimed at 260,000
 // The tools' module (kvtools.wasm: the core, the log explainer and the planner, no panels) is fetched
 // only when a reader first uses one of the two, so it is not in the page's weight above; it has a
 // budget of its own: 158,564 bytes when it was split off, 160,807 with the sweeps, 156,114 once the

@@ -99,10 +99,10 @@ bool failure_banner(const kv::Result& result) {
         text_wrapped(result.memory.startup_error->message, Colour::failure);
         log_lines(result, kv::LogKind::lesson, Colour::accent);
         what_would_start_it(result);
-        text_muted("No batch, step time or throughput exists until it starts; change a knob above.");
+        text_wrapped("No batch, step time or throughput exists until it starts; change a knob above.", Colour::text_muted);
     } else {
         log_lines(result, kv::LogKind::failure, Colour::failure);
-        text_muted("The engine runs, but no request of this length is admitted; change a knob above.");
+        text_wrapped("The engine runs, but no request of this length is admitted; change a knob above.", Colour::text_muted);
     }
     ImGui::Unindent(10);
     // A bar in the margin, as the engine log marks its failures.

@@ -28,8 +28,22 @@ ImU32 text_on(Colour background) {
     return luminance > 0.55f ? IM_COL32(20, 22, 26, 255) : IM_COL32(255, 255, 255, 255);
 }
 
-// Word wrap that breaks at spaces only: ImGui's own wrap also breaks after commas, which would
-// split "40,960" across two lines. The lines as [start, end) offsets into the text.
+// The end of the longest start of text[start, word_end) that fits `width`, one character at least
+// (whole UTF-8 sequences): where a word wider than the line (a URL on a phone) is cut.
+size_t cut_to_width(const std::string& text, size_t start, size_t word_end, float width) {
+    size_t end = start;
+    do {
+        size_t next = end + 1;
+        while (next < word_end && (static_cast<unsigned char>(text[next]) & 0xC0) == 0x80) ++next;
+        if (end > start && ImGui::CalcTextSize(text.data() + start, text.data() + next).x > width) break;
+        end = next;
+    } while (end < word_end);
+    return end;
+}
+
+// Word wrap that breaks at spaces only (ImGui's own wrap also breaks after commas, which would
+// split "40,960" across two lines), and inside a word only when it alone is wider than the line.
+// The lines as [start, end) offsets into the text.
 std::vector<std::pair<size_t, size_t>> lines_at_spaces(const std::string& text, float width) {
     std::vector<std::pair<size_t, size_t>> lines;
     size_t start = 0;
@@ -40,7 +54,7 @@ std::vector<std::pair<size_t, size_t>> lines_at_spaces(const std::string& text, 
             const size_t word_end = space == std::string::npos ? text.size() : space;
             const float w = ImGui::CalcTextSize(text.data() + start, text.data() + word_end).x;
             if (w > width && fit != std::string::npos) break;
-            fit = word_end;
+            fit = w > width ? cut_to_width(text, start, word_end, width) : word_end;  // a word alone too wide is cut
             if (word_end == text.size() || w > width) break;
             pos = word_end + 1;
         }
