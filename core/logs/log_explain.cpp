@@ -81,9 +81,10 @@ void add_budget_terms(LogExplanation& x) {
         // What the budget leaves for the two unstated terms.
         const double rest = requested - *p.weights_gib - *p.available_gib - graphs_in_budget;
         // Without the total in the log, the budget is the scenario's GPU's: a guess where none was named.
-        const std::string from = !p.total_gib && x.gpu_assumed ? "Inferred from the assumed H100's memory (the log states none: name "
-                                                                 "your GPU for a figure that means something): "
-                                                               : "Inferred: ";
+        const std::string from = !p.total_gib && x.gpu_assumed ? "Inferred from the assumed " + x.scenario.gpu +
+                                                                     "'s memory (the log states none: name your GPU for a figure "
+                                                                     "that means something): "
+                                                               : std::string("Inferred: ");
         term("activation peak + non-torch", rest, (m.activation_peak_bytes + m.non_torch_bytes) / GiB, "GiB",
              from +
                  "the budget minus weights and pool. The profile run's peak (--max-num-batched-tokens, "

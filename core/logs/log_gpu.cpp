@@ -38,7 +38,6 @@ std::optional<double> total_from_graph_advice(const ParsedLog& p) {
 // The card a log names by its memory (the logged total, else the one its CUDA-graph advice implies)
 // into s.gpu, the match said where it is not exact; false, and an H100, where it names neither.
 bool gpu_by_memory(const ParsedLog& p, Scenario& s, std::vector<std::string>& assumptions) {
-    const double implied_total_gib = p.total_gib ? 0.0 : total_from_graph_advice(p).value_or(0.0);
     bool exact = false;
     if (p.total_gib) {
         s.gpu = gpu_for(*p.total_gib, exact)->name;
@@ -46,7 +45,7 @@ bool gpu_by_memory(const ParsedLog& p, Scenario& s, std::vector<std::string>& as
             assumptions.push_back("gpu " + s.gpu + ": the nearest catalog GPU to the logged " + format_fixed(*p.total_gib, 2) + " GiB");
         return true;
     }
-    if (implied_total_gib > 0) {
+    if (const double implied_total_gib = total_from_graph_advice(p).value_or(0.0); implied_total_gib > 0) {
         s.gpu = gpu_for(implied_total_gib, exact)->name;
         assumptions.push_back("gpu " + s.gpu + ": the nearest catalog GPU to the " + format_fixed(implied_total_gib, 1) +
                               " GiB that the log's advice on the CUDA-graph estimate implies (the estimate over the change of "

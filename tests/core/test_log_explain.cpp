@@ -24,6 +24,13 @@ std::string joined(const nlohmann::json& lines) {
     return out;
 }
 
+// The explanation of a text that must have one (a log with start-up lines).
+LogExplanation explained(const std::string& text, const GivenScenario& given = {}) {
+    auto outcome = explain_log(text, given);
+    REQUIRE(std::holds_alternative<LogExplanation>(outcome));
+    return std::get<LogExplanation>(outcome);
+}
+
 }  // namespace
 
 TEST_CASE("every number a real log states is parsed exactly") {
@@ -125,9 +132,7 @@ TEST_CASE("a log that states no GPU memory is explained on an assumed H100, and 
         "INFO [gpu_model_runner.py:5955] Estimated CUDA graph memory: 2.35 GiB total\n"
         "INFO [gpu_worker.py:436] Available KV cache memory: 19.36 GiB\n"
         "INFO [kv_cache_utils.py:1319] GPU KV cache size: 140,960 tokens\n";
-    auto outcome = explain_log(log);
-    REQUIRE(std::holds_alternative<LogExplanation>(outcome));
-    const LogExplanation& x = std::get<LogExplanation>(outcome);
+    const LogExplanation x = explained(log);
     CHECK(x.gpu_assumed);
     CHECK(x.scenario.gpu == "H100");
     const auto inferred =
@@ -138,9 +143,7 @@ TEST_CASE("a log that states no GPU memory is explained on an assumed H100, and 
     GivenScenario given;
     given.scenario.gpu = "A100-40GB";
     given.fields = {"gpu"};
-    auto named = explain_log(log, given);
-    REQUIRE(std::holds_alternative<LogExplanation>(named));
-    CHECK_FALSE(std::get<LogExplanation>(named).gpu_assumed);
+    CHECK_FALSE(explained(log, given).gpu_assumed);
     // 0.19's advice on the CUDA-graph estimate implies the total: 2.35 GiB / (0.9596 - 0.9000) = 39.4
     // GiB, the 40 GB A100's.
     const std::string advised = log +
@@ -148,18 +151,21 @@ TEST_CASE("a log that states no GPU memory is explained on an assumed H100, and 
                                 "(VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1), which more accurately accounts for CUDA graph memory "
                                 "during KV cache allocation. To try it now, set VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 and increase "
                                 "--gpu-memory-utilization from 0.9000 to 0.9596 to maintain the same effective KV cache size.\n";
-    auto implied = explain_log(advised);
-    REQUIRE(std::holds_alternative<LogExplanation>(implied));
-    const LogExplanation& y = std::get<LogExplanation>(implied);
+    const LogExplanation y = explained(advised);
     CHECK_FALSE(y.gpu_assumed);
     CHECK(y.scenario.gpu == "A100-40GB");
     CHECK(std::any_of(y.assumptions.begin(), y.assumptions.end(),
                       [](const std::string& a) { return a.find("gpu A100-40GB: the nearest catalog GPU to the 39.4 GiB") == 0; }));
+    // 0.20's wording says the same the other way round: 0.9000 is equivalent to 0.8404 without the
+    // estimate, so the total is 2.35 / 0.0596 GiB again.
+    const std::string equivalent = log +
+                                   "INFO [gpu_worker.py:455] CUDA graph memory profiling is enabled (default since v0.21.0). The "
+                                   "current --gpu-memory-utilization=0.9000 is equivalent to --gpu-memory-utilization=0.8404 without "
+                                   "CUDA graph memory profiling.\n";
+    CHECK(explained(equivalent).scenario.gpu == "A100-40GB");
     // A small estimate over a small change fixes no card: 0.08 GiB over 0.0026 is 31 GiB give or take 10%.
     std::string vague = advised;
     vague.replace(vague.find("2.35 GiB total"), 4, "0.08");
     vague.replace(vague.find("to 0.9596"), 9, "to 0.9026");
-    auto guess = explain_log(vague);
-    REQUIRE(std::holds_alternative<LogExplanation>(guess));
-    CHECK(std::get<LogExplanation>(guess).gpu_assumed);
+    CHECK(explained(vague).gpu_assumed);
 }
