@@ -210,12 +210,14 @@ var KvPanels = (function () {
   }
 
   // A lost WebGL context (module: platform_html5.cpp) says so beside the canvas until it returns.
-  // Far off screen a panel gives its context back and takes it again as it nears (browsers keep
-  // about sixteen a page and drop the oldest); one the browser dropped is asked for every 2 s near.
-  // Long tasks on SwiftShader each way (40-305 ms); so was shrinking the canvas to 1 px instead (58-195).
+  // Browsers keep about sixteen a page, so past keptContexts (a frame's host may hold twenty) a far
+  // panel gives its context back and takes it again near; one the browser dropped is asked for every
+  // 2 s near. Each way is a long task on SwiftShader (40-305 ms), so the lesson keeps its six.
+  var keptContexts = window.self === window.top ? 6 : 0, liveContexts = 0;
   function watchContext(canvas, panel) {
     var lostNote = null, released = false, near = true, retry = 0, gl = canvas.getContext('webgl2');
     var ext = gl && gl.getExtension('WEBGL_lose_context');
+    liveContexts++;
     var askBack = function () {
       clearTimeout(retry);
       retry = near && !released && gl.isContextLost() ? setTimeout(askBack, 2000) : 0;
@@ -224,8 +226,8 @@ var KvPanels = (function () {
     if (ext && window.IntersectionObserver) {
       var watcher = new IntersectionObserver(function (entries) {
         near = entries[entries.length - 1].isIntersecting;
-        if (!near && !released && !gl.isContextLost()) { released = true; ext.loseContext(); }
-        else if (near && gl.isContextLost()) { released = false; askBack(); }
+        if (!near && !released && !gl.isContextLost() && liveContexts > keptContexts) { released = true; liveContexts--; ext.loseContext(); }
+        else if (near && gl.isContextLost()) { if (released) liveContexts++; released = false; askBack(); }
       }, { rootMargin: '150% 0px' });
       watcher.observe(canvas);
       panel.cleanup.push(function () { watcher.disconnect(); clearTimeout(retry); });
@@ -241,6 +243,7 @@ var KvPanels = (function () {
     var onRestored = function () { if (lostNote) lostNote.remove(); lostNote = null; };
     canvas.addEventListener('webglcontextlost', onLost); canvas.addEventListener('webglcontextrestored', onRestored);
     panel.cleanup.push(function () {
+      if (!released) liveContexts--;
       canvas.removeEventListener('webglcontextlost', onLost);
       canvas.removeEventListener('webglcontextrestored', onRestored);
       onRestored();

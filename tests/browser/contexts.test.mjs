@@ -92,3 +92,29 @@ test('a panel whose context the browser drops while it is on screen asks for it 
     await page.close();
   }
 });
+
+// The lesson is a page of its own with six panels, well under the browser's limit: it keeps every
+// context while the reader scrolls to the end and back, since giving one back and taking it again
+// are long tasks on a software renderer (tests/bench/long_tasks.mjs: three fewer at 1x).
+test('the lesson keeps each panel\u2019s context while the reader scrolls to its end and back', async () => {
+  const page = await browser.newPage({ viewport: { width: 760, height: 900 } });
+  const errors = watchErrors(page);
+  try {
+    await page.goto(`${server.url}/host/kv/index.html`);
+    const ids = await page.$$eval('figure.kv-panel', (figures) => figures.map((f) => f.getAttribute('data-panel')));
+    assert.ok(ids.length >= 6, `the lesson has ${ids.length} panels`);
+    for (const id of ids) {
+      await page.locator(`#panel-${id}`).scrollIntoViewIfNeeded();
+      await page.waitForFunction((k) => window.KvLesson && window.KvLesson.panels[k], id, { timeout: 60000 });
+    }
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.waitForTimeout(500);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForTimeout(500);
+    const lost = await page.evaluate((list) => list.filter((k) => window.KvLesson.panels[k].canvas.getContext('webgl2').isContextLost()), ids);
+    assert.deepEqual(lost, [], 'panels whose context was given back');
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
