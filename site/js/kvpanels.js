@@ -8,36 +8,29 @@
 //   KvPanels.format(value, formatName)    -> text, formatted by core/base/format.hpp, once loaded
 //   KvPanels.catalog(part?)               -> {models, gpus, fields, limits, defaults}, or one of them, once loaded
 //   KvPanels.loaded(cb)                   cb(KvPanels) in a task of its own once the module is there, whoever loaded it
-//   KvPanels.explainLog(text, given)      -> Promise<{scenario, assumptions, terms, logged_refusal, ...} (or
-//                                            {error})>: a vLLM start-up log explained; given: {model, gpu, ...}
-//                                            it lacks. Loads the tools' module on first use (no load() needed)
-//   KvPanels.plan(target)                 -> Promise<{met, summary, candidates, closest, target, ...} (or
-//                                            {error})>: the flags that serve a load (`kvcache --plan`); target:
-//                                            {model, gpu, gpu_count, users, prompt_tokens, output_tokens, ...}
+//   KvPanels.explainLog(text, given)      -> Promise<{scenario, assumptions, terms, logged_refusal, ...} | {error}>:
+//                                            a vLLM start-up log explained; given: {model, gpu, ...} it lacks
+//   KvPanels.plan(target)                 -> Promise<{met, summary, candidates, closest, target, ...} | {error}>: the
+//                                            flags that serve a load (`kvcache --plan`); target: {model, gpu, users, ...}
+//                                            (both load the tools' module on first use, no load() needed)
 //   KvPanels.loadTools()                  -> Promise: fetches the tools' module ahead of its first use
-//   KvPanels.simulate(scenario, workload)  -> the run's summary (or {error}): `kvcache --simulate`;
-//                                            workload: {workload, rate_per_s, requests, seed, ...}
-//   handle.getState()                     -> scenario (the CLI's field names); the serving panel adds
-//                                            its workload's fields
+//   KvPanels.simulate(scenario, workload)  -> the run's summary (or {error}): `kvcache --simulate`; workload: {workload, ...}
+//   handle.getState()                     -> scenario (the CLI's field names); the serving panel adds its workload's fields
 //   handle.setState(partial)              -> {ok: true} | {error: {field, code, message}}
-//   handle.onChange(cb)                   -> unsubscribe; cb(state, result) after each accepted change (the
-//                                            same again is silent); cb(state, result, true): a run landed
-//   handle.result()                       -> result object; a serving panel's: simulation, simulating (a run
-//                                            is taken a slice per frame; the last one stays until it lands)
+//   handle.onChange(cb)                   -> unsubscribe; cb(state, result) after each accepted change (the same again is
+//                                            silent); cb(state, result, true): a run landed
+//   handle.result()                       -> result object; a serving panel's: simulation, simulating (a run is taken
+//                                            a slice per frame; the last one stays until it lands)
 //   handle.rejected                       -> the error of a refused initial state, or null
 //   handle.layout()                       -> {field: [x, y, w, h]} of each knob, content-box CSS px (tests)
-//   handle.knobs()                        -> [{field, label, help, drawn, control, options | stops |
-//                                            min/max/step/format, optional}]: the knobs of the panel
-//                                            (wasm/knobs.cpp's rows), whether its canvas draws each
-//   handle.keyResults()                   -> [{label, key, format, text, kind}]: the key results, kind
-//                                            'memory', 'time' or 'exact' (kvtwin.js: their error bands)
-//   handle.highlight(concept | null)      -> {ok: true} | {error}: emphasises a palette concept's parts
-//                                            ('weights', 'kv-used', 'decode'...), the others dimmed
+//   handle.knobs()                        -> [{field, label, help, drawn, control, options | stops | min/max/step/format,
+//                                            optional}]: the panel's knobs (wasm/knobs.cpp's rows), whether its canvas draws each
+//   handle.keyResults()                   -> [{label, key, format, text, kind}]: the key results, kind 'memory', 'time' or 'exact'
+//   handle.highlight(concept | null)      -> {ok: true} | {error}: a palette concept's parts ('weights', 'kv-used'...) dimming the others
 //   handle.concepts()                     -> {highlight, hovered, rects: {concept: [[x, y, w, h], ...]}}
 //   handle.onHover(cb)                    -> unsubscribe; cb(concept | null) as the pointer enters or leaves one
-//   handle.focus({knobs, reads} | null)   -> {ok: true} | {error}: the knobs (fields) and result paths the
-//                                            text beside the panel uses, drawn first; the rest under
-//                                            "All controls and results" (null: the whole panel)
+//   handle.focus({knobs, reads} | null)   -> {ok: true} | {error}: the knobs (fields) and result paths the text beside
+//                                            the panel uses, drawn first; the rest under "All controls and results" (null: all)
 //   handle.focusBottom()                  -> where that first part ends, canvas CSS px (tests)
 //   handle.playback()                     -> {playing, frame, frames, time_s, reduced_motion} (serving panel)
 //   handle.play(on, frame)                -> plays or pauses the serving panel's run (from `frame` if given)
@@ -209,15 +202,22 @@ var KvPanels = (function () {
     watchContext(canvas, panel);
   }
 
-  // A lost WebGL context (module: platform_html5.cpp) says so beside the canvas until it returns.
-  // Browsers keep about sixteen a page, so past keptContexts (a frame's host may hold twenty) a far
-  // panel gives its context back and takes it again near; one the browser dropped is asked for every
-  // 2 s near. Each way is a long task on SwiftShader (40-305 ms), so the lesson keeps its six.
-  var keptContexts = window.self === window.top ? 6 : 0, liveContexts = 0;
+  // A lost WebGL context (module: platform_html5.cpp) says so beside the canvas until it returns. Browsers keep
+  // about sixteen a page: unless keepsAll() (a frame's host may hold twenty), far panels give theirs back and take
+  // them again near (one the browser dropped is asked for every 2 s near). Each way is a long task on SwiftShader
+  // (40-305 ms), so a page of its own keeps up to six of 16 million pixels in all: the lesson's six, a phone's two.
+  var held = [];   // {canvas, near(), release()} of each context the page holds
+  function keepsAll() {
+    var pixels = held.reduce(function (n, e) { return n + e.canvas.width * e.canvas.height; }, 0);
+    return window.self === window.top && held.length <= 6 && pixels <= 16e6;
+  }
+  function giveBack() { held.filter(function (e) { return !e.near(); }).forEach(function (e) { if (!keepsAll()) e.release(); }); }
   function watchContext(canvas, panel) {
     var lostNote = null, released = false, near = true, retry = 0, gl = canvas.getContext('webgl2');
     var ext = gl && gl.getExtension('WEBGL_lose_context');
-    liveContexts++;
+    var entry = { canvas: canvas, near: function () { return near; }, release: function () {
+      if (ext && !gl.isContextLost()) { released = true; held.splice(held.indexOf(entry), 1); ext.loseContext(); } } };
+    held.push(entry); giveBack();   // a new context may take the page past what it keeps
     var askBack = function () {
       clearTimeout(retry);
       retry = near && !released && gl.isContextLost() ? setTimeout(askBack, 2000) : 0;
@@ -226,8 +226,8 @@ var KvPanels = (function () {
     if (ext && window.IntersectionObserver) {
       var watcher = new IntersectionObserver(function (entries) {
         near = entries[entries.length - 1].isIntersecting;
-        if (!near && !released && !gl.isContextLost() && liveContexts > keptContexts) { released = true; liveContexts--; ext.loseContext(); }
-        else if (near && gl.isContextLost()) { if (released) liveContexts++; released = false; askBack(); }
+        if (!near) giveBack();
+        else if (gl.isContextLost()) { if (released) held.push(entry); released = false; askBack(); }
       }, { rootMargin: '150% 0px' });
       watcher.observe(canvas);
       panel.cleanup.push(function () { watcher.disconnect(); clearTimeout(retry); });
@@ -243,7 +243,7 @@ var KvPanels = (function () {
     var onRestored = function () { if (lostNote) lostNote.remove(); lostNote = null; };
     canvas.addEventListener('webglcontextlost', onLost); canvas.addEventListener('webglcontextrestored', onRestored);
     panel.cleanup.push(function () {
-      if (!released) liveContexts--;
+      if (!released) held.splice(held.indexOf(entry), 1);
       canvas.removeEventListener('webglcontextlost', onLost);
       canvas.removeEventListener('webglcontextrestored', onRestored);
       onRestored();

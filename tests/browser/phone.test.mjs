@@ -78,3 +78,25 @@ test('on a phone at three device pixels a CSS pixel, each panel\'s backing store
     await context.close();
   }
 });
+
+// A phone's panels at three device pixels are tall drawing buffers (about 7 million pixels each): the
+// lesson keeps every context on a desktop (contexts.test.mjs) but on a phone gives far panels' back
+// past 16 million pixels in all (kvpanels.js, keepsAll), and the one in view keeps its own.
+test('on a phone at three device pixels a CSS pixel, far panels give their drawing buffers back', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${server.url}/`);
+    const ids = await page.$$eval('figure.kv-panel', (figures) => figures.map((f) => f.getAttribute('data-panel')));
+    for (const id of ids) {
+      await page.locator(`#panel-${id} canvas`).scrollIntoViewIfNeeded();
+      await page.waitForFunction((k) => window.KvLesson && window.KvLesson.panels[k], id, { timeout: 60000 });
+    }
+    await page.waitForTimeout(500);
+    const lost = await page.evaluate((list) => list.map((k) => window.KvLesson.panels[k].canvas.getContext('webgl2').isContextLost()), ids);
+    assert.equal(lost[0], true, `the first panel, screens above, keeps its context (${JSON.stringify(lost)})`);
+    assert.equal(lost[lost.length - 1], false, 'the panel in view has its context');
+  } finally {
+    await context.close();
+  }
+});
