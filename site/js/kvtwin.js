@@ -192,7 +192,7 @@ var KvTwin = (function () {
     twin.knobs.forEach(function (k) {
       if (k.drawn || !(k.field in defaults) || same(state[k.field], defaults[k.field])) return;
       var badge = el('p', { class: 'kv-twin__badge' });
-      badge.appendChild(el('span', {}, k.label + ': ' + valueText(k, state[k.field]) + ' (set by the text; not a knob here) '));
+      badge.appendChild(el('span', {}, k.label + ': ' + valueText(k, state[k.field]) + ' (set by the page or its address; not a knob here) '));
       var undo = el('button', { type: 'button' }, 'Undo');
       undo.setAttribute('aria-label', 'Undo ' + k.label + ': back to ' + valueText(k, defaults[k.field]));
       undo.addEventListener('click', function () { set(twin, k.field, defaults[k.field]); });

@@ -201,7 +201,7 @@ test('a figure that forces multi-head attention into the two-phases panel shows 
   });
   const badge = page.locator('figure[data-panel="phases"] .kv-twin__badge').filter({ hasText: 'force multi-head attention' });
   await badge.waitFor({ timeout: 30000 });
-  assert.match(await badge.textContent(), /force multi-head attention: on \(set by the text; not a knob here\)/);
+  assert.match(await badge.textContent(), /force multi-head attention: on \(set by the page or its address; not a knob here\)/);
   assert.ok(await badge.isVisible());
   await badge.getByRole('button').click();
   await page.waitForFunction(() => window.KvLesson.panels.phases.getState().force_mha === false);

@@ -171,8 +171,9 @@ void plot_point(const Plot& plot, ImVec2 p, ImU32 c, const std::string& label) {
     const ImVec2 size = ImGui::CalcTextSize(label.c_str());
     float tx = p.x + 9;
     if (tx + size.x > plot.max.x) tx = p.x - 9 - size.x;
+    // Below the point where above would reach the band along the top that markers label.
     float ty = p.y - size.y - 4;
-    if (ty < plot.min.y) ty = p.y + 6;
+    if (ty < plot.min.y + size.y + 3) ty = p.y + 6;
     draw->AddText(ImVec2(tx, ty), c, label.c_str());
 }
 
