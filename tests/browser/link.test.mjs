@@ -244,10 +244,11 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
         // own, it then draws its section's part first and shortens without moving any text.
         await page.evaluate((i) => window.KvLesson.panels[i].focus(null), id);
         // The panel redraws whole and reports its new height over its next frames: a fixed 300 ms
-        // was too short once on a loaded CI machine (drawn still the focused 739 px), so wait for the
-        // height to settle near the reserved one (at most 5 s), then judge it.
+        // was too short once on a loaded CI machine (drawn still the focused 739 px), and so was 5 s
+        // once (the phases panel still at its focused 465 px), so wait for the height to settle near
+        // the reserved one (at most 15 s), then judge it.
         await page.waitForFunction(([c, r]) => Math.abs(document.querySelector(c).getBoundingClientRect().height - r) <= r * 0.03,
-          [canvas, reserved], { timeout: 5000 }).catch(() => { /* the assertion below says by how much */ });
+          [canvas, reserved], { timeout: 15000 }).catch(() => { /* the assertion below says by how much */ });
         const drawn = await page.$eval(canvas, (c) => c.getBoundingClientRect().height);
         assert.ok(Math.abs(drawn - reserved) <= drawn * 0.03, `${id}: reserved ${reserved} px, drawn ${drawn} px`);
       }
