@@ -36,7 +36,7 @@ std::optional<double> total_from_graph_advice(const ParsedLog& p) {
 }  // namespace
 
 // The card a log names by its memory (the logged total, else the one its CUDA-graph advice implies)
-// into s.gpu, the match said where it is not exact; false, and an H100, where it names neither.
+// into s.gpu, the match said where it is not exact; false, and the starting point's card where it names neither.
 bool gpu_by_memory(const ParsedLog& p, Scenario& s, std::vector<std::string>& assumptions) {
     bool exact = false;
     if (p.total_gib) {
@@ -52,7 +52,7 @@ bool gpu_by_memory(const ParsedLog& p, Scenario& s, std::vector<std::string>& as
                               "utilisation it advises); give gpu if it is another card");
         return true;
     }
-    s.gpu = "H100";
+    s.gpu = starting_gpu;
     return false;
 }
 

@@ -9,8 +9,8 @@
 namespace kv {
 
 // The card a log names by its memory (the logged total, else the one its CUDA-graph advice implies)
-// into s.gpu, the match said in `assumptions` where it is not exact; false, and an H100, where the
-// log names neither.
+// into s.gpu, the match said in `assumptions` where it is not exact; false, and the starting
+// point's card (an H100), where the log names neither.
 bool gpu_by_memory(const ParsedLog& p, Scenario& s, std::vector<std::string>& assumptions);
 
 }  // namespace kv

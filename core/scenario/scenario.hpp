@@ -22,10 +22,13 @@ const char* dtype_name(DType dtype);
 enum class Entry { serve, offline };
 const char* entry_name(Entry entry);
 
+// The starting point's card (also the one a start-up log is read on when it names none).
+inline constexpr const char* starting_gpu = "H100";
+
 struct Scenario {
     std::string model = "Qwen3-8B";                   // catalog id, ignored when model_config is set
     std::optional<ModelSpec> model_config;            // a parsed Hugging Face config.json
-    std::string gpu = "H100";                         // catalog id, ignored when gpu_config is set
+    std::string gpu = starting_gpu;                   // catalog id, ignored when gpu_config is set
     std::optional<GpuSpec> gpu_config;                // a GPU described by the reader
     std::string vllm_version = default_vllm_version;  // picks the engine's accounting rules
     // VLLM_USE_V1: "auto" (the release's engine: V0 before 0.8.0, V1 from it except on GPUs before

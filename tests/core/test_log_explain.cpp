@@ -31,6 +31,14 @@ LogExplanation explained(const std::string& text, const GivenScenario& given = {
     return std::get<LogExplanation>(outcome);
 }
 
+// Whether one of the explanation's assumptions says `text` (at its start, if `at_start`).
+bool assumes(const LogExplanation& x, const std::string& text, bool at_start = false) {
+    return std::any_of(x.assumptions.begin(), x.assumptions.end(), [&](const std::string& a) {
+        const size_t at = a.find(text);
+        return at_start ? at == 0 : at != std::string::npos;
+    });
+}
+
 }  // namespace
 
 TEST_CASE("every number a real log states is parsed exactly") {
@@ -117,8 +125,7 @@ TEST_CASE("a text with no start-up line, binary data or a 50 MB log: a clear err
     CHECK_FALSE(x.evaluated);
     REQUIRE(x.terms.size() == 1);
     CHECK(x.terms[0].logged == 100);
-    CHECK(std::any_of(x.assumptions.begin(), x.assumptions.end(),
-                      [](const std::string& a) { return a.find("someone/unknown-model-7b") != std::string::npos; }));
+    CHECK(assumes(x, "someone/unknown-model-7b"));
 }
 
 TEST_CASE("a log that states no GPU memory is explained on an assumed H100, and says so where it matters") {
@@ -154,8 +161,7 @@ TEST_CASE("a log that states no GPU memory is explained on an assumed H100, and 
     const LogExplanation y = explained(advised);
     CHECK_FALSE(y.gpu_assumed);
     CHECK(y.scenario.gpu == "A100-40GB");
-    CHECK(std::any_of(y.assumptions.begin(), y.assumptions.end(),
-                      [](const std::string& a) { return a.find("gpu A100-40GB: the nearest catalog GPU to the 39.4 GiB") == 0; }));
+    CHECK(assumes(y, "gpu A100-40GB: the nearest catalog GPU to the 39.4 GiB", true));
     // 0.20's wording says the same the other way round: 0.9000 is equivalent to 0.8404 without the
     // estimate, so the total is 2.35 / 0.0596 GiB again.
     const std::string equivalent = log +

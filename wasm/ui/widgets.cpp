@@ -31,13 +31,12 @@ ImU32 text_on(Colour background) {
 // The end of the longest start of text[start, word_end) that fits `width`, one character at least
 // (whole UTF-8 sequences): where a word wider than the line (a URL on a phone) is cut.
 size_t cut_to_width(const std::string& text, size_t start, size_t word_end, float width) {
-    size_t end = start;
-    do {
-        size_t next = end + 1;
-        while (next < word_end && (static_cast<unsigned char>(text[next]) & 0xC0) == 0x80) ++next;
-        if (end > start && ImGui::CalcTextSize(text.data() + start, text.data() + next).x > width) break;
-        end = next;
-    } while (end < word_end);
+    const char* fits = text.data() + start;  // ImGui's measure stops before the first character past the width
+    ImGui::GetFont()->CalcTextSizeA(ImGui::GetFontSize(), width, 0.0f, fits, text.data() + word_end, &fits);
+    size_t end = static_cast<size_t>(fits - text.data());
+    if (end > start) return end;
+    do ++end;  // one character at least
+    while (end < word_end && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80);
     return end;
 }
 
