@@ -20,8 +20,9 @@ std::string text_or(const json& object, const char* key, const std::string& fall
     return object[key].get<std::string>();
 }
 
-// What public benchmarks measured ("achieved": {hbm_tb_per_s, bf16_tflops, fp8_tflops}), each at
-// most the data sheet's peak; absent figures stay 0.
+// What public benchmarks measured ("achieved": {hbm_tb_per_s, bf16_tflops, fp8_tflops}); absent
+// figures stay 0. A matmul may pass its data sheet by what GPU Boost runs above the rated clock (an
+// RTX 4090 measures 178.8 of 165.2 TFLOPS), never by more than a tenth; a read never passes it.
 std::optional<InputError> read_achieved(const json& entry, const std::string& prefix, GpuSpec& g) {
     if (!entry.contains("achieved") || entry["achieved"].is_null()) return std::nullopt;
     const json& a = entry["achieved"];
@@ -32,15 +33,15 @@ std::optional<InputError> read_achieved(const json& entry, const std::string& pr
         double GpuSpec::*member;
     };
     const Measured measured[] = {{"hbm_tb_per_s", g.hbm_bytes_per_s, &GpuSpec::achieved_hbm_bytes_per_s},
-                                 {"bf16_tflops", g.bf16_flops_per_s, &GpuSpec::achieved_bf16_flops_per_s},
-                                 {"fp8_tflops", g.fp8_flops_per_s, &GpuSpec::achieved_fp8_flops_per_s}};
+                                 {"bf16_tflops", g.bf16_flops_per_s * 1.1, &GpuSpec::achieved_bf16_flops_per_s},
+                                 {"fp8_tflops", g.fp8_flops_per_s * 1.1, &GpuSpec::achieved_fp8_flops_per_s}};
     for (const Measured& m : measured) {
         if (!a.contains(m.key) || a[m.key].is_null()) continue;
         const std::string f = prefix + ".achieved." + m.key;
         const json& v = a[m.key];
         if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() <= 0 || v.get<double>() * 1e12 > m.peak * 1.0001)
             return fail(f, v.is_number() ? ErrorCode::out_of_range : ErrorCode::wrong_type,
-                        f + " must be a positive number no larger than the data sheet's peak");
+                        f + " must be a positive number no larger than the data sheet's peak (a matmul: 1.1 times it)");
         g.*m.member = v.get<double>() * 1e12;
     }
     return std::nullopt;

@@ -9,6 +9,7 @@
 #include "base/units.hpp"
 #include "engine/model_runner.hpp"
 #include "memory/parallelism.hpp"
+#include "memory/weight_bytes.hpp"
 
 namespace kv {
 
@@ -26,24 +27,6 @@ double to_d(int64_t v) { return static_cast<double>(v); }
 
 bool is_mla(const ModelSpec& m) { return m.attention == AttentionKind::mla; }
 
-// Bytes per parameter of the linear layers (attention projections, MLP, experts).
-double linear_bytes_per_param(const ModelSpec& m, DType weight_dtype, bool experts) {
-    // --quantization fp8 on a 16-bit checkpoint (on a quantised one the engine refuses).
-    if (weight_dtype == DType::fp8 && m.weight_format == WeightFormat::bf16) return 1.0;
-    switch (m.weight_format) {
-        case WeightFormat::bf16:
-            return 2.0;
-        case WeightFormat::fp8:
-            return 1.0;
-        case WeightFormat::int4_grouped:
-            // 4-bit weights plus a 16-bit scale and a 4-bit zero point per group.
-            return 0.5 + (m.quant_group_size > 0 ? 2.5 / to_d(m.quant_group_size) : 0.0);
-        case WeightFormat::mxfp4_experts:
-            return experts ? 0.5 + 1.0 / 32.0 : 2.0;  // E8M0 scale per 32 weights
-    }
-    return 2.0;
-}
-
 // Pipeline stages as vLLM's get_pp_indices splits the layers: evenly, with the remainder going to
 // the stages before the last.
 std::vector<int64_t> stage_layers(int64_t layers, int64_t pp) {
@@ -58,12 +41,17 @@ struct Stage {
     bool first = true, last = true;
 };
 
+// The first stage's embedding, unless the same matrix is its lm_head: VocabParallelEmbedding's
+// forward is F.embedding, a gather of the step's tokens' rows, never a read of the table.
+double gathered_table_bytes(const ModelSpec& m, const Scenario& s, const Stage& st) {
+    return st.first && !(m.tie_word_embeddings && st.last) ? vocab_table_bytes(m, s) : 0.0;
+}
+
 double weights_of_stage(const ModelSpec& m, const Scenario& s, const Stage& st, const KvLayout& layout) {
     const ParameterCount p = count_parameters(m);
     const double tp = to_d(s.tensor_parallel_size);
     const double layer_share = to_d(st.layers) / to_d(m.num_hidden_layers);
     const double linear = linear_bytes_per_param(m, s.weight_dtype, false);
-    const double expert = linear_bytes_per_param(m, s.weight_dtype, true);
 
     // Attention: K and V of a replicated head are held whole by every rank that uses it.
     double attention_per_rank = to_d(p.attention) / tp;
@@ -71,25 +59,14 @@ double weights_of_stage(const ModelSpec& m, const Scenario& s, const Stage& st, 
         const double kv_params = to_d(num_kv_cache_layers(m)) * 2.0 * to_d(m.hidden_size * kv_width(m));
         attention_per_rank += kv_params * (to_d(layout.kv_heads_per_rank) / to_d(m.num_key_value_heads) - 1.0 / tp);
     }
-    // The routed experts over TP x DP GPUs, sliced or whole (memory/parallelism.hpp); everything
-    // else is split by tensor parallelism alone and whole in every data-parallel engine, except
-    // latent experts' projections, which every rank holds whole (ReplicatedLinear: fc2 from PR
-    // #30203, fc1 from PR #31807; 0.13's fc1 split by tensor parallelism is not modelled).
-    const ExpertPlacement experts = place_experts(m, s);
-    // MXFP4 expert kernels pad each rank's expert width to a multiple of 256 (gpt-oss: 2,880 to
-    // 3,072), which the logged weights of gpt-oss-20b and -120b show.
-    double expert_padding = 1.0;
-    if (m.weight_format == WeightFormat::mxfp4_experts && m.moe_intermediate_size > 0) {
-        const int64_t width = experts.expert_width;
-        expert_padding = to_d(ceil_div(width, 256) * 256) / to_d(std::max<int64_t>(1, width));
-    }
-    const double expert_params = experts.whole_experts ? to_d(p.experts) / to_d(m.num_experts) * to_d(experts.experts_per_gpu)
-                                                       : to_d(p.experts) / to_d(experts.gpus);
-    double bytes = layer_share * (attention_per_rank * linear + to_d(p.dense_mlp) / tp * linear + expert_params * expert * expert_padding +
-                                  to_d(p.shared_and_router) / tp * linear + to_d(p.latent_projections) * linear + to_d(p.norms) * 2.0);
-    // Embedding and lm_head stay 16-bit, vocabulary-parallel (padded to a multiple of 64).
-    const double vocab_rows = to_d(ceil_div(m.vocab_size, 64) * 64) / tp;
-    const double table = vocab_rows * to_d(m.hidden_size) * 2.0;
+    // Everything but the routed experts is split by tensor parallelism alone and whole in every
+    // data-parallel engine, except latent experts' projections, which every rank holds whole
+    // (ReplicatedLinear: fc2 from PR #30203, fc1 from PR #31807; 0.13's fc1 split by tensor
+    // parallelism is not modelled).
+    double bytes = layer_share * (attention_per_rank * linear + to_d(p.dense_mlp) / tp * linear + to_d(p.shared_and_router) / tp * linear +
+                                  to_d(p.latent_projections) * linear + to_d(p.norms) * 2.0) +
+                   routed_expert_bytes(m, s, st.layers);
+    const double table = vocab_table_bytes(m, s);
     if (st.first) bytes += table + vision_weight_bytes(m, s.tensor_parallel_size);  // the vision tower, if any
     if (st.last && (!m.tie_word_embeddings || !st.first)) bytes += table;
     return bytes;
@@ -268,7 +245,7 @@ DrafterWeights drafter_weights(Drafter& d, const ModelSpec& m, const Scenario& s
     }
     const double layers = weights_of_stage(d.model, s, body, own);
     const double fc = d.fc_params * 2.0;  // 16-bit, replicated
-    const double table = to_d(ceil_div(d.model.vocab_size, 64) * 64) / to_d(s.tensor_parallel_size) * to_d(d.model.hidden_size) * 2.0;
+    const double table = vocab_table_bytes(d.model, s);
     const bool separate_head = d.own_lm_head && !(d.own_embedding && d.model.tie_word_embeddings);
     return {layers + fc + (d.own_embedding ? table : 0.0) + (separate_head ? table : 0.0), layers + fc + table};
 }
@@ -386,6 +363,8 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
             plan.lora_bytes = lora;
             plan.draft_weight_bytes = draft;
             plan.vision_weight_bytes = st.first ? vision_weight_bytes(m, s.tensor_parallel_size) : 0.0;
+            plan.gathered_table_bytes = gathered_table_bytes(m, s, st);
+            plan.expert_weight_bytes = routed_expert_bytes(m, s, st.layers);
             plan.activation_peak_bytes = peak;
             plan.cuda_graph_bytes = graphs;
             plan.available_kv_bytes = available;

@@ -94,6 +94,8 @@ struct MemoryPlan {
     double draft_weight_bytes = 0;       // what the drafter adds to weight_bytes (shared tables not again)
     double draft_pass_weight_bytes = 0;  // what one draft pass reads: its layers, fc and the lm_head it uses
     double vision_weight_bytes = 0;      // a multimodal model's vision tower (memory/multimodal.hpp): part of weight_bytes
+    double gathered_table_bytes = 0;     // a token embedding no lm_head shares: part of weight_bytes, a step reads only its tokens' rows
+    double expert_weight_bytes = 0;      // the routed experts': part of weight_bytes, a step reads those its tokens route to
     EncoderProfile encoder;              // the images the profile run encodes first
     double activation_peak_bytes = 0;
     double non_torch_bytes = 0;

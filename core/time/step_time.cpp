@@ -1,6 +1,6 @@
 #include "time/step_time.hpp"
 
-#include "memory/parallelism.hpp"
+#include "memory/weight_bytes.hpp"
 #include "time/step_costs.hpp"
 
 #include <algorithm>
@@ -100,25 +100,6 @@ double experts_touched(const ModelSpec& m, double tokens) {
     return 1.0 - std::pow(miss, tokens);
 }
 
-// This rank's routed-expert bytes (the weights a step may skip). With data or expert parallelism
-// the experts are spread over more GPUs than the rest (memory/parallelism.hpp), so their share of
-// the rank's weights is smaller. The step itself is still one engine's alone: the MoE layer's
-// tokens from the other engines, EP's all-to-all and DP's lockstep dummy steps are left out.
-double expert_weight_bytes(const StepEngine& r) {
-    if (r.model.num_experts <= 0) return 0.0;
-    const ParameterCount& params = r.parameters;
-    const auto experts = static_cast<double>(params.experts), rest = static_cast<double>(params.total() - params.experts);
-    const ExpertPlacement placed = place_experts(r.model, r.scenario);
-    double share = experts / static_cast<double>(params.total());
-    if (placed.whole_experts || placed.gpus != r.scenario.tensor_parallel_size) {
-        const double here = placed.whole_experts
-                                ? experts * static_cast<double>(placed.experts_per_gpu) / static_cast<double>(r.model.num_experts)
-                                : experts / static_cast<double>(placed.gpus);
-        share = here / (here + rest / static_cast<double>(r.scenario.tensor_parallel_size));
-    }
-    return (r.memory.weight_bytes - r.memory.vision_weight_bytes) * share;
-}
-
 }  // namespace
 
 double tokens_per_decode_step(const StepEngine& r) { return r.memory.drafter.acceptance_length; }
@@ -153,7 +134,7 @@ double layer_floors_s(const StepEngine& r, bool graph, double tokens_per_pass, c
     if (m.num_experts <= 0) return floors;
     const double moe_layers = static_cast<double>(num_mlp_layers(m) - m.num_dense_layers);
     const double touched = experts_touched(m, tokens_per_pass) * static_cast<double>(m.num_experts);
-    const double read_s = expert_weight_bytes(r) * experts_touched(m, tokens_per_pass) / moe_layers / step_bytes_per_s(r.gpu, c);
+    const double read_s = r.memory.expert_weight_bytes * experts_touched(m, tokens_per_pass) / moe_layers / step_bytes_per_s(r.gpu, c);
     floors += moe_layers * (c.moe_layer_floor_s + std::max(0.0, touched * c.moe_expert_floor_s - read_s));
     return floors;
 }
@@ -168,6 +149,7 @@ double draft_passes_s(const StepEngine& r, const StepLoad& load, const Calibrati
     const auto passes = load.decode_tokens > 0 ? static_cast<double>(d.num_speculative_tokens) : 1.0;
     MemoryPlan share;
     share.weight_bytes = r.memory.draft_pass_weight_bytes;
+    share.expert_weight_bytes = routed_expert_bytes(d.model, r.scenario, d.model.num_hidden_layers);
     StepLoad drafting = load;
     drafting.decode_tokens = load.decode_tokens * passes;
     drafting.decode_context_tokens = load.decode_context_tokens * passes;
@@ -178,24 +160,46 @@ double draft_passes_s(const StepEngine& r, const StepLoad& load, const Calibrati
     return time_step({r.scenario, d.model, r.gpu, share, r.rules}, drafting, c).gpu_s;
 }
 
+namespace {
+
+// The pass's matmul FLOPs: every weight's for each token but the vocabulary's matrix (vocab x
+// hidden, the lm_head's or the embedding it is tied to), which computes logits only for the rows
+// the step samples, one per sequence (each scored token of a decoding one): V1's logits_indices,
+// V0's selected_token_indices. The embedding's lookup is a gather, no matmul.
+double pass_matmul_flops(const StepEngine& r, const StepLoad& load, double tokens, double scored_per_decode) {
+    const ParameterCount& params = r.parameters;
+    const auto tp = static_cast<double>(r.scenario.tensor_parallel_size);
+    const double sampled_rows = load.decode_tokens * scored_per_decode + load.prefill_sequences;
+    return tokens * (2.0 * static_cast<double>(params.active() - params.embedding - params.lm_head) / tp) +
+           sampled_rows * 2.0 * static_cast<double>(params.embedding) / tp;
+}
+
+// The weights one pass reads. A mixture of experts reads only the experts the pass's tokens route
+// to (uniform routing) of those on this rank (with data or expert parallelism spread over more GPUs
+// than the rest); the step is one engine's alone: other engines' tokens in the MoE layer, EP's
+// all-to-all and DP's lockstep dummy steps are left out. The language model's passes never read a
+// vision tower (the images' encoding is left out), nor an embedding it only gathers rows from.
+double pass_weight_bytes(const StepEngine& r, double tokens_per_pass) {
+    return r.memory.weight_bytes - r.memory.vision_weight_bytes - r.memory.gathered_table_bytes -
+           r.memory.expert_weight_bytes * (1.0 - experts_touched(r.model, tokens_per_pass));
+}
+
+}  // namespace
+
 PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibration& c) {
     const int64_t tp = r.scenario.tensor_parallel_size;
     // With speculative decoding a decoding sequence's pass scores its k drafted tokens too.
     const double scored_per_decode = 1.0 + static_cast<double>(r.memory.drafter.num_speculative_tokens);
     const double tokens = load.decode_tokens * scored_per_decode + load.prefill_tokens;
     const double passes = std::max(1.0, load.passes);
-    const double matmul_flops_per_token = 2.0 * static_cast<double>(r.parameters.active()) / static_cast<double>(tp);
     const double expert_flops_per_token = 2.0 * static_cast<double>(r.parameters.routed_active) / static_cast<double>(tp);
-    // A mixture of experts reads only the experts the pass's tokens route to (uniform routing); the
-    // language model's passes never read a vision tower (the images' encoding is left out).
-    const double weight_bytes =
-        r.memory.weight_bytes - r.memory.vision_weight_bytes - expert_weight_bytes(r) * (1.0 - experts_touched(r.model, tokens / passes));
+    const double weight_bytes = pass_weight_bytes(r, tokens / passes);
     PhaseTiming phase;
     const AttentionFlops attention = attention_flops(r, tp);
     // The pass runs its kernels one after another: the matmuls (weights in, activations through)
     // and attention (the cache in) each take the longer of their own FLOPs and bytes, so one kind's
     // reads do not hide under the other's arithmetic.
-    const double matmul_flops = tokens * matmul_flops_per_token;
+    const double matmul_flops = pass_matmul_flops(r, load, tokens, scored_per_decode);
     const double attention_flops_total = attention.decode_pair * load.decode_context_tokens * scored_per_decode +
                                          attention.prefill_pair * load.prefill_context_pairs +
                                          attention.context_token * load.prefill_kv_read_tokens;

@@ -1,11 +1,11 @@
 // How long a forward pass takes, term by term (each a field of PhaseTiming):
 //   compute: FLOPs over the rate a serving step's matmuls reach. FLOPs are 2 x active parameters
-//   per token (a simplification that also counts the embedding lookup), plus attention: 4 x layers x
+//   per token, the vocabulary's matrix only for the rows the step samples, plus attention: 4 x layers x
 //   heads x head_dim per token and context token (QK^T and AV), halved for the causal prefill triangle
 //   (MLA: a decode over the latent's widths, a prefill over the decompressed heads' and kv_b_proj
 //   run again over the earlier chunks' latent);
 //   memory: bytes over the bandwidth a step's reads reach. Bytes are the rank's weights (for a
-//   mixture of experts, the experts the batch routes to), every running sequence's KV blocks (the
+//   mixture of experts, the experts the batch routes to; not an embedding it only gathers from), every running sequence's KV blocks (the
 //   new query attends over all of them) and the prompt tokens' KV written;
 //   kernels: the per-layer floors of launch, ramp and tail, in a CUDA graph or eager, and per MoE
 //   layer its routing and alignment;

@@ -9,23 +9,31 @@
 using namespace kv;
 using kvtest::evaluate_ok;
 
+// Qwen3-8B's token embedding: 151,936 x 4,096 in 16 bits, apart from its lm_head (not tied).
+constexpr double qwen3_8b_table_bytes = 151936.0 * 4096 * 2;
+constexpr double qwen3_8b_table_params = 151936.0 * 4096;
+
 TEST_CASE("decode moves the weights plus every running sequence's whole cache, at the rates a step reaches") {
     const Result r = evaluate_ok({});
     const Calibration c;
-    CHECK(r.steps.decode.bytes == r.memory.weight_bytes + 32 * r.admission.bytes_per_sequence);
+    // Every weight but the embedding, which a step gathers its tokens' rows from.
+    CHECK(r.memory.gathered_table_bytes == qwen3_8b_table_bytes);
+    const double read_bytes = r.memory.weight_bytes - qwen3_8b_table_bytes;
+    CHECK(r.steps.decode.bytes == read_bytes + 32 * r.admission.bytes_per_sequence);
     // The H100's measured rates (gpus.json "achieved"), times what a serving step reaches of them;
     // the attention kernel's gather of the cache a share of that.
     const double weights_per_s = 3.0255e12 * c.step_bandwidth_efficiency;
     const double cache_bytes = 32 * r.admission.bytes_per_sequence;
     CHECK(r.steps.decode.memory_s ==
-          Approx(r.memory.weight_bytes / weights_per_s + cache_bytes / (weights_per_s * c.nvidia_attention_read_efficiency)));
+          Approx(read_bytes / weights_per_s + cache_bytes / (weights_per_s * c.nvidia_attention_read_efficiency)));
     CHECK(r.steps.decode.compute_s == Approx(r.steps.decode.flops / (794.5e12 * c.step_matmul_efficiency)));
     const PhaseTiming& d = r.steps.decode;
     // The matmuls and attention run one after the other, each at its own roofline; the matmuls near
     // the ridge pay for both their loads and their arithmetic (a p-norm), attention the longer.
     CHECK(d.gpu_s == Approx(d.matmul_s + d.attention_s + d.kernel_s + d.communication_s));
-    const double matmul_compute_s = 32 * 2.0 * static_cast<double>(active_parameter_count(r.model)) / (794.5e12 * c.step_matmul_efficiency);
-    const double matmul_memory_s = r.memory.weight_bytes / weights_per_s, p = c.matmul_roofline_exponent;
+    const double matmul_params = static_cast<double>(active_parameter_count(r.model)) - qwen3_8b_table_params;
+    const double matmul_compute_s = 32 * 2.0 * matmul_params / (794.5e12 * c.step_matmul_efficiency);
+    const double matmul_memory_s = read_bytes / weights_per_s, p = c.matmul_roofline_exponent;
     CHECK(d.matmul_s == Approx(std::pow(std::pow(matmul_compute_s, p) + std::pow(matmul_memory_s, p), 1 / p)));
     CHECK(d.matmul_s > 1.05 * matmul_memory_s);  // a batch of 32 is far below the ridge, yet not free
     CHECK(d.attention_s == Approx(cache_bytes / (weights_per_s * c.nvidia_attention_read_efficiency)));
@@ -37,19 +45,31 @@ TEST_CASE("decode moves the weights plus every running sequence's whole cache, a
     CHECK(r.steps.decode.bound == Bound::memory);
     CHECK(r.steps.decode_tokens_per_s == Approx(32 / r.steps.decode.total_s));
     CHECK(r.steps.itl_s == r.steps.decode.total_s);
-    CHECK(r.steps.weight_share == Approx(r.memory.weight_bytes / r.steps.decode.bytes));
+    CHECK(r.steps.weight_share == Approx(read_bytes / r.steps.decode.bytes));
 }
 
-TEST_CASE("decode FLOPs: 2 x params per token plus attention over the context") {
+TEST_CASE("a tied embedding is the lm_head, read whole every step; an untied one only on a stage without the head") {
+    const Result tied = evaluate_ok({{"model", "Qwen3-4B"}});  // tie_word_embeddings: true
+    CHECK(tied.memory.gathered_table_bytes == 0);
+    CHECK(tied.steps.decode.bytes == tied.memory.weight_bytes + 32 * tied.admission.bytes_per_sequence);
+    // Two pipeline stages: the first holds the embedding, the last its own lm_head; the plan is the
+    // stage with fewer blocks, and its gathered bytes are the first stage's table or nothing.
+    const Result staged = evaluate_ok({{"model", "Qwen3-4B"}, {"pipeline_parallel_size", 2}});
+    CHECK((staged.memory.gathered_table_bytes == 0 || staged.memory.gathered_table_bytes == 151936.0 * 2560 * 2));
+}
+
+TEST_CASE("decode FLOPs: 2 x params per token, no matmul for the embedding's lookup, plus attention over the context") {
     const Result r = evaluate_ok({});
     const double attention = 4.0 * 36 * 32 * 128 * (4096 + 256);
-    CHECK(r.steps.decode.flops == Approx(32 * (2.0 * 8190735360.0 + attention)));
+    CHECK(r.steps.decode.flops == Approx(32 * (2.0 * (8190735360.0 - qwen3_8b_table_params) + attention)));
 }
 
 TEST_CASE("prefill: matmuls plus the causal attention triangle, or the weight read if longer") {
     const Result r = evaluate_ok({{"model", "Qwen3-14B"}, {"gpu", "A100"}});
     const double p = 4096;
-    CHECK(r.steps.prefill.flops == Approx(2.0 * 14768307200.0 * p + 4.0 * 40 * 40 * 128 * p * p / 2));
+    // The lm_head (151,936 x 5,120) computes logits for one row a pass, the chunk's last: two chunks.
+    const double head = 151936.0 * 5120;
+    CHECK(r.steps.prefill.flops == Approx(2.0 * (14768307200.0 - 2 * head) * p + 2 * 2.0 * head + 4.0 * 40 * 40 * 128 * p * p / 2));
     CHECK(r.steps.prefill.bound == Bound::compute);
     // 4,096 tokens on an A100 (2,048 a step by default): two passes, each eager, with its floors
     // (never below a graph's) and host work.
@@ -70,7 +90,8 @@ TEST_CASE("FP8 weights run at the FP8 matmul rate where the GPU has one; a GPU w
     const Calibration c;
     CHECK(step_flops_per_s(*find_gpu("H100"), DType::fp8, c) == Approx(1402.6e12 * c.step_matmul_efficiency));
     CHECK(step_flops_per_s(*find_gpu("A100"), DType::fp8, c) == Approx(271.2e12 * c.step_matmul_efficiency));  // no FP8 tensor cores
-    CHECK(step_bytes_per_s(*find_gpu("H200"), c) == Approx(4.8e12 * c.nvidia_hbm_fraction * c.step_bandwidth_efficiency));
+    CHECK(step_bytes_per_s(*find_gpu("H200"), c) == Approx(3.888e12 * c.step_bandwidth_efficiency));
+    CHECK(step_bytes_per_s(*find_gpu("H800"), c) == Approx(3.35e12 * c.nvidia_hbm_fraction * c.step_bandwidth_efficiency));
     CHECK(step_bytes_per_s(*find_gpu("MI300X"), c) == Approx(4.293e12 * c.step_bandwidth_efficiency));
 }
 
@@ -164,7 +185,8 @@ TEST_CASE("MLA attends two ways: a decode over the latent, a prefill over keys a
     CHECK(flops(decode_load(engine, 1, 1000)) - flops(decode_load(engine, 1, 0)) == Approx(1000 * per_width * (2 * 512 + 64)));
     // A 4,096-token prompt in one chunk attends over half of itself on average, at 128 + 64 + 128 per
     // head; cut in four chunks, each later chunk also decompresses the earlier chunks' latent
-    // (kv_b_proj: 512 in, 16 x (128 + 128) out) and attends the same pairs.
+    // (kv_b_proj: 512 in, 16 x (128 + 128) out) and attends the same pairs; and each chunk's last
+    // row gets logits (the lm_head: 102,400 x 2,048), three more than the whole prompt's one.
     StepLoad whole, chunked;
     add_prefill(whole, 4096, 4096, 4096);
     add_prefill(chunked, 4096, 4096, 1024);
@@ -172,14 +194,15 @@ TEST_CASE("MLA attends two ways: a decode over the latent, a prefill over keys a
     add_prefill(none, 4096, 4096, 4096);
     none.prefill_context_pairs = 0;
     CHECK(flops(whole) - flops(none) == Approx(4096.0 * 4096 / 2 * per_width * (128 + 64 + 128)));
-    CHECK(flops(chunked) - flops(whole) == Approx(1024.0 * (1 + 2 + 3) * per_width * 512 * (128 + 128)));
+    CHECK(flops(chunked) - flops(whole) == Approx(1024.0 * (1 + 2 + 3) * per_width * 512 * (128 + 128) + 3 * 2.0 * 102400 * 2048));
 }
 
 TEST_CASE("a decode step's weight read gains intensity with the batch, its cache read stays at the group size") {
     const Result r = evaluate_ok({});  // Qwen3-8B: 32 query heads on 8 KV heads, BF16 cache
     const DecodeIntensities one = decode_intensities(step_engine(r), 1, 4352);
     const DecodeIntensities many = decode_intensities(step_engine(r), 64, 4352);
-    CHECK(one.weight_flops_per_byte == Approx(2.0 * 8190735360.0 / r.memory.weight_bytes));
+    CHECK(one.weight_flops_per_byte ==
+          Approx(2.0 * (8190735360.0 - qwen3_8b_table_params) / (r.memory.weight_bytes - qwen3_8b_table_bytes)));
     CHECK(many.weight_flops_per_byte == Approx(64 * one.weight_flops_per_byte));
     CHECK(one.kv_flops_per_byte == Approx(4.0));
     CHECK(many.kv_flops_per_byte == Approx(4.0));
@@ -192,6 +215,8 @@ TEST_CASE("a mixture of experts: the routed experts' grouped GEMM runs at its me
     // experts of 3 x 4,096 x 14,336 weights in 32 layers, half of each on this rank.
     const Result r = evaluate_ok({{"model", "Mixtral-8x7B-Instruct-v0.1"}, {"tensor_parallel_size", 2}});
     const StepEngine engine = step_engine(r);
+    // The experts' bytes on this rank, as loaded: 32 layers of 8 experts, half of each, 16 bits.
+    CHECK(r.memory.expert_weight_bytes == Approx(32.0 * 8 * 3 * 4096 * 14336 * 2 / 2));
     StepLoad prompt;
     add_prefill(prompt, 1024, 1024, 1024);
     Calibration dense_rate;
@@ -206,4 +231,19 @@ TEST_CASE("a mixture of experts: the routed experts' grouped GEMM runs at its me
     // model's step reaches step_matmul_efficiency of it, so the kernel's time is scaled the same way.
     const double layer_s = expert_flops / (rate * c.moe_grouped_gemm_efficiency) / 32;
     CHECK(layer_s == Approx(833.72e-6 * 0.95 / c.step_matmul_efficiency).epsilon(0.10));
+}
+
+TEST_CASE("MXFP4 experts are a smaller share of the bytes than of the parameters, and a step skips only theirs") {
+    // gpt-oss-20b keeps its experts in 4.25-bit MXFP4 (padded to 3,072 wide) and the rest in 16 bits.
+    const Result r = evaluate_ok({{"model", "gpt-oss-20b"}});
+    const ParameterCount p = count_parameters(r.model);
+    const double expert_param_share = static_cast<double>(p.experts) / static_cast<double>(p.total());
+    CHECK(r.memory.expert_weight_bytes / r.memory.weight_bytes < 0.85 * expert_param_share);
+    // One sequence touches 4 of 32 experts a layer; the step reads the rest of the weights whole,
+    // and the embedding (not tied) only as the rows it gathers, besides the new token's cache.
+    const StepLoad one = decode_load(step_engine(r), 1, 0);
+    const double touched = 4.0 / 32;
+    CHECK(
+        time_step(step_engine(r), one, Calibration{}).bytes ==
+        Approx(r.memory.weight_bytes - r.memory.gathered_table_bytes - r.memory.expert_weight_bytes * (1 - touched) + one.decode_kv_bytes));
 }
