@@ -55,6 +55,17 @@ test('the SCORM manifest names the launch page and every file of the package', (
   assert.deepEqual(present.filter((f) => /\.(gz|br)$/.test(f)), [], 'a course platform serves files as they are; its index.html differs from the site\'s');
 });
 
+test('the SCORM copy is the lesson for students: the chapter for course authors is left out, the rest kept', () => {
+  const heading = /<h2 id="([^"]+)"/g;
+  const site = fs.readFileSync(path.join(work, 'site/index.html'), 'utf8');
+  const course = fs.readFileSync(path.join(work, 'lms/course/index.html'), 'utf8');
+  const siteHeadings = [...site.matchAll(heading)].map((m) => m[1]);
+  const courseHeadings = [...course.matchAll(heading)].map((m) => m[1]);
+  assert.ok(siteHeadings.includes('using-these-panels-in-your-own-course'));
+  assert.deepEqual(courseHeadings, siteHeadings.filter((h) => h !== 'using-these-panels-in-your-own-course'));
+  assert.ok(!course.includes('kvembed-host.js'), 'no embedding snippet for students');
+});
+
 test('inside a course platform the lesson reports incomplete, then completed at its last section', async () => {
   fs.writeFileSync(path.join(work, 'lms/index.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>A fake LMS</title><link rel="icon" href="data:,"><script>
