@@ -2,6 +2,7 @@
 #include "plan/plan.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -51,7 +52,9 @@ std::vector<std::string> startup_lines(const Result& r) {
     return lines;
 }
 
-PlanCandidate describe(const Result& r, const Scenario& s, int64_t replicas, int64_t users_per_replica) {
+// `users_must_run`: a closed loop's users each hold a sequence; a rate's requests may queue, and
+// whether the replica keeps up is the simulation's to judge (serve_load).
+PlanCandidate describe(const Result& r, const Scenario& s, int64_t replicas, int64_t users_per_replica, bool users_must_run) {
     PlanCandidate c;
     c.scenario = s;
     c.replicas = replicas;
@@ -73,7 +76,7 @@ PlanCandidate describe(const Result& r, const Scenario& s, int64_t replicas, int
     else if (r.status == Status::request_too_long)
         c.misses.push_back("a " + format_count(s.prompt_tokens + s.output_tokens) + "-token request exceeds max_model_len " +
                            format_count(*r.scenario.max_model_len));
-    else if (r.admission.running < users_per_replica)
+    else if (users_must_run && r.admission.running < users_per_replica)
         c.misses.push_back(format_count(r.admission.running) + " of " + format_count(users_per_replica) + " users per replica running (" +
                            binding_limit_name(r.admission.binding_limit) + " is the limit)");
     c.meets = c.misses.empty();  // it starts and holds its users: the load it serves is judged later (serve_load)
@@ -190,7 +193,7 @@ struct Search {
 
     PlanCandidate run(const Scenario& s, const ModelSpec& weights, int64_t replicas, int64_t users_per_replica) {
         ++result.evaluations;
-        PlanCandidate c = describe(evaluate_resolved(s, weights, gpu, calibration), s, replicas, users_per_replica);
+        PlanCandidate c = describe(evaluate_resolved(s, weights, gpu, calibration), s, replicas, users_per_replica, !t.rate_per_s);
         for (const WeightOption& option : weights_tried)
             if (option.model == &weights && option.weight_dtype == s.weight_dtype && !option.caveat.empty())
                 c.caveats.push_back(option.caveat);
@@ -218,8 +221,9 @@ struct Search {
             if (tp > t.gpu_count) break;
             int64_t previous_load = 0;
             for (int64_t replicas = 1; replicas <= t.gpu_count / tp; ++replicas) {
-                const int64_t load = (t.users + replicas - 1) / replicas;  // the busiest replica
-                if (load == previous_load) continue;                       // more GPUs, no fewer users each
+                int64_t load = (t.users + replicas - 1) / replicas;       // the busiest replica
+                if (t.rate_per_s) load = std::min(load, max_concurrent);  // a rate's requests may queue
+                if (load == previous_load) continue;                      // more GPUs, no fewer users each
                 previous_load = load;
                 if (load > max_concurrent) continue;  // beyond the engine's max_num_seqs range
                 for (const WeightOption& weights : weights_tried)
@@ -330,12 +334,21 @@ std::variant<PlanResult, InputError> plan(const PlanTarget& t, const Calibration
     const int64_t short_len = (sequence_tokens + model_len_step - 1) / model_len_step * model_len_step;
     // One evaluation resolves the ids (an unknown model or GPU is an InputError naming it) and the
     // engine's default max_num_seqs for this version and GPU.
-    Scenario probe_scenario = replica_scenario(t, std::min(t.users, max_concurrent));
+    Scenario probe_scenario = replica_scenario(t, t.rate_per_s ? 1 : std::min(t.users, max_concurrent));
     probe_scenario.max_model_len = short_len;
     auto probe_outcome = evaluate(probe_scenario, calibration);
     if (auto* error = std::get_if<InputError>(&probe_outcome)) return *error;
     const Result& probe = std::get<Result>(probe_outcome);
-    Search search{t,
+    // A rate has no users of its own: the requests it keeps in flight stand for them (Little's law:
+    // the rate times a request's time, a lone request's on the probe, so at least that many). They
+    // size max_num_seqs and the headroom candidates are ranked by; the users box plays no part.
+    PlanTarget shaped = t;
+    if (t.rate_per_s) {
+        const double request_s = probe.steps.prefill.total_s + static_cast<double>(t.output_tokens - 1) * probe.steps.itl_s;
+        const double in_flight = std::ceil(*t.rate_per_s * request_s);
+        shaped.users = static_cast<int64_t>(std::clamp(in_flight, 1.0, static_cast<double>(max_concurrent * t.gpu_count)));
+    }
+    Search search{shaped,
                   probe.model,
                   probe.gpu,
                   calibration,

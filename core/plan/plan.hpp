@@ -11,7 +11,9 @@
 //   and for a 16-bit checkpoint its pre-quantised siblings in the catalog (FP8, 4-bit: the same
 //   shapes under another repository), else --quantization fp8; max_model_len the model's own, else
 //   the smallest multiple of 1,024 that holds prompt + output; max_num_seqs the engine default when
-//   it holds the users per replica, else exactly that many.
+//   it holds the users per replica, else exactly that many. A rate's users are the requests it
+//   keeps in flight (Little's law, from a lone request's time on the probe); they need not all run
+//   at once, as a queue of them is the simulation's to judge.
 //   The load, per replica: `users` clients each sending its next request when the last one ends
 //   (vllm bench serve --max-concurrency; the users' first requests, which all arrive at once, are
 //   left out of the percentiles), or requests at `rate_per_s` (Poisson); fixed lengths; 100 to

@@ -34,7 +34,7 @@ constexpr FieldSpec rows[] = {
      .hi = 4096 * max_gpu_count,  // a replica runs at most 4,096 sequences (concurrent_requests' limit)
      .unit = "users",
      .label = "users",
-     .help = "Concurrent users, across all replicas."},
+     .help = "Concurrent users, across all replicas (unused with a rate)."},
     objective("ttft_s", "median TTFT objective",
               "Objective: the median time to first token of the simulated load, as vllm bench serve measures it (null: none)."),
     objective("ttft_p90_s", "p90 TTFT objective", "Objective: the 90th percentile of the simulated time to first token (null: none)."),

@@ -337,3 +337,22 @@ TEST_CASE("plan: JSON out") {
     CHECK(none["closest"].is_object());
     CHECK(!none.contains("candidates"));
 }
+
+TEST_CASE("plan: a rate's search is shaped by the requests it keeps in flight, not by the users box") {
+    // 20 requests/s of 2,000 + 300 tokens: a lone request takes a few seconds, so dozens are in
+    // flight. The users box (32 by default, here 1 or 500) once sized the search instead.
+    const char* const rate =
+        R"("model": "Qwen3-8B", "gpu": "H100", "gpu_count": 8, "rate_per_s": 20, "prompt_tokens": 2000, "output_tokens": 300)";
+    const PlanResult one = plan_ok(std::string("{") + rate + R"(, "users": 1})");
+    const PlanResult many = plan_ok(std::string("{") + rate + R"(, "users": 500})");
+    REQUIRE(one.met);
+    REQUIRE(one.candidates.size() == many.candidates.size());
+    CHECK(one.summary == many.summary);
+    for (size_t i = 0; i < one.candidates.size(); ++i) {
+        const PlanCandidate& a = one.candidates[i];
+        CHECK(a.command_line == many.candidates[i].command_line);
+        CHECK(a.users_per_replica == many.candidates[i].users_per_replica);
+        // At least the rate times a lone request's time, split over the replicas.
+        CHECK(a.users_per_replica * a.replicas >= 20);
+    }
+}
