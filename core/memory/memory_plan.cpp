@@ -337,8 +337,6 @@ MemoryPlan plan_memory(const Scenario& s, const ModelSpec& m, const GpuSpec& gpu
     plan.model_runner_v2 = runs_model_runner_v2(rules, m);
     const DrafterWeights drafter = drafter_weights(plan.drafter = make_drafter(s, m), m, s, lim, rules);
     plan.draft_pass_weight_bytes = drafter.per_pass;
-    plan.draft_pass_expert_bytes =
-        plan.drafter.runs_on_gpu ? routed_expert_bytes(plan.drafter.model, s, plan.drafter.model.num_hidden_layers) : 0.0;
     plan.encoder = encoder_profile(m, lim, rules, s.tensor_parallel_size, c);
 
     // Every pipeline stage is its own rank; the engine clamps all of them to the fewest blocks.

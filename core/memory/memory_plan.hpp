@@ -93,7 +93,6 @@ struct MemoryPlan {
     Drafter drafter;                     // --speculative-config's (memory/speculative.hpp); method none without one
     double draft_weight_bytes = 0;       // what the drafter adds to weight_bytes (shared tables not again)
     double draft_pass_weight_bytes = 0;  // what one draft pass reads: its layers, fc and the lm_head it uses
-    double draft_pass_expert_bytes = 0;  // its routed experts' part (an MTP layer's), which a pass reads as routed
     double vision_weight_bytes = 0;      // a multimodal model's vision tower (memory/multimodal.hpp): part of weight_bytes
     double gathered_table_bytes = 0;     // a token embedding no lm_head shares: part of weight_bytes, a step reads only its tokens' rows
     double expert_weight_bytes = 0;      // the routed experts': part of weight_bytes, a step reads those its tokens route to

@@ -1,5 +1,6 @@
 #include "time/step_time.hpp"
 
+#include "memory/weight_bytes.hpp"
 #include "time/step_costs.hpp"
 
 #include <algorithm>
@@ -148,7 +149,7 @@ double draft_passes_s(const StepEngine& r, const StepLoad& load, const Calibrati
     const auto passes = load.decode_tokens > 0 ? static_cast<double>(d.num_speculative_tokens) : 1.0;
     MemoryPlan share;
     share.weight_bytes = r.memory.draft_pass_weight_bytes;
-    share.expert_weight_bytes = r.memory.draft_pass_expert_bytes;
+    share.expert_weight_bytes = routed_expert_bytes(d.model, r.scenario, d.model.num_hidden_layers);
     StepLoad drafting = load;
     drafting.decode_tokens = load.decode_tokens * passes;
     drafting.decode_context_tokens = load.decode_context_tokens * passes;
