@@ -54,6 +54,7 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.v0_chunk_2048 = !(v < EngineVersion{0, 6, 5});
     r.async_scheduling = !(v < EngineVersion{0, 12, 0});
     r.custom_allreduce = !(v < EngineVersion{0, 3, 0});
+    r.fused_moe = !(v < EngineVersion{0, 3, 0});
     r.custom_allreduce_on_amd = !(v < EngineVersion{0, 8, 3});
     r.out_of_place_all_reduce = !(v < EngineVersion{0, 6, 5});
     r.llama_mlp_rebinds_gate_up = !(v < EngineVersion{0, 6, 4});

@@ -133,6 +133,14 @@ struct EngineRules {
     // #27 (2024-05).
     bool custom_allreduce = true;
     bool custom_allreduce_on_amd = true;
+    // A mixture of experts runs its routed experts through the fused MoE kernel (PR #2542, "Fused
+    // MOE for Mixtral", in 0.3.0): every rank holds a 1/tp slice of every expert and computes only
+    // the experts its tokens route to. Before it, Mixtral's expert parallelism (PR #2090, 2023-12)
+    // gave each rank num_experts/tp whole experts and ran every token through each of them, scaled
+    // by its routing weight (zero for a token routed elsewhere: vLLM's later mixtral_quant.py kept
+    // that forward), so a step read all of them and multiplied every token by each, with plain
+    // matmuls and no routing kernels.
+    bool fused_moe = true;
     // A tensor-parallel all-reduce too large for the custom kernel ran in place through NCCL until
     // PR #10121 (2024-11-26, "custom allreduce + torch.compile": 0.6.5), then returned a new tensor.
     bool out_of_place_all_reduce = true;

@@ -93,9 +93,14 @@ double blended_roofline_s(double compute_s, double memory_s, double p) {
     return longer * std::pow(1.0 + std::pow(shorter / longer, p), 1.0 / p);
 }
 
-// Fraction of the experts a batch of `tokens` touches when each picks experts_per_token at random.
-double experts_touched(const ModelSpec& m, double tokens) {
-    if (m.num_experts <= 0) return 1.0;
+// Before the fused MoE kernel a rank ran every token through each of its whole experts.
+bool dense_experts(const StepEngine& r) { return r.model.num_experts > 0 && !r.rules.fused_moe; }
+
+// Fraction of the experts a batch of `tokens` touches when each picks experts_per_token at random
+// (all of them, for a rank that runs every token through each).
+double experts_touched(const StepEngine& r, double tokens) {
+    const ModelSpec& m = r.model;
+    if (m.num_experts <= 0 || dense_experts(r)) return 1.0;
     const double miss = 1.0 - static_cast<double>(m.experts_per_token) / static_cast<double>(m.num_experts);
     return 1.0 - std::pow(miss, tokens);
 }
@@ -131,10 +136,10 @@ double layer_floors_s(const StepEngine& r, bool graph, double tokens_per_pass, c
     const ModelSpec& m = r.model;
     const double layers = static_cast<double>(num_row_parallel_blocks(m)) / 2.0;
     double floors = layers * (graph ? c.layer_floor_graph_s : std::max(c.layer_floor_graph_s, c.layer_floor_eager_s));
-    if (m.num_experts <= 0) return floors;
+    if (m.num_experts <= 0 || dense_experts(r)) return floors;  // plain matmuls: no routing or alignment kernels
     const double moe_layers = static_cast<double>(num_mlp_layers(m) - m.num_dense_layers);
-    const double touched = experts_touched(m, tokens_per_pass) * static_cast<double>(m.num_experts);
-    const double read_s = r.memory.expert_weight_bytes * experts_touched(m, tokens_per_pass) / moe_layers / step_bytes_per_s(r.gpu, c);
+    const double touched = experts_touched(r, tokens_per_pass) * static_cast<double>(m.num_experts);
+    const double read_s = r.memory.expert_weight_bytes * experts_touched(r, tokens_per_pass) / moe_layers / step_bytes_per_s(r.gpu, c);
     floors += moe_layers * (c.moe_layer_floor_s + std::max(0.0, touched * c.moe_expert_floor_s - read_s));
     return floors;
 }
@@ -162,6 +167,14 @@ double draft_passes_s(const StepEngine& r, const StepLoad& load, const Calibrati
 
 namespace {
 
+// The routed experts' parameters one token runs through on a rank: its experts_per_token experts'
+// share, or, before the fused kernel, all of the rank's whole experts.
+double expert_params_per_token(const StepEngine& r) {
+    const ParameterCount& params = r.parameters;
+    return static_cast<double>(dense_experts(r) ? params.experts : params.routed_active) /
+           static_cast<double>(r.scenario.tensor_parallel_size);
+}
+
 // The pass's matmul FLOPs: every weight's for each token but the vocabulary's matrix (vocab x
 // hidden, the lm_head's or the embedding it is tied to), which computes logits only for the rows
 // the step samples, one per sequence (each scored token of a decoding one): V1's logits_indices,
@@ -170,7 +183,8 @@ double pass_matmul_flops(const StepEngine& r, const StepLoad& load, double token
     const ParameterCount& params = r.parameters;
     const auto tp = static_cast<double>(r.scenario.tensor_parallel_size);
     const double sampled_rows = load.decode_tokens * scored_per_decode + load.prefill_sequences;
-    return tokens * (2.0 * static_cast<double>(params.active() - params.embedding - params.lm_head) / tp) +
+    const auto other_params = static_cast<double>(params.active() - params.routed_active - params.embedding - params.lm_head);
+    return tokens * 2.0 * (other_params / tp + expert_params_per_token(r)) +
            sampled_rows * 2.0 * static_cast<double>(params.embedding) / tp;
 }
 
@@ -181,7 +195,7 @@ double pass_matmul_flops(const StepEngine& r, const StepLoad& load, double token
 // vision tower (the images' encoding is left out), nor an embedding it only gathers rows from.
 double pass_weight_bytes(const StepEngine& r, double tokens_per_pass) {
     return r.memory.weight_bytes - r.memory.vision_weight_bytes - r.memory.gathered_table_bytes -
-           r.memory.expert_weight_bytes * (1.0 - experts_touched(r.model, tokens_per_pass));
+           r.memory.expert_weight_bytes * (1.0 - experts_touched(r, tokens_per_pass));
 }
 
 }  // namespace
@@ -192,7 +206,6 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
     const double scored_per_decode = 1.0 + static_cast<double>(r.memory.drafter.num_speculative_tokens);
     const double tokens = load.decode_tokens * scored_per_decode + load.prefill_tokens;
     const double passes = std::max(1.0, load.passes);
-    const double expert_flops_per_token = 2.0 * static_cast<double>(r.parameters.routed_active) / static_cast<double>(tp);
     const double weight_bytes = pass_weight_bytes(r, tokens / passes);
     PhaseTiming phase;
     const AttentionFlops attention = attention_flops(r, tp);
@@ -213,8 +226,9 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
     phase.bytes = matmul_bytes + load.decode_kv_bytes + state_write_bytes + prefill_kv_bytes;
     const double matmul_rate = step_flops_per_s(r.gpu, r.scenario.weight_dtype, c);
     const double attention_rate = step_flops_per_s(r.gpu, DType::bf16, c);  // attention computes in 16 bits
-    // The routed experts' grouped GEMM reaches a smaller share of the tensor cores than the dense ones.
-    const double expert_flops = tokens * expert_flops_per_token;
+    // The routed experts' grouped GEMM reaches a smaller share of the tensor cores than the dense ones
+    // (before the fused kernel, a rank's experts were plain matmuls).
+    const double expert_flops = dense_experts(r) ? 0.0 : tokens * 2.0 * expert_params_per_token(r);
     const double matmul_compute_s =
         (matmul_flops - expert_flops) / matmul_rate + expert_flops / (matmul_rate * c.moe_grouped_gemm_efficiency);
     const double attention_compute_s = attention_flops_total / attention_rate;

@@ -247,3 +247,27 @@ TEST_CASE("MXFP4 experts are a smaller share of the bytes than of the parameters
         time_step(step_engine(r), one, Calibration{}).bytes ==
         Approx(r.memory.weight_bytes - r.memory.gathered_table_bytes - r.memory.expert_weight_bytes * (1 - touched) + one.decode_kv_bytes));
 }
+
+TEST_CASE("before the fused MoE kernel (0.3.0) a rank ran every token through each of its whole experts") {
+    // Mixtral-8x7B at TP 2 on an H100: 0.2.7's expert parallelism gives each rank 4 whole experts,
+    // 0.3.0's fused kernel half of each of the 8; the same bytes either way.
+    const auto engine_at = [](const char* version) {
+        return evaluate_ok({{"model", "Mixtral-8x7B-Instruct-v0.1"}, {"tensor_parallel_size", 2}, {"vllm_version", version}});
+    };
+    const Result before = engine_at("0.2.7"), fused = engine_at("0.3.0");
+    CHECK(before.memory.expert_weight_bytes == fused.memory.expert_weight_bytes);
+    const Calibration c;
+    const StepLoad one = decode_load(step_engine(before), 1, 0);
+    const PhaseTiming dense = time_step(step_engine(before), one, c), routed = time_step(step_engine(fused), one, c);
+    // One token touches 2 of 8 experts: the fused kernel reads only theirs, the older code all of its own.
+    const double expert_bytes = before.memory.expert_weight_bytes;
+    CHECK(dense.bytes - routed.bytes == Approx(expert_bytes * (1 - 2.0 / 8)));
+    // It multiplies the token by all 4 of its experts (32 layers of 3 x 4,096 x 14,336 each), where
+    // the fused kernel multiplies it by half of each of its 2.
+    const double expert_params = 32.0 * 3 * 4096 * 14336;
+    CHECK(dense.flops - routed.flops == Approx(2.0 * (4 * expert_params - 2 * expert_params / 2)));
+    // Plain matmuls: no routing or alignment kernels, only each layer's floor (the fused kernel's
+    // per-expert floor hides under its read of two experts).
+    CHECK(dense.kernel_s == Approx(32 * c.layer_floor_graph_s));
+    CHECK(routed.kernel_s == Approx(dense.kernel_s + 32 * c.moe_layer_floor_s));
+}
