@@ -53,7 +53,7 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.v0_overhauled = !(v < EngineVersion{0, 6, 0});
     r.v0_chunk_2048 = !(v < EngineVersion{0, 6, 5});
     r.async_scheduling = !(v < EngineVersion{0, 12, 0});
-    r.custom_allreduce = !(v < EngineVersion{0, 3, 0});
+    r.custom_allreduce = !(v < EngineVersion{0, 3, 0}) && (v < EngineVersion{0, 3, 1} || !(v < EngineVersion{0, 4, 1}));
     r.fused_moe = !(v < EngineVersion{0, 3, 0});
     r.custom_allreduce_on_amd = !(v < EngineVersion{0, 8, 3});
     r.out_of_place_all_reduce = !(v < EngineVersion{0, 6, 5});

@@ -127,7 +127,10 @@ struct EngineRules {
     // from 0.6.5 (PR #10544).
     bool v0_chunk_2048 = true;
     bool async_scheduling = true;
-    // vLLM's own all-reduce over NVLink and P2P (PR #2192, from 0.3.0); NCCL before. On AMD GPUs
+    // vLLM's own all-reduce over NVLink and P2P (PR #2192, from 0.3.0); NCCL before, and while PR
+    // #2808 (2024-02-07, "temporarily disables the custom all-reduce kernels") held until PR #4040
+    // (2024-04-12, "After #2760, custom allreduce should be enabled by default"): placed at 0.3.1
+    // (2024-02-16) to 0.4.1 (2024-04-24), the first releases cut after each. On AMD GPUs
     // upstream's ParallelConfig turned it off ("not supported on AMD GPUs") until PR #14125 (in 0.8.3);
     // AMD's fork, whose releases are tagged "v0.6.1_rocm" or "v0.7.3+rocm", had it from ROCm/vllm PR
     // #27 (2024-05).

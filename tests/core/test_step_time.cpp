@@ -157,7 +157,7 @@ TEST_CASE("tensor parallelism: sublinear because of the all-reduces") {
     CHECK(tp4.steps.decode.communication_s == Approx((2 * 36 + 2) * per_call));
 }
 
-TEST_CASE("the custom all-reduce: off by the flag, and on AMD GPUs off in upstream releases before 0.8.3") {
+TEST_CASE("the custom all-reduce: off by the flag, from 0.3.1 to 0.4.1, and on AMD GPUs in upstream releases before 0.8.3") {
     const Calibration c;
     const double message = 32.0 * 4096 * 2;
     const auto latency = [&](const nlohmann::json& s) {
@@ -172,6 +172,12 @@ TEST_CASE("the custom all-reduce: off by the flag, and on AMD GPUs off in upstre
     CHECK(latency({{"gpu", "MI300X"}, {"tensor_parallel_size", 4}, {"vllm_version", "0.6.1+rocm"}}) == Approx(c.allreduce_custom_s));
     CHECK(latency({{"gpu", "MI300X"}, {"tensor_parallel_size", 4}, {"vllm_version", "0.8.3"}}) == Approx(c.allreduce_custom_s));
     CHECK(latency({{"gpu", "H100"}, {"tensor_parallel_size", 4}, {"vllm_version", "0.6.1"}}) == Approx(c.allreduce_custom_s));
+    // It came with 0.3.0 (PR #2192), was turned off by default a week later (PR #2808) and back on
+    // by PR #4040: NCCL in the releases between.
+    for (const char* version : {"0.2.7", "0.3.1", "0.3.3", "0.4.0"})
+        CHECK(latency({{"tensor_parallel_size", 4}, {"vllm_version", version}}) == Approx(c.allreduce_nccl_s));
+    for (const char* version : {"0.3.0", "0.4.1"})
+        CHECK(latency({{"tensor_parallel_size", 4}, {"vllm_version", version}}) == Approx(c.allreduce_custom_s));
 }
 
 TEST_CASE("MLA attends two ways: a decode over the latent, a prefill over keys and values decompressed per head") {
