@@ -100,7 +100,7 @@ bool dense_experts(const StepEngine& r) { return r.model.num_experts > 0 && !r.r
 // (all of them, for a rank that runs every token through each).
 double experts_touched(const StepEngine& r, double tokens) {
     const ModelSpec& m = r.model;
-    if (m.num_experts <= 0 || dense_experts(r)) return 1.0;
+    if (m.num_experts <= 0 || !r.rules.fused_moe) return 1.0;
     const double miss = 1.0 - static_cast<double>(m.experts_per_token) / static_cast<double>(m.num_experts);
     return 1.0 - std::pow(miss, tokens);
 }
@@ -136,10 +136,11 @@ double layer_floors_s(const StepEngine& r, bool graph, double tokens_per_pass, c
     const ModelSpec& m = r.model;
     const double layers = static_cast<double>(num_row_parallel_blocks(m)) / 2.0;
     double floors = layers * (graph ? c.layer_floor_graph_s : std::max(c.layer_floor_graph_s, c.layer_floor_eager_s));
-    if (m.num_experts <= 0 || dense_experts(r)) return floors;  // plain matmuls: no routing or alignment kernels
+    if (m.num_experts <= 0 || !r.rules.fused_moe) return floors;  // plain matmuls: no routing or alignment kernels
     const double moe_layers = static_cast<double>(num_mlp_layers(m) - m.num_dense_layers);
-    const double touched = experts_touched(r, tokens_per_pass) * static_cast<double>(m.num_experts);
-    const double read_s = r.memory.expert_weight_bytes * experts_touched(r, tokens_per_pass) / moe_layers / step_bytes_per_s(r.gpu, c);
+    const double share = experts_touched(r, tokens_per_pass);  // one pow() a step time, not two
+    const double touched = share * static_cast<double>(m.num_experts);
+    const double read_s = r.memory.expert_weight_bytes * share / moe_layers / step_bytes_per_s(r.gpu, c);
     floors += moe_layers * (c.moe_layer_floor_s + std::max(0.0, touched * c.moe_expert_floor_s - read_s));
     return floors;
 }
