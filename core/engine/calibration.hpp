@@ -34,8 +34,12 @@ struct Calibration {
     // (two sweeps) once the seven runs of PR #2542's master build (before the fused MoE kernel, now
     // 0.2.7, as their own note said) ran Mixtral's older expert parallelism (engine_rules.hpp,
     // fused_moe) and 0.2.7's NCCL all-reduce: 6.2% and 14.3% (6.6% and 14.5% at the earlier
-    // constants); NCCL's latency leaves its bound for the measured H100 figure (below). Where a
-    // fitted value sits at its bound the comment says so. ---
+    // constants); NCCL's latency leaves its bound for the measured H100 figure (below). Once V1's batch
+    // defaults before 0.9.0 followed the releases (engine_rules.hpp, LargeBatchDevices: eight H200
+    // fit rows of 0.8.4 serve 8,192 tokens a step, not 2,048) the fit was run again (two sweeps):
+    // its loss moved 0.1410 -> 0.1409 and no constant by more than 2%, so these were kept (fit 6.0%,
+    // held-out 14.4%; the refit's own values give 5.9% and 14.7%). Where a fitted value sits at its
+    // bound the comment says so. ---
     // What a serving step's reads reach of the GPU's measured HBM bandwidth (gpus.json "achieved"),
     // and its matmuls of the measured matmul ceiling: model-shaped GEMVs and GEMMs with their
     // ramps and tails, not a STREAM kernel or the best square matmul.

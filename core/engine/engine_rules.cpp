@@ -27,6 +27,11 @@ EngineRules engine_rules(const EngineVersion& v) {
     EngineRules r;
     r.version = v;
     r.v1_engine = !(v < EngineVersion{0, 8, 0});
+    r.large_batch_devices = v < EngineVersion{0, 7, 0}   ? LargeBatchDevices::none
+                            : v < EngineVersion{0, 8, 5} ? LargeBatchDevices::h100_h200
+                            : v < EngineVersion{0, 9, 0} ? LargeBatchDevices::memory
+                                                         : LargeBatchDevices::memory_not_a100;
+    r.v1_seqs_1024_everywhere = v < EngineVersion{0, 8, 4};
     r.device_batch_defaults = !(v < EngineVersion{0, 9, 0});
     r.cuda_graphs_in_budget = !(v < EngineVersion{0, 20, 0});
     r.hybrid_kv_allocator = !(v < EngineVersion{0, 10, 0});

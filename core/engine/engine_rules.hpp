@@ -9,7 +9,9 @@
 //     tokens a step, 2,048 from 0.6.5), except with sliding-window layers, LoRA or a multimodal model.
 //   - Batch defaults: from 0.9.0 GPUs with at least 70 GiB that are not A100s get max_num_seqs 1024
 //     and 8,192 (serve) or 16,384 (offline) tokens; others 256 and 2,048 or 8,192. From 0.28.0 those
-//     with at least 160 GiB serve 16,384 too.
+//     with at least 160 GiB serve 16,384 too. Before 0.9.0 the larger tokens went to H100s and
+//     H200s by name (0.7.0), then to every GPU of 70 GiB (0.8.5); every GPU had 1,024 sequences
+//     until 0.8.4 (LargeBatchDevices below).
 //   - CUDA graphs: their memory comes out of the KV budget from 0.20.0 (the estimate became the
 //     default); before, it had to fit in the 1 - util headroom. None with enforce_eager. From 0.22
 //     to 0.28 the models that vLLM's model runner V2 ran had an estimate of zero (model_runner.hpp).
@@ -56,12 +58,31 @@ enum class ModelRunnerV2Scope {
     all_models,            // 0.29.0: every model (the release's notes: "the default runner for all models")
 };
 
+// Which GPUs get V1's larger batch defaults, release by release. PR #12369 (reviewed 2025-01-24;
+// placed at 0.7.0, tagged by 2025-01-27: a 0.7.x traceback of 2025-02-01, issue #12635, shows its
+// line) matched the device name; PR #17073 (reviewed 2025-04-23, placed at 0.8.5) any GPU of 70 GiB,
+// with max_num_seqs 1024; PR #17885 (0.9.0's notes list it) left the A100 out again.
+enum class LargeBatchDevices {
+    none,             // before PR #12369
+    h100_h200,        // a device name with "h100" or "h200"
+    memory,           // at least 70 GiB
+    memory_not_a100,  // at least 70 GiB and not an A100
+};
+
 struct EngineRules {
     EngineVersion version;
     // Which engine runs: V1 by default from 0.8.0, V0 before it and wherever engine_rules_for()
     // says the run falls back to it.
     bool v1_engine = true;
-    bool device_batch_defaults = true;  // the >= 70 GiB, non-A100 split (0.9.0+)
+    // Which GPUs V1 gives its larger batch defaults (EngineArgs._set_default_args_v1): 8,192 batched
+    // tokens served and 16,384 offline, where the others get 2,048 and 8,192.
+    LargeBatchDevices large_batch_devices = LargeBatchDevices::memory_not_a100;
+    // V1 gave every GPU max_num_seqs 1024 (0.8.2 on an RTX 4090 and 0.8.3 on an A100 warm the
+    // sampler up with "1024 dummy requests": issues #15617, #16342) until PR #16158 (opened
+    // 2025-04-07, after 0.8.3 was cut: placed at 0.8.4) kept it for the H100 and H200 only.
+    bool v1_seqs_1024_everywhere = false;
+    // The release of PR #17885's split (0.9.0), whose concurrency line memory_plan.cpp follows.
+    bool device_batch_defaults = true;
     // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaulted to 1 from PR #38284 (2026-04-21, in
     // 0.20.0, although the line it prints says "default since v0.21.0"): the estimate comes out
     // of the budget.

@@ -35,7 +35,9 @@ ResolvedLimits resolve_limits(const Scenario& scenario, const ModelSpec& model, 
 // 0.90, or 0.92 from the release that moved the CUDA-graph estimate into the budget.
 double default_gpu_memory_utilization(const EngineRules& rules);
 
-// vLLM's "large device" (get_batch_defaults): at least 70 GiB and not an A100.
+// Whether V1 gives this GPU its larger batch defaults under a release's rule (engine_rules.hpp).
+bool large_batch_device(const GpuSpec& gpu, LargeBatchDevices rule);
+// vLLM's "large device" from 0.9.0 (get_batch_defaults): at least 70 GiB and not an A100.
 bool large_device(const GpuSpec& gpu);
 // At least 160 GiB (B200, B300, MI300X...): from 0.28.0 they serve the offline batch defaults too.
 bool largest_device(const GpuSpec& gpu);

@@ -123,8 +123,8 @@ constexpr FieldSpec rows[] = {
      .flag = "--max-num-seqs",
      .label = "max_num_seqs",
      .help = "vLLM's --max-num-seqs: the most sequences the scheduler runs in one step. It caps what the scheduler "
-             "tries to run; the KV pool caps what it can. Unset, the engine picks it (1,024 on large GPUs from 0.9.0, "
-             "256 otherwise); \"default\" goes back to that."},
+             "tries to run; the KV pool caps what it can. Unset, the engine picks it (1,024 on large GPUs, and on all "
+             "in V1 before 0.8.4; 256 otherwise); \"default\" goes back to that."},
     {.name = "max_num_batched_tokens",
      .type = FieldType::integer,
      .lo = 16,

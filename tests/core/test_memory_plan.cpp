@@ -132,15 +132,32 @@ TEST_CASE("batch defaults by version, GPU and entry point") {
     CHECK(*a100.scenario.max_num_batched_tokens == 2048);
     const Result offline = evaluate_ok({{"entry", "offline"}, {"max_num_seqs", nullptr}, {"max_num_batched_tokens", nullptr}});
     CHECK(*offline.scenario.max_num_batched_tokens == 16384);
-    const Result v085 = evaluate_ok({{"vllm_version", "0.8.5"}, {"max_num_seqs", nullptr}, {"max_num_batched_tokens", nullptr}});
-    CHECK(*v085.scenario.max_num_seqs == 256);
-    CHECK(*v085.scenario.max_num_batched_tokens == 2048);
-    // More sampler rows and a longer profile pass mean a larger peak and a smaller pool.
-    CHECK(h100.memory.activation_peak_bytes > v085.memory.activation_peak_bytes);
-    // From 0.28.0 a GPU of 160 GiB or more serves 16,384 tokens a step (PR #51726); an H200 does not.
-    auto batch_defaults = [](const char* gpu, const char* version) {
-        return evaluate_ok({{"gpu", gpu}, {"vllm_version", version}, {"max_num_seqs", nullptr}, {"max_num_batched_tokens", nullptr}});
+    auto batch_defaults = [](const char* gpu, const char* version, const char* engine = "auto") {
+        return evaluate_ok(
+            {{"gpu", gpu}, {"vllm_version", version}, {"engine", engine}, {"max_num_seqs", nullptr}, {"max_num_batched_tokens", nullptr}});
     };
+    const auto seqs_and_tokens = [&](const char* gpu, const char* version, const char* engine = "auto") {
+        const Result r = batch_defaults(gpu, version, engine);
+        return std::pair<int64_t, int64_t>{*r.scenario.max_num_seqs, *r.scenario.max_num_batched_tokens};
+    };
+    using P = std::pair<int64_t, int64_t>;
+    // Before PR #12369 V1 served 2,048 tokens a step everywhere; from 0.7.0 an H100 or H200, by its
+    // device name, 8,192 (a GH200's name has "h200" in it; an H20's has not).
+    CHECK(seqs_and_tokens("H200", "0.6.6", "v1") == P{1024, 2048});
+    CHECK(seqs_and_tokens("H200", "0.7.0", "v1") == P{1024, 8192});
+    CHECK(seqs_and_tokens("GH200", "0.8.4") == P{1024, 8192});
+    // Every GPU had 1,024 sequences until PR #16158 (0.8.4) kept them for the H100 and H200.
+    CHECK(seqs_and_tokens("A100", "0.8.3") == P{1024, 2048});
+    CHECK(seqs_and_tokens("A100", "0.8.4") == P{256, 2048});
+    CHECK(seqs_and_tokens("H20", "0.8.4") == P{256, 2048});
+    // PR #17073 (0.8.5): every GPU of 70 GiB or more, the A100 too, until PR #17885 (0.9.0).
+    CHECK(seqs_and_tokens("H20", "0.8.5") == P{1024, 8192});
+    CHECK(seqs_and_tokens("A100", "0.8.5") == P{1024, 8192});
+    CHECK(seqs_and_tokens("A100", "0.9.0") == P{256, 2048});
+    CHECK(seqs_and_tokens("H20", "0.9.0") == P{1024, 8192});
+    // More sampler rows and a longer profile pass mean a larger peak and a smaller pool.
+    CHECK(batch_defaults("H20", "0.8.5").memory.activation_peak_bytes > batch_defaults("H20", "0.8.4").memory.activation_peak_bytes);
+    // From 0.28.0 a GPU of 160 GiB or more serves 16,384 tokens a step (PR #51726); an H200 does not.
     const Result b200 = batch_defaults("B200", "0.28.0");
     CHECK(*b200.scenario.max_num_seqs == 1024);
     CHECK(*b200.scenario.max_num_batched_tokens == 16384);
