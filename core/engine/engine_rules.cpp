@@ -32,7 +32,6 @@ EngineRules engine_rules(const EngineVersion& v) {
                             : v < EngineVersion{0, 9, 0} ? LargeBatchDevices::memory
                                                          : LargeBatchDevices::memory_not_a100;
     r.v1_seqs_1024_everywhere = v < EngineVersion{0, 8, 4};
-    r.device_batch_defaults = !(v < EngineVersion{0, 9, 0});
     r.cuda_graphs_in_budget = !(v < EngineVersion{0, 20, 0});
     r.hybrid_kv_allocator = !(v < EngineVersion{0, 10, 0});
     r.startup_free_memory_check = r.v1_engine;

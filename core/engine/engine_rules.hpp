@@ -81,8 +81,6 @@ struct EngineRules {
     // sampler up with "1024 dummy requests": issues #15617, #16342) until PR #16158 (opened
     // 2025-04-07, after 0.8.3 was cut: placed at 0.8.4) kept it for the H100 and H200 only.
     bool v1_seqs_1024_everywhere = false;
-    // The release of PR #17885's split (0.9.0), whose concurrency line memory_plan.cpp follows.
-    bool device_batch_defaults = true;
     // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaulted to 1 from PR #38284 (2026-04-21, in
     // 0.20.0, although the line it prints says "default since v0.21.0"): the estimate comes out
     // of the budget.

@@ -312,8 +312,10 @@ void size_requests(MemoryPlan& plan, const Scenario& s, const ModelSpec& m, cons
     plan.request_kv_bytes = request_kv_bytes(k, m, lim.max_model_len, in_flight);
     const double block_set_bytes = k.page_bytes * to_d(k.group_size);
     const double blocks_per_request = std::ceil(plan.request_kv_bytes / block_set_bytes);
+    // Counted in blocks from the release of PR #17885's batch split (0.9.0).
+    const bool from_blocks = rules.large_batch_devices == LargeBatchDevices::memory_not_a100;
     plan.max_concurrency =
-        rules.device_batch_defaults ? to_d(plan.num_gpu_blocks) / blocks_per_request : to_d(plan.kv_cache_tokens) / to_d(lim.max_model_len);
+        from_blocks ? to_d(plan.num_gpu_blocks) / blocks_per_request : to_d(plan.kv_cache_tokens) / to_d(lim.max_model_len);
     // Python's int() of the same double product.
     if (rules.kv_tokens_from_concurrency) plan.kv_cache_tokens = static_cast<int64_t>(plan.max_concurrency * to_d(lim.max_model_len));
     if (!rules.v1_engine) plan.cpu_swap_blocks = static_cast<int64_t>(4.0 * GiB / block_set_bytes);
