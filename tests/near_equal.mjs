@@ -1,6 +1,7 @@
-// Deep equality for the native and WebAssembly builds' results: the same arithmetic, but a plan or a
-// serving run draws arrival gaps and lengths through log, exp and cos, which Emscripten's musl and
-// glibc may round a last bit apart. Numbers agree to a relative 1e-12; everything else exactly.
+// Deep equality for the native and WebAssembly builds' results: the same arithmetic, but a step's
+// matmuls near the ridge take a p-norm through pow(), and a plan or a serving run draws arrival gaps
+// and lengths through log, exp and cos, which Emscripten's musl and glibc may round a last bit
+// apart. Numbers agree to a relative 1e-12; everything else exactly.
 import assert from 'node:assert/strict';
 
 export function assertNearlyEqual(actual, expected, where = '') {

@@ -38,13 +38,19 @@ struct Calibration {
     // defaults before 0.9.0 followed the releases (engine_rules.hpp, LargeBatchDevices: eight H200
     // fit rows of 0.8.4 serve 8,192 tokens a step, not 2,048) the fit was run again (two sweeps):
     // its loss moved 0.1410 -> 0.1409 and no constant by more than 2%, so these were kept (fit 6.0%,
-    // held-out 14.4%; the refit's own values give 5.9% and 14.7%). Where a fitted value sits at its
-    // bound the comment says so. ---
+    // held-out 14.4%; the refit's own values give 5.9% and 14.7%). Fitted again (two sweeps) once
+    // V1's piecewise graphs (piecewise_split_s) and synchronous host time (host_v1_step_s) came from
+    // published timings rather than the fit, and async scheduling became the default at 0.14.0 (its
+    // release notes), not 0.12.0: the loss went 0.1409 -> 0.1257 at the earlier constants (fit 6.6%,
+    // held-out 13.5%) and 0.1204 after (fit 5.8%, held-out 14.2%; held-out rows within 10% 18 -> 23,
+    // over 25% 20 -> 18). The cache's gather (NVIDIA) rose 0.838 -> 0.948, the MoE layer floor fell
+    // 89.5 -> 74.5 us, the matmul share 0.614 -> 0.594. Where a fitted value sits at its bound the
+    // comment says so. ---
     // What a serving step's reads reach of the GPU's measured HBM bandwidth (gpus.json "achieved"),
     // and its matmuls of the measured matmul ceiling: model-shaped GEMVs and GEMMs with their
     // ramps and tails, not a STREAM kernel or the best square matmul.
-    double step_bandwidth_efficiency = 0.917;
-    double step_matmul_efficiency = 0.614;
+    double step_bandwidth_efficiency = 0.941;
+    double step_matmul_efficiency = 0.594;
     // A matmul near the roofline's ridge reaches neither roof: its tiles wait on the weight loads
     // and on the tensor cores in turn. Its time is the p-norm of its compute and memory times (the
     // plain roofline's max as p grows, their sum at 1). Not fitted to the benchmark runs: set by
@@ -71,8 +77,8 @@ struct Calibration {
     // longer hides under the matmuls' arithmetic, near 0.25. The ROCm rows that set it are V0 releases
     // (0.7.3+rocm); the held-out V1 ones (0.10.0+rocm) with long contexts come out too slow. Once the
     // MoE rows no longer needed fast attention to offset slow experts, NVIDIA's left its bound.
-    double nvidia_attention_read_efficiency = 0.838;
-    double amd_attention_read_efficiency = 0.241;
+    double nvidia_attention_read_efficiency = 0.948;
+    double amd_attention_read_efficiency = 0.245;
     // Kernel floors: launch, ramp and tail that no roofline sees, per decoder layer (about a dozen
     // kernels: norms, projections, rotary, cache write, attention, activation, residual adds), in a
     // captured CUDA graph and launched one by one (PR #1440: eager costs about 47 us a layer more).
@@ -81,14 +87,25 @@ struct Calibration {
     // that run eagerly (prefills, V1 steps over 512 tokens) are long enough to hide their launches.
     double layer_floor_graph_s = 29.2e-6;
     double layer_floor_eager_s = 10e-6;  // at its lower bound: an eager step takes the graph's floor
+    // Per split of a PIECEWISE graph (each attention or mixer layer, run eagerly between two graph
+    // launches: engine_rules.hpp, full_decode_graphs): what a step pays over one full graph, and
+    // what a V1 step launched eagerly pays for those layers too (time/step_time.cpp). Not
+    // fitted: the median of five published piecewise-against-full measurements, 8 to 17 us a split:
+    // Qwen3-1.7B and Qwen3-32B at batch 1 on an H100, 2.50 vs 2.27 ms (8.2 us over 28 layers) and
+    // 24.36 vs 23.65 ms (11.1 us over 64; tomasruizt.github.io, "Forecasting the Performance of Full
+    // CUDA Graphs for Speculative Decoding", 2026-01-29, table 1); PR #9715's two-layer toy, about
+    // 20 us over two splits at batch 1 to 16; PR #16072, Llama-8B at about two requests, 7.63 ms and
+    // "~7%" better with full graphs (about 17 us over 32 layers); PR #51167, Voxtral-4B on an H200
+    // at batch 1, 5.87 vs 4.97 ms over about 58 splits (15 us).
+    double piecewise_split_s = 11.1e-6;
     // Per MoE layer: routing top-k and the token-to-expert alignment (PR #55225: ~20-27 us per
     // alignment, two per layer).
-    double moe_layer_floor_s = 89.5e-6;
+    double moe_layer_floor_s = 74.5e-6;
     // Per expert a MoE layer's grouped GEMM touches: its tiles, scales and padding to the block size
     // (moe_align_block_size pads each expert's tokens to BLOCK_SIZE_M), when that is longer than
     // reading the expert's weights (PR #37814: on A100 the per-call time keeps rising with the
     // experts touched until all are; PR #39904 on H100 tracks experts touched).
-    double moe_expert_floor_s = 2.66e-6;
+    double moe_expert_floor_s = 2.71e-6;
     // What the routed experts' fused grouped GEMM (vLLM's Triton fused_moe: tokens sorted to their
     // experts and padded to the tile, gate/up, activation and down fused) reaches of the dense
     // matmuls' rate: the step's expert FLOPs run at this share of step_flops_per_s. Not fitted: set
@@ -104,25 +121,30 @@ struct Calibration {
     // NCCL ~21-25 us on H100 (PR #24532's pynccl rows); NCCL over PCIe ~57 us at 8 KB (vLLM issue
     // #50576, 8xA800); ROCm's custom all-reduce 6-13 us (MI355X, PR #39080), RCCL ~27 us. The fit
     // lands above the kernel timings (a step waits for the slowest rank too). NCCL's is set mostly by
-    // PR #2542's master runs (H100, TP 8, before the custom kernel): 25.7 us, within the measured
+    // PR #2542's master runs (H100, TP 8, before the custom kernel): 26.4 us, within the measured
     // range; it sat at its 80 us bound while those runs were taken for the fused build. One latency
     // for NCCL and RCCL: upstream ROCm runs at TP 8 before 0.8.3 (held out) imply far more. PCIe is
     // not fitted (no PCIe row in the data), it keeps the measured 55 us.
-    double allreduce_custom_s = 17.1e-6;
-    double allreduce_nccl_s = 25.7e-6;
+    double allreduce_custom_s = 18.5e-6;
+    double allreduce_nccl_s = 26.4e-6;
     double allreduce_pcie_s = 55e-6;
     // The host: scheduling, input preparation and output processing per step, a fixed part and a
     // part per sequence in the batch, by engine era (engine_rules.hpp). RFC #6854 measured ~4 ms of
     // GPU bubble per decode step in V0 0.5.x; the v0.6.0 performance post found only 38% of a step
     // on the GPU before its overhaul. V0's --num-scheduler-steps N pays it once per N steps; with
     // async scheduling the CPU works during the previous step's forward pass, so a step takes the
-    // longer of the two. The fit drives V1's host terms to their lower bounds (0.1 ms, 1 us): V1's
-    // separate engine-core process leaves little host time on the step's critical path.
-    double host_v0_early_step_s = 5.09e-3;
-    double host_v0_early_per_sequence_s = 39.3e-6;
-    double host_v0_step_s = 1.39e-3;
-    double host_v0_per_sequence_s = 47.3e-6;
-    double host_v1_step_s = 100e-6;
+    // longer of the two. V1's per-step part is not fitted: PR #24799 (Blackwell, 2025-10-16) measured
+    // a mean ITL of 14.45 ms with synchronous scheduling and 14.02 ms with async scheduling, 0.43 ms
+    // of host time on the step's critical path (with speculative decoding's own host work in it; PR
+    // #23569 expected a further 5-10% of a step from overlapping the input preparation). The fit once
+    // drove it to its 0.1 ms lower bound while the piecewise graphs' cost (above) was missing. Its
+    // per-sequence part sits at its 1 us lower bound, as PR #46112's scheduler timing suggests
+    // (update_from_output, about 1.1 us a request at batch 128 and 256, RTX 5090).
+    double host_v0_early_step_s = 5.08e-3;
+    double host_v0_early_per_sequence_s = 40.9e-6;
+    double host_v0_step_s = 1.59e-3;
+    double host_v0_per_sequence_s = 43.8e-6;
+    double host_v1_step_s = 0.43e-3;
     double host_v1_per_sequence_s = 1e-6;
     int64_t activation_bytes_per_element = 2;  // activations stay 16-bit whatever the weights are
     // KV offloading's copies between GPU and CPU memory (memory/offload.hpp) reach this share of the

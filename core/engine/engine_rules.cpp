@@ -56,7 +56,8 @@ EngineRules engine_rules(const EngineVersion& v) {
     r.combined_kv_capacity_line = !(v < EngineVersion{0, 28, 0});
     r.v0_overhauled = !(v < EngineVersion{0, 6, 0});
     r.v0_chunk_2048 = !(v < EngineVersion{0, 6, 5});
-    r.async_scheduling = !(v < EngineVersion{0, 12, 0});
+    r.async_scheduling = !(v < EngineVersion{0, 14, 0});
+    r.full_decode_graphs = !(v < EngineVersion{0, 11, 0});
     r.custom_allreduce = !(v < EngineVersion{0, 3, 0}) && (v < EngineVersion{0, 3, 1} || !(v < EngineVersion{0, 4, 1}));
     r.fused_moe = !(v < EngineVersion{0, 3, 0});
     r.custom_allreduce_on_amd = !(v < EngineVersion{0, 8, 3});

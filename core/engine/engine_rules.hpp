@@ -139,13 +139,20 @@ struct EngineRules {
     //     caches, async output processing, a separate API server: the v0.6.0 performance post)
     //     cut most of it;
     //   - V1 runs the scheduler beside the GPU in its own process, synchronously per step until
-    //     async scheduling became the default (PR #27614, on by default from 0.12.0), after which
-    //     the CPU's work overlaps the previous step's forward pass.
+    //     async scheduling became the default (PR #27614; the v0.14.0 release notes list it under
+    //     breaking changes, "--no-async-scheduling" to turn it off), after which the CPU's work
+    //     overlaps the previous step's forward pass.
     bool v0_overhauled = true;
     // V0's chunk when it turned chunked prefill on by itself (contexts above 32K): 512 tokens, 2,048
     // from 0.6.5 (PR #10544).
     bool v0_chunk_2048 = true;
     bool async_scheduling = true;
+    // V1's CUDA graphs: until 0.11.0 every captured step was PIECEWISE (torch.compile's graph split
+    // at each attention or mixer op, which ran eagerly between the pieces); from 0.11.0 the default
+    // is FULL_AND_PIECEWISE (the v0.11.0 release notes; docs/design/cuda_graphs.md calls PIECEWISE
+    // the "past default"): a step of decodes alone replays one graph of the whole forward pass, a
+    // step with prompt tokens in it still runs piecewise.
+    bool full_decode_graphs = true;
     // vLLM's own all-reduce over NVLink and P2P (PR #2192, from 0.3.0); NCCL before, and while PR
     // #2808 (2024-02-07, "temporarily disables the custom all-reduce kernels") held until PR #4040
     // (2024-04-12, "After #2760, custom allreduce should be enabled by default"): placed at 0.3.1

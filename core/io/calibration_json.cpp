@@ -25,6 +25,7 @@ const Constant constants[] = {
     {"amd_attention_read_efficiency", &Calibration::amd_attention_read_efficiency},
     {"layer_floor_graph_s", &Calibration::layer_floor_graph_s},
     {"layer_floor_eager_s", &Calibration::layer_floor_eager_s},
+    {"piecewise_split_s", &Calibration::piecewise_split_s},
     {"moe_layer_floor_s", &Calibration::moe_layer_floor_s},
     {"moe_expert_floor_s", &Calibration::moe_expert_floor_s},
     {"moe_grouped_gemm_efficiency", &Calibration::moe_grouped_gemm_efficiency},

@@ -6,7 +6,9 @@
 //     measured share of that: time/step_time.cpp);
 //   - kernel floors: launch, ramp and tail per decoder layer, in a captured CUDA graph or eager
 //     (V0 captures decode-only steps up to its largest graph batch; V1 captures steps of up to 512
-//     tokens; --enforce-eager captures none), and routing and alignment per MoE layer;
+//     tokens, PIECEWISE until 0.11.0 and for steps with prompt tokens after; --enforce-eager
+//     captures none), a piecewise graph's split at each attention or mixer layer, and routing and
+//     alignment per MoE layer;
 //   - collectives: per all-reduce a latency by what runs it (vLLM's custom all-reduce over NVLink
 //     or P2P, NCCL, NCCL over PCIe) plus the ring's bytes over one direction of the link;
 //   - the host: scheduling, input preparation and output processing per step and per sequence, by

@@ -145,6 +145,19 @@ double layer_floors_s(const StepEngine& r, bool graph, double tokens_per_pass, c
     return floors;
 }
 
+namespace {
+
+// V1 runs each attention or mixer layer's op eagerly unless the step replays a full graph (decodes
+// alone, from 0.11.0): between two pieces of a PIECEWISE graph, or among a step's eager launches
+// (past the largest graph, or --enforce-eager). V0 captures attention inside its decode graphs.
+double eager_attention_s(const StepEngine& r, bool graph, bool decode_only, const Calibration& c) {
+    if (!r.rules.v1_engine || (graph && decode_only && r.rules.full_decode_graphs)) return 0.0;
+    const KvLayout& k = r.memory.layout;
+    return static_cast<double>(k.layers - k.draft_layers + k.linear_layers) * c.piecewise_split_s;
+}
+
+}  // namespace
+
 // A drafter's k passes after the model's, one token per decoding sequence each, on the drafter's
 // share of the rank: the weights a pass reads and its layers' part of the cache. Prompt tokens go
 // through the drafter too (its first pass), to give its layers their keys and values.
@@ -240,8 +253,9 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
     phase.memory_s = matmul_memory_s + attention_memory_s;
     phase.matmul_s = blended_roofline_s(matmul_compute_s, matmul_memory_s, c.matmul_roofline_exponent);
     phase.attention_s = std::max(attention_compute_s, attention_memory_s);
-    const bool graph = runs_in_cuda_graph(r.rules, r.scenario, tokens / passes, load.prefill_tokens == 0);
-    phase.kernel_s = passes * layer_floors_s(r, graph, tokens / passes, c);
+    const bool decode_only = load.prefill_tokens == 0;
+    const bool graph = runs_in_cuda_graph(r.rules, r.scenario, tokens / passes, decode_only);
+    phase.kernel_s = passes * (layer_floors_s(r, graph, tokens / passes, c) + eager_attention_s(r, graph, decode_only, c));
     const double message_bytes = tokens / passes * static_cast<double>(r.model.hidden_size) * c.activation_bytes_per_element;
     const double allreduces = static_cast<double>(num_row_parallel_blocks(r.model)) + 2.0;
     phase.communication_s = passes * allreduces * allreduce_s(message_bytes, tp, r.gpu, r.rules, r.scenario, c);

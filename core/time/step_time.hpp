@@ -7,8 +7,9 @@
 //   memory: bytes over the bandwidth a step's reads reach. Bytes are the rank's weights (for a
 //   mixture of experts, the experts the batch routes to; not an embedding it only gathers from), every running sequence's KV blocks (the
 //   new query attends over all of them) and the prompt tokens' KV written;
-//   kernels: the per-layer floors of launch, ramp and tail, in a CUDA graph or eager, and per MoE
-//   layer its routing and alignment;
+//   kernels: the per-layer floors of launch, ramp and tail, in a CUDA graph or eager, per MoE
+//   layer its routing and alignment, and in V1's PIECEWISE graphs each attention or mixer layer's
+//   eager run between two graph launches;
 //   communication: 2 all-reduces per layer, one for the embedding and a logits gather, each a
 //   latency plus the ring's bytes over the link;
 //   host: the CPU's scheduling, input preparation and output processing for the step;

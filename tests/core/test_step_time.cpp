@@ -38,7 +38,8 @@ TEST_CASE("decode moves the weights plus every running sequence's whole cache, a
     CHECK(d.matmul_s > 1.05 * matmul_memory_s);  // a batch of 32 is far below the ridge, yet not free
     CHECK(d.attention_s == Approx(cache_bytes / (weights_per_s * c.nvidia_attention_read_efficiency)));
     CHECK(d.communication_s == 0);  // one GPU
-    // 36 layers of kernel floors in a CUDA graph; the release (0.21) overlaps the host with the GPU.
+    // 36 layers of kernel floors in a full CUDA graph (decodes alone, no piecewise splits); the
+    // release (0.21) overlaps the host with the GPU.
     CHECK(d.kernel_s == Approx(36 * c.layer_floor_graph_s));
     CHECK(d.host_s == Approx(c.host_v1_step_s + 32 * c.host_v1_per_sequence_s));
     CHECK(d.total_s == Approx(std::max(d.gpu_s, d.host_s)));
@@ -72,10 +73,11 @@ TEST_CASE("prefill: matmuls plus the causal attention triangle, or the weight re
     CHECK(r.steps.prefill.flops == Approx(2.0 * (14768307200.0 - 2 * head) * p + 2 * 2.0 * head + 4.0 * 40 * 40 * 128 * p * p / 2));
     CHECK(r.steps.prefill.bound == Bound::compute);
     // 4,096 tokens on an A100 (2,048 a step by default): two passes, each eager, with its floors
-    // (never below a graph's) and host work.
+    // (never below a graph's), each attention layer's op run eagerly as in a piecewise graph, and
+    // host work.
     const Calibration c;
     CHECK(r.steps.prefill.compute_s == Approx(r.steps.prefill.flops / (271.2e12 * c.step_matmul_efficiency)));
-    CHECK(r.steps.prefill.kernel_s == Approx(2 * 40 * std::max(c.layer_floor_eager_s, c.layer_floor_graph_s)));
+    CHECK(r.steps.prefill.kernel_s == Approx(2 * 40 * (std::max(c.layer_floor_eager_s, c.layer_floor_graph_s) + c.piecewise_split_s)));
     CHECK(r.steps.prefill.total_s == Approx(std::max(r.steps.prefill.gpu_s, r.steps.prefill.host_s)));
 }
 
@@ -276,4 +278,22 @@ TEST_CASE("before the fused MoE kernel (0.3.0) a rank ran every token through ea
     // per-expert floor hides under its read of two experts).
     CHECK(dense.kernel_s == Approx(32 * c.layer_floor_graph_s));
     CHECK(routed.kernel_s == Approx(dense.kernel_s + 32 * c.moe_layer_floor_s));
+}
+
+TEST_CASE("V1's graphs split at every attention layer until 0.11.0 and for prompt steps after; its host adds to a step until 0.14.0") {
+    const Calibration c;
+    const Result piecewise = evaluate_ok({{"vllm_version", "0.10.1"}});
+    const Result full = evaluate_ok({{"vllm_version", "0.11.0"}});
+    const Result overlapped = evaluate_ok({{"vllm_version", "0.14.0"}});
+    // Qwen3-8B's 36 attention layers: each an eager op between two graph pieces before 0.11.0.
+    CHECK(full.steps.decode.kernel_s == Approx(36 * c.layer_floor_graph_s));
+    CHECK(piecewise.steps.decode.kernel_s == Approx(36 * (c.layer_floor_graph_s + c.piecewise_split_s)));
+    // A step with prompt tokens in it still runs piecewise after 0.11.0.
+    StepLoad mixed = decode_load(step_engine(full), 32, 4096);
+    add_prefill(mixed, 256, 4096, 256);
+    CHECK(time_step(step_engine(full), mixed, c).kernel_s == Approx(36 * (c.layer_floor_graph_s + c.piecewise_split_s)));
+    // Synchronous scheduling until 0.14.0: the CPU's work adds to the step; after, it overlaps.
+    CHECK(full.steps.decode.host_s == Approx(c.host_v1_step_s + 32 * c.host_v1_per_sequence_s));
+    CHECK(full.steps.decode.total_s == Approx(full.steps.decode.gpu_s + full.steps.decode.host_s));
+    CHECK(overlapped.steps.decode.total_s == Approx(std::max(overlapped.steps.decode.gpu_s, overlapped.steps.decode.host_s)));
 }
