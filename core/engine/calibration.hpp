@@ -44,13 +44,16 @@ struct Calibration {
     // release notes), not 0.12.0: the loss went 0.1409 -> 0.1257 at the earlier constants (fit 6.6%,
     // held-out 13.5%) and 0.1204 after (fit 5.8%, held-out 14.2%; held-out rows within 10% 18 -> 23,
     // over 25% 20 -> 18). The cache's gather (NVIDIA) rose 0.838 -> 0.948, the MoE layer floor fell
-    // 89.5 -> 74.5 us, the matmul share 0.614 -> 0.594. Where a fitted value sits at its bound the
-    // comment says so. ---
+    // 89.5 -> 74.5 us, the matmul share 0.614 -> 0.594. Fitted again (two sweeps) once an FP8
+    // cache's read came at its measured share of a 16-bit cache's rate (fp8_kv_read_share): loss
+    // 0.1204 -> 0.1208 (fit 6.0%, held-out 14.3%; held-out rows within 10% 24, over 25% 19): the
+    // H100 runs of an FP8 cache (held out) come within 9%, MI300X's FP8 throughput runs spread both
+    // ways. Where a fitted value sits at its bound the comment says so. ---
     // What a serving step's reads reach of the GPU's measured HBM bandwidth (gpus.json "achieved"),
     // and its matmuls of the measured matmul ceiling: model-shaped GEMVs and GEMMs with their
     // ramps and tails, not a STREAM kernel or the best square matmul.
-    double step_bandwidth_efficiency = 0.941;
-    double step_matmul_efficiency = 0.594;
+    double step_bandwidth_efficiency = 0.949;
+    double step_matmul_efficiency = 0.593;
     // A matmul near the roofline's ridge reaches neither roof: its tiles wait on the weight loads
     // and on the tensor cores in turn. Its time is the p-norm of its compute and memory times (the
     // plain roofline's max as p grows, their sum at 1). Not fitted to the benchmark runs: set by
@@ -77,15 +80,24 @@ struct Calibration {
     // longer hides under the matmuls' arithmetic, near 0.25. The ROCm rows that set it are V0 releases
     // (0.7.3+rocm); the held-out V1 ones (0.10.0+rocm) with long contexts come out too slow. Once the
     // MoE rows no longer needed fast attention to offset slow experts, NVIDIA's left its bound.
-    double nvidia_attention_read_efficiency = 0.948;
-    double amd_attention_read_efficiency = 0.245;
+    double nvidia_attention_read_efficiency = 0.947;
+    double amd_attention_read_efficiency = 0.250;
+    // An FP8 cache's gather, as a share of a 16-bit cache's read rate: half the bytes, but the kernel
+    // dequantises every element to 16 bits as it reads (and vLLM quantises the query for FA3). Not
+    // fitted: vLLM's attention benchmark in PR #43232 (2026-06, SM90, FA3, decode, us per layer)
+    // times 16-bit against FP8 caches at 132.69 vs 97.2 (8 sequences of 16K tokens) and 253.45 vs
+    // 183.8 (8 of 32K), 1.37-1.38x for half the bytes: 0.69. Smaller shapes gain less (fixed costs:
+    // 0.99x at one sequence of 1K); TensorRT-LLM's XQA reached ~1.5x on an H100 (its issue #2372).
+    // No AMD measurement was found; MI300X takes NVIDIA's share (its FP8 decode is bound by the same
+    // per-element dequantisation, rocm-libraries PR #11313).
+    double fp8_kv_read_share = 0.69;
     // Kernel floors: launch, ramp and tail that no roofline sees, per decoder layer (about a dozen
     // kernels: norms, projections, rotary, cache write, attention, activation, residual adds), in a
     // captured CUDA graph and launched one by one (PR #1440: eager costs about 47 us a layer more).
     // The fit once put the eager floor at its 300 us bound, carrying what slowed the MoE models'
     // large mixed steps; with the experts' own rate (below) it falls to its lower bound: the steps
     // that run eagerly (prefills, V1 steps over 512 tokens) are long enough to hide their launches.
-    double layer_floor_graph_s = 29.2e-6;
+    double layer_floor_graph_s = 29.0e-6;
     double layer_floor_eager_s = 10e-6;  // at its lower bound: an eager step takes the graph's floor
     // Per split of a PIECEWISE graph (each attention or mixer layer, run eagerly between two graph
     // launches: engine_rules.hpp, full_decode_graphs): what a step pays over one full graph, and
@@ -100,7 +112,7 @@ struct Calibration {
     double piecewise_split_s = 11.1e-6;
     // Per MoE layer: routing top-k and the token-to-expert alignment (PR #55225: ~20-27 us per
     // alignment, two per layer).
-    double moe_layer_floor_s = 74.5e-6;
+    double moe_layer_floor_s = 75.6e-6;
     // Per expert a MoE layer's grouped GEMM touches: its tiles, scales and padding to the block size
     // (moe_align_block_size pads each expert's tokens to BLOCK_SIZE_M), when that is longer than
     // reading the expert's weights (PR #37814: on A100 the per-call time keeps rising with the
@@ -125,8 +137,8 @@ struct Calibration {
     // range; it sat at its 80 us bound while those runs were taken for the fused build. One latency
     // for NCCL and RCCL: upstream ROCm runs at TP 8 before 0.8.3 (held out) imply far more. PCIe is
     // not fitted (no PCIe row in the data), it keeps the measured 55 us.
-    double allreduce_custom_s = 18.5e-6;
-    double allreduce_nccl_s = 26.4e-6;
+    double allreduce_custom_s = 18.0e-6;
+    double allreduce_nccl_s = 27.1e-6;
     double allreduce_pcie_s = 55e-6;
     // The host: scheduling, input preparation and output processing per step, a fixed part and a
     // part per sequence in the batch, by engine era (engine_rules.hpp). RFC #6854 measured ~4 ms of
@@ -140,12 +152,12 @@ struct Calibration {
     // drove it to its 0.1 ms lower bound while the piecewise graphs' cost (above) was missing. Its
     // per-sequence part sits at its 1 us lower bound, as PR #46112's scheduler timing suggests
     // (update_from_output, about 1.1 us a request at batch 128 and 256, RTX 5090).
-    double host_v0_early_step_s = 5.08e-3;
-    double host_v0_early_per_sequence_s = 40.9e-6;
-    double host_v0_step_s = 1.59e-3;
-    double host_v0_per_sequence_s = 43.8e-6;
+    double host_v0_early_step_s = 5.07e-3;
+    double host_v0_early_per_sequence_s = 41.2e-6;
+    double host_v0_step_s = 1.64e-3;
+    double host_v0_per_sequence_s = 38.7e-6;
     double host_v1_step_s = 0.43e-3;
-    double host_v1_per_sequence_s = 1e-6;
+    double host_v1_per_sequence_s = 1.23e-6;
     int64_t activation_bytes_per_element = 2;  // activations stay 16-bit whatever the weights are
     // KV offloading's copies between GPU and CPU memory (memory/offload.hpp) reach this share of the
     // host link's data-sheet rate one way: about 50 GB/s of PCIe Gen5 x16's 64 on an H100 for blocks

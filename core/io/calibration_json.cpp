@@ -23,6 +23,7 @@ const Constant constants[] = {
     {"amd_matmul_fraction", &Calibration::amd_matmul_fraction},
     {"nvidia_attention_read_efficiency", &Calibration::nvidia_attention_read_efficiency},
     {"amd_attention_read_efficiency", &Calibration::amd_attention_read_efficiency},
+    {"fp8_kv_read_share", &Calibration::fp8_kv_read_share},
     {"layer_floor_graph_s", &Calibration::layer_floor_graph_s},
     {"layer_floor_eager_s", &Calibration::layer_floor_eager_s},
     {"piecewise_split_s", &Calibration::piecewise_split_s},

@@ -76,8 +76,10 @@ const MAX_FIGURES = 120;
 // Mixtral's expert parallelism before the fused MoE kernel (engine_rules.hpp, fused_moe; -> 357,519),
 // 357,800 for V1's batch defaults release by release before 0.9.0 (engine_rules.hpp,
 // LargeBatchDevices; -> 357,679), 358,100 for V1's piecewise graphs and the trust chapter's two
-// published timings (time/step_time.cpp, eager_attention_s; -> 358,060).
-const PAGE_MAX_GZIP_BYTES = 358_100;
+// published timings (time/step_time.cpp, eager_attention_s; -> 358,060), 358,200 for an FP8 cache
+// read at its measured share of a 16-bit cache's rate, and the two chapters that say so (-> 358,140;
+// issue 23's 350 KiB is 358,400).
+const PAGE_MAX_GZIP_BYTES = 358_200;
 
 // What a reader's browser fetches for index.html over http (the base64 fallback for file:// is not
 // fetched there): the stylesheets and scripts it names, the module's .wasm, and the fonts.
@@ -154,8 +156,9 @@ test('the page weighs at most 30 KiB (gzip) more than before issue 14, and no mo
 // gathers its embedding's rows, computes logits for its sampled rows only and skips its unrouted
 // experts' bytes as loaded (-> 254,210), 254,400 for Mixtral's expert parallelism before the fused
 // MoE kernel, whole experts over every token (-> 254,313), 254,600 for V1's batch defaults release
-// by release before 0.9.0 (-> 254,473), 254,700 for V1's piecewise graphs (-> 254,638).
-const MODULE_MAX_GZIP_BYTES = 254_700;   // issue 23 aimed at 260,000
+// by release before 0.9.0 (-> 254,473), 254,700 for V1's piecewise graphs (-> 254,638), 254,800
+// for an FP8 cache's measured read share (-> 254,729).
+const MODULE_MAX_GZIP_BYTES = 254_800;   // issue 23 aimed at 260,000
 // The tools' module (kvtools.wasm: the core, the log explainer and the planner, no panels) is fetched
 // only when a reader first uses one of the two, so it is not in the page's weight above; it has a
 // budget of its own: 158,564 bytes when it was split off, 160,807 with the sweeps, 156,114 once the
@@ -170,8 +173,9 @@ const MODULE_MAX_GZIP_BYTES = 254_700;   // issue 23 aimed at 260,000
 // embedding gathered and logits for its sampled rows, and a rate plan's search shaped by the
 // requests the rate keeps in flight instead of the users box (-> 160,517); 160,700 for Mixtral's
 // expert parallelism before the fused MoE kernel (-> 160,605); 160,900 for V1's batch defaults
-// release by release before 0.9.0 (-> 160,833).
-const TOOLS_MAX_GZIP_BYTES = 160_900;
+// release by release before 0.9.0 (-> 160,833); 161,000 for V1's piecewise graphs and an FP8
+// cache's measured read share (-> 160,991).
+const TOOLS_MAX_GZIP_BYTES = 161_000;
 
 function moduleGzipBytes(file) {
   const bytes = fs.readFileSync(path.join(site, file));
