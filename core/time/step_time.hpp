@@ -6,7 +6,8 @@
 //   run again over the earlier chunks' latent);
 //   memory: bytes over the bandwidth a step's reads reach. Bytes are the rank's weights (for a
 //   mixture of experts, the experts the batch routes to; not an embedding it only gathers from), every running sequence's KV blocks (the
-//   new query attends over all of them) and the prompt tokens' KV written;
+//   new query attends over all of them; an FP8 cache's at its measured share of the gather's rate, as
+//   the kernel dequantises them) and the prompt tokens' KV written;
 //   kernels: the per-layer floors of launch, ramp and tail, in a CUDA graph or eager, per MoE
 //   layer its routing and alignment, and in V1's PIECEWISE graphs each attention or mixer layer's
 //   eager run between two graph launches;
