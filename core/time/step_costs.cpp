@@ -19,8 +19,10 @@ double step_bytes_per_s(const GpuSpec& gpu, const Calibration& c) {
     return measured * c.step_bandwidth_efficiency;
 }
 
-double attention_read_bytes_per_s(const GpuSpec& gpu, const Calibration& c) {
-    return step_bytes_per_s(gpu, c) * (amd(gpu) ? c.amd_attention_read_efficiency : c.nvidia_attention_read_efficiency);
+double attention_read_bytes_per_s(const GpuSpec& gpu, DType kv_cache_dtype, const Calibration& c) {
+    const double gather_per_s =
+        step_bytes_per_s(gpu, c) * (amd(gpu) ? c.amd_attention_read_efficiency : c.nvidia_attention_read_efficiency);
+    return kv_cache_dtype == DType::fp8 ? gather_per_s * c.fp8_kv_read_share : gather_per_s;
 }
 
 double peak_flops_per_s(const GpuSpec& gpu, DType weight_dtype) {

@@ -26,8 +26,9 @@ namespace kv {
 
 // The rates a serving step's kernels reach on this GPU.
 double step_bytes_per_s(const GpuSpec& gpu, const Calibration& calibration);
-// What decode attention's gather of the KV cache reaches.
-double attention_read_bytes_per_s(const GpuSpec& gpu, const Calibration& calibration);
+// What decode attention's gather of the KV cache reaches (an FP8 cache's at its measured share: the
+// kernel dequantises every element as it reads).
+double attention_read_bytes_per_s(const GpuSpec& gpu, DType kv_cache_dtype, const Calibration& calibration);
 double step_flops_per_s(const GpuSpec& gpu, DType weight_dtype, const Calibration& calibration);
 // The data sheet's tensor roof the weights run at (FP8 where the GPU has it).
 double peak_flops_per_s(const GpuSpec& gpu, DType weight_dtype);

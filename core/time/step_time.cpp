@@ -247,10 +247,8 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
         (matmul_flops - expert_flops) / matmul_rate + expert_flops / (matmul_rate * c.moe_grouped_gemm_efficiency);
     const double attention_compute_s = attention_flops_total / attention_rate;
     const double matmul_memory_s = matmul_bytes / step_bytes_per_s(r.gpu, c);
-    // An FP8 cache's pages are half the bytes, but the kernel dequantises them as it reads.
-    const double kv_read_share = r.scenario.kv_cache_dtype == DType::fp8 ? c.fp8_kv_read_share : 1.0;
     const double attention_memory_s = (prefill_kv_bytes + state_write_bytes) / step_bytes_per_s(r.gpu, c) +
-                                      load.decode_kv_bytes / (attention_read_bytes_per_s(r.gpu, c) * kv_read_share);
+                                      load.decode_kv_bytes / attention_read_bytes_per_s(r.gpu, r.scenario.kv_cache_dtype, c);
     phase.compute_s = matmul_compute_s + attention_compute_s;
     phase.memory_s = matmul_memory_s + attention_memory_s;
     phase.matmul_s = blended_roofline_s(matmul_compute_s, matmul_memory_s, c.matmul_roofline_exponent);

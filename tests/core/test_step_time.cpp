@@ -304,7 +304,8 @@ TEST_CASE("an FP8 cache halves the bytes decode attention gathers, at the measur
     const Result fp8 = evaluate_ok({{"kv_cache_dtype", "fp8"}});
     const StepLoad at_bf16 = decode_load(step_engine(bf16), 32, 4352), at_fp8 = decode_load(step_engine(fp8), 32, 4352);
     CHECK(at_fp8.decode_kv_bytes == Approx(at_bf16.decode_kv_bytes / 2));
-    const double gather_per_s = attention_read_bytes_per_s(bf16.gpu, c);
+    const double gather_per_s = attention_read_bytes_per_s(bf16.gpu, DType::bf16, c);
+    CHECK(attention_read_bytes_per_s(fp8.gpu, DType::fp8, c) == Approx(gather_per_s * c.fp8_kv_read_share));
     const double bf16_s = time_step(step_engine(bf16), at_bf16, c).attention_s, fp8_s = time_step(step_engine(fp8), at_fp8, c).attention_s;
     CHECK(bf16_s == Approx(at_bf16.decode_kv_bytes / gather_per_s));
     CHECK(fp8_s == Approx(at_fp8.decode_kv_bytes / (gather_per_s * c.fp8_kv_read_share)));
