@@ -11,8 +11,7 @@
 // log's scenario for every panel, once the core accepts it: kvcustom.js), backToLesson, copyOnClick,
 // scenarioWithOwn, knobMoved, the load-to-first-panel time. Page data comes from attributes (CSP, file://).
 (function () {
-  'use strict';
-  document.documentElement.classList.add('kv-js');
+  'use strict';   // the page's kv-js class is set by kvhead.js, before the body is parsed
   var main = document.querySelector('.kv-article');
   if (!main) return;
   var defaults = JSON.parse(main.getAttribute('data-defaults') || '{}');

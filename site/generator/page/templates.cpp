@@ -75,13 +75,14 @@ void insert_host_snippet(std::string& body_html, const std::string& host_snippet
 
 namespace {
 
-// The lesson fetches its web fonts as it starts (js/kvfonts.js, in head.html before the
-// stylesheets), so that a face arriving after the first layout cannot re-wrap its prose. The panel
-// page has no prose to shift and its panel waits for the fonts before drawing; there a preload made
-// the restored-context test (tests/browser/hostile.test.mjs) see the panel's top strip a few pixels
-// off in about half the runs, so it goes without.
-const char* const lesson_font_preload =
-    "<script src=\"js/kvfonts.js\" data-fonts=\"fonts/inter-regular.woff2 fonts/inter-semibold.woff2 "
+// The lesson marks itself scripted and fetches its web fonts as it starts (js/kvhead.js, in
+// head.html before the stylesheets), so that its deferred scripts do not restyle the whole page and
+// a face arriving after the first layout cannot re-wrap its prose. The panel page has no prose to
+// shift and its panel waits for the fonts before drawing; there a preload made the restored-context
+// test (tests/browser/hostile.test.mjs) see the panel's top strip a few pixels off in about half
+// the runs, so it goes without.
+const char* const lesson_head_script =
+    "<script src=\"js/kvhead.js\" data-fonts=\"fonts/inter-regular.woff2 fonts/inter-semibold.woff2 "
     "fonts/jetbrains-mono.woff2\"></script>\n";
 
 // Every named scenario: the figures name theirs (data-scenario-name) and a click loads it. Each is
@@ -138,7 +139,7 @@ std::string index_page(const Templates& templates, const RenderedArticle& articl
     if (auto parsed = kv::scenario_from_json(base); std::holds_alternative<kv::Scenario>(parsed))
         full_base = kv::scenario_to_json(std::get<kv::Scenario>(parsed));
     return fill_template(templates.index, {{"HEAD", templates.head},
-                                           {"FONT_PRELOAD", lesson_font_preload},
+                                           {"HEAD_SCRIPT", lesson_head_script},
                                            {"BASE", escape_html(full_base.dump())},
                                            {"TITLE_TEXT", escape_html(article.title_text)},
                                            {"TITLE", article.title_html},
@@ -157,7 +158,7 @@ std::string embed_page(const Templates& templates, const RenderedArticle& articl
     json formats = kv::named_formats();
     formats.push_back("text");
     return fill_template(templates.embed, {{"HEAD", templates.head},
-                                           {"FONT_PRELOAD", ""},
+                                           {"HEAD_SCRIPT", ""},
                                            {"EXERCISES", embed_exercises(article)},
                                            {"DEFAULTS", escape_html(catalog["defaults"].dump())},
                                            {"FIELDS", escape_html(page_fields(catalog).dump())},
