@@ -150,8 +150,8 @@ struct Calibration {
     // of host time on the step's critical path (with speculative decoding's own host work in it; PR
     // #23569 expected a further 5-10% of a step from overlapping the input preparation). The fit once
     // drove it to its 0.1 ms lower bound while the piecewise graphs' cost (above) was missing. Its
-    // per-sequence part sits at its 1 us lower bound, as PR #46112's scheduler timing suggests
-    // (update_from_output, about 1.1 us a request at batch 128 and 256, RTX 5090).
+    // per-sequence part sits near its 1 us lower bound (1.23 us), as PR #46112's scheduler timing
+    // suggests (update_from_output, about 1.1 us a request at batch 128 and 256, RTX 5090).
     double host_v0_early_step_s = 5.07e-3;
     double host_v0_early_per_sequence_s = 41.2e-6;
     double host_v0_step_s = 1.64e-3;

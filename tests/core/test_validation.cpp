@@ -108,8 +108,9 @@ kv::TimingSummary timing_summary() {
 // target. The worst-row bound was 82% until V1's piecewise graphs and synchronous host time came
 // from published timings (calibration.hpp: piecewise_split_s, host_v1_step_s) and the rest were
 // fitted again: the matmul share fell (0.614 -> 0.593), so the L40 run below, whose prefills
-// already could not keep up, went from +81.5% to +87.8%. The worst-row bound was 77% until a run of Qwen3-8B on one L40 at 10 requests a second
-// (Nebius Academy's notebook, held out as every later record is) came out +81.5%: the model's L40,
+// already could not keep up, went from +81.5% to +87.8%. The worst-row bound was 77% until a run
+// of Qwen3-8B on one L40 at 10 requests a second (Nebius Academy's notebook, held out as every
+// later record is) came out +81.5%: the model's L40,
 // computing at 0.614 of its measured matmul ceiling as the H100-heavy fit rows set, cannot keep up
 // with the arrivals (their prompts and outputs alone take 0.82 s of its compute a second), so its
 // batch grows to 93 sequences and a mean TPOT of 92 ms against 51 measured: the real card kept up.

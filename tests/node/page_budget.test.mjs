@@ -21,8 +21,9 @@ const MAX_FIGURES = 120;
 // shows instead of all of Latin-1 (441,439 -> 424,196), 420,900 when the module's catalog copy
 // dropped the keys no reader names (424,196 -> 420,764), 413,300 when the build began minifying the
 // page scripts (scripts/minify.mjs: 420,764 -> 413,162). A feature that adds bytes says what it
-// bought: 413,600 for js/kvfonts.js, which fetches the faces as the page starts and so took away the
-// lesson's layout shift on a phone (CLS 0.119 in 2 of 5 loads, 0 in 6 of 6; 413,162 -> 413,495);
+// bought: 413,600 for js/kvfonts.js (js/kvhead.js since 009aa94), which fetches the faces as the
+// page starts and so took away the lesson's layout shift on a phone (CLS 0.119 in 2 of 5 loads, 0
+// in 6 of 6; 413,162 -> 413,495);
 // then 401,800 when the panels' grids stopped using ImGui's tables (ui/grid.hpp: 413,495 -> 401,713),
 // 401,500 when the WebGL backend stopped reading back GL state (401,713 -> 401,389); then 401,600
 // for sizing each panel's canvas to its content before its first frame (one canvas reallocation
