@@ -52,7 +52,17 @@ struct Calibration {
     // script and ALCF's machine overview; benchmark_runs.json says so), the fit was run again (two
     // sweeps): loss 0.1196 -> 0.1191, fit 5.8% -> 5.3%, held-out 14.3% -> 14.4%, with the V0 host's
     // per-sequence part 15% lower and its per-step part 7% higher, the rest within 5%; these were
-    // kept (fit 5.8%, held-out 14.3%). Where a fitted value sits at its bound the comment says so. ---
+    // kept (fit 5.8%, held-out 14.3%). Once PR #2542's seven fused-kernel runs took NCCL (their
+    // branch predates the custom all-reduce, PR #2192) and a layer of the older expert-parallel
+    // Mixtral paid the MoE routing floor too (moe_layer_floor_s, below), the fit was run again (two
+    // sweeps, from the values a fit of the MoE floor and the early host alone gave: from the
+    // compiled-in ones the search first drove NCCL's latency to its 8 us bound, to a loss of 0.1186
+    // against 0.1175 here): fit 5.3%, held-out 12.1%. The constants that moved more than 2% were
+    // taken: the early V0 host's part a step 5.07 -> 2.81 ms (the older Mixtral's routing, 2.4 ms a
+    // step, had been standing in it) and a sequence 41.2 -> 50.1 us, V0's 1.64 -> 1.75 ms and 38.7
+    // -> 33.1 us, NCCL 27.1 -> 26.2 us, V1's part a sequence to its 1 us bound; the rest moved under
+    // 2% and were kept (fit 5.3%, held-out 12.3%). Where a fitted value sits at its bound the
+    // comment says so. ---
     // What a serving step's reads reach of the GPU's measured HBM bandwidth (gpus.json "achieved"),
     // and its matmuls of the measured matmul ceiling: model-shaped GEMVs and GEMMs with their
     // ramps and tails, not a STREAM kernel or the best square matmul.
@@ -114,8 +124,12 @@ struct Calibration {
     // "~7%" better with full graphs (about 17 us over 32 layers); PR #51167, Voxtral-4B on an H200
     // at batch 1, 5.87 vs 4.97 ms over about 58 splits (15 us).
     double piecewise_split_s = 11.1e-6;
-    // Per MoE layer: routing top-k and the token-to-expert alignment (PR #55225: ~20-27 us per
-    // alignment, two per layer).
+    // Per MoE layer: the router's softmax and top-k and, in the fused kernel, the token-to-expert
+    // alignment (PR #55225: ~20-27 us per alignment, two per layer). Before the fused kernel a
+    // layer routed in small torch ops and masked each expert's output (PR #2090's forward, quoted
+    // in vLLM issue #2459), so it pays the floor too: PR #2542's fused and master runs (H100, TP 8)
+    // differ by what the experts the fused kernel leaves unread save (131, 116, 99 ms at batch 1,
+    // 2, 4 against about 124, 93, 52 ms of their bytes), no room for a floor on one path alone.
     double moe_layer_floor_s = 75.6e-6;
     // Per expert a MoE layer's grouped GEMM touches: its tiles, scales and padding to the block size
     // (moe_align_block_size pads each expert's tokens to BLOCK_SIZE_M), when that is longer than
@@ -137,31 +151,35 @@ struct Calibration {
     // NCCL ~21-25 us on H100 (PR #24532's pynccl rows); NCCL over PCIe ~57 us at 8 KB (vLLM issue
     // #50576, 8xA800); ROCm's custom all-reduce 6-13 us (MI355X, PR #39080), RCCL ~27 us. The fit
     // lands above the kernel timings (a step waits for the slowest rank too). NCCL's is set mostly by
-    // PR #2542's master runs (H100, TP 8, before the custom kernel): 26.4 us, within the measured
-    // range; it sat at its 80 us bound while those runs were taken for the fused build. One latency
+    // PR #2542's runs (H100, TP 8, before the custom kernel, the fused build's branch too): 26.2 us,
+    // within the measured range; it sat at its 80 us bound while the master runs were taken for the
+    // fused build. One latency
     // for NCCL and RCCL: upstream ROCm runs at TP 8 before 0.8.3 (held out) imply far more. PCIe is
     // not fitted (no PCIe row in the data), it keeps the measured 55 us.
     double allreduce_custom_s = 18.0e-6;
-    double allreduce_nccl_s = 27.1e-6;
+    double allreduce_nccl_s = 26.2e-6;
     double allreduce_pcie_s = 55e-6;
     // The host: scheduling, input preparation and output processing per step, a fixed part and a
     // part per sequence in the batch, by engine era (engine_rules.hpp). RFC #6854 measured ~4 ms of
     // GPU bubble per decode step in V0 0.5.x; the v0.6.0 performance post found only 38% of a step
     // on the GPU before its overhaul. V0's --num-scheduler-steps N pays it once per N steps; with
     // async scheduling the CPU works during the previous step's forward pass, so a step takes the
-    // longer of the two. V1's per-step part is not fitted: PR #24799 (Blackwell, 2025-10-16) measured
+    // longer of the two. The host before 0.6.0's overhaul is set mostly by PR #2542's runs, 2.81 ms
+    // a step (at TP 8, whose steps then also went through Ray to each worker, a call and a ray.get:
+    // PR #2201 measured about 2.1 ms a step of that at TP 4). V1's per-step part is not fitted: PR
+    // #24799 (Blackwell, 2025-10-16) measured
     // a mean ITL of 14.45 ms with synchronous scheduling and 14.02 ms with async scheduling, 0.43 ms
     // of host time on the step's critical path (with speculative decoding's own host work in it; PR
     // #23569 expected a further 5-10% of a step from overlapping the input preparation). The fit once
     // drove it to its 0.1 ms lower bound while the piecewise graphs' cost (above) was missing. Its
-    // per-sequence part sits near its 1 us lower bound (1.23 us), as PR #46112's scheduler timing
+    // per-sequence part sits at its 1 us lower bound, as PR #46112's scheduler timing
     // suggests (update_from_output, about 1.1 us a request at batch 128 and 256, RTX 5090).
-    double host_v0_early_step_s = 5.07e-3;
-    double host_v0_early_per_sequence_s = 41.2e-6;
-    double host_v0_step_s = 1.64e-3;
-    double host_v0_per_sequence_s = 38.7e-6;
+    double host_v0_early_step_s = 2.81e-3;
+    double host_v0_early_per_sequence_s = 50.1e-6;
+    double host_v0_step_s = 1.75e-3;
+    double host_v0_per_sequence_s = 33.1e-6;
     double host_v1_step_s = 0.43e-3;
-    double host_v1_per_sequence_s = 1.23e-6;
+    double host_v1_per_sequence_s = 1.0e-6;
     int64_t activation_bytes_per_element = 2;  // activations stay 16-bit whatever the weights are
     // KV offloading's copies between GPU and CPU memory (memory/offload.hpp) reach this share of the
     // host link's data-sheet rate one way: about 50 GB/s of PCIe Gen5 x16's 64 on an H100 for blocks

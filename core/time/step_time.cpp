@@ -129,19 +129,24 @@ void add_prefill(StepLoad& load, double tokens, int64_t prompt, int64_t chunk) {
     load.prefill_kv_read_tokens += tokens / static_cast<double>(prompt) * static_cast<double>(chunk) * chunks * (chunks - 1.0) / 2.0;
 }
 
-// A layer's fixed costs: kernel floors, and routing and alignment where it is a mixture of experts,
-// whose grouped GEMM takes the longer of its per-expert floor and the time to read what it touches.
-// A layer of one block (Nemotron-H: a mixer or an MLP alone) launches about half a layer's kernels.
+// A layer's fixed costs: kernel floors, and routing where it is a mixture of experts, with the
+// fused kernel's alignment and grouped GEMM, which takes the longer of its per-expert floor and the
+// time to read what it touches. Before the fused kernel a layer routed too (gate, softmax, top-k,
+// renormalise, and a mask and weighted sum per expert: PR #2090's forward, quoted in vLLM issue
+// #2459) and ran its experts as plain matmuls. A layer of one block (Nemotron-H: a mixer or an MLP
+// alone) launches about half a layer's kernels.
 double layer_floors_s(const StepEngine& r, bool graph, double tokens_per_pass, const Calibration& c) {
     const ModelSpec& m = r.model;
     const double layers = static_cast<double>(num_row_parallel_blocks(m)) / 2.0;
     double floors = layers * (graph ? c.layer_floor_graph_s : std::max(c.layer_floor_graph_s, c.layer_floor_eager_s));
-    if (m.num_experts <= 0 || !r.rules.fused_moe) return floors;  // plain matmuls: no routing or alignment kernels
+    if (m.num_experts <= 0) return floors;
     const double moe_layers = static_cast<double>(num_mlp_layers(m) - m.num_dense_layers);
+    floors += moe_layers * c.moe_layer_floor_s;
+    if (!r.rules.fused_moe) return floors;
     const double share = experts_touched(r, tokens_per_pass);  // one pow() a step time, not two
     const double touched = share * static_cast<double>(m.num_experts);
     const double read_s = r.memory.expert_weight_bytes * share / moe_layers / step_bytes_per_s(r.gpu, c);
-    floors += moe_layers * (c.moe_layer_floor_s + std::max(0.0, touched * c.moe_expert_floor_s - read_s));
+    floors += moe_layers * std::max(0.0, touched * c.moe_expert_floor_s - read_s);
     return floors;
 }
 

@@ -274,10 +274,10 @@ TEST_CASE("before the fused MoE kernel (0.3.0) a rank ran every token through ea
     // the fused kernel multiplies it by half of each of its 2.
     const double expert_params = 32.0 * 3 * 4096 * 14336;
     CHECK(dense.flops - routed.flops == Approx(2.0 * (4 * expert_params - 2 * expert_params / 2)));
-    // Plain matmuls: no routing or alignment kernels, only each layer's floor (the fused kernel's
-    // per-expert floor hides under its read of two experts).
-    CHECK(dense.kernel_s == Approx(32 * c.layer_floor_graph_s));
-    CHECK(routed.kernel_s == Approx(dense.kernel_s + 32 * c.moe_layer_floor_s));
+    // Both route each layer's tokens (the older code in small torch ops, then masks its experts'
+    // outputs); the fused kernel's per-expert floor hides under its read of two experts.
+    CHECK(dense.kernel_s == Approx(32 * (c.layer_floor_graph_s + c.moe_layer_floor_s)));
+    CHECK(routed.kernel_s == Approx(dense.kernel_s));
 }
 
 TEST_CASE("V1's graphs split at every attention layer until 0.11.0 and for prompt steps after; its host adds to a step until 0.14.0") {

@@ -103,10 +103,14 @@ kv::TimingSummary timing_summary() {
 }  // namespace
 
 // Issue 20 asks for a held-out median of 10% and every held-out row within 25%; the model reaches
-// 14.3% (fit rows 5.8% since the argonne A100 rows became the 40 GB cards they ran on), worst
-// 87.8%, with 19 held-out rows over 25%. These bounds keep it from getting worse while that gap is
-// open; the CLI's --validate-timing exit code holds the issue's own target. The worst-row bound was
-// 82% until V1's piecewise graphs and synchronous host time came from published timings
+// 12.3% (fit rows 5.3%), worst 87.8%, with 16 held-out rows over 25%. These bounds keep it from
+// getting worse while that gap is open; the CLI's --validate-timing exit code holds the issue's own
+// target. The held-out bound was 15% (14.3%) and the fit bound 9% (5.8%) until the older Mixtral's
+// MoE layers paid the routing floor the fused kernel's do and PR #2542's fused runs took NCCL
+// (calibration.hpp): the early V0 host fell from 5.07 to 2.81 ms a step, PR #3240's master runs
+// (A100, TP 2; held out) went from 10-28% too slow to 10-20%, and a ROCm blog's 0.5.5 run on an
+// MI300X from 33.6% to 7.6%; T4 runs of 0.2.7 (held out) went from 9-11% too fast to 12-14%.
+// The worst-row bound was 82% until V1's piecewise graphs and synchronous host time came from published timings
 // (calibration.hpp: piecewise_split_s, host_v1_step_s) and the rest were fitted again: the matmul
 // share fell (0.614 -> 0.593), so the L40 run below, whose prefills already could not keep up,
 // went from +81.5% to +87.8%. The worst-row bound was 77% until a run
@@ -148,8 +152,8 @@ TEST_CASE("real benchmark runs: at least 40, fit and held-out apart, medians no 
     CHECK(summary.holdout_rows >= 40);
     CHECK(summary.fit_rows >= 40);
     CHECK(summary.failures <= 5);
-    CHECK(summary.fit_median_abs_error <= 0.09);
-    CHECK(summary.holdout_median_abs_error <= 0.15);
+    CHECK(summary.fit_median_abs_error <= 0.06);
+    CHECK(summary.holdout_median_abs_error <= 0.13);
     CHECK(summary.holdout_max_abs_error <= 0.89);
     // Every GPU generation in the data, dense and MoE, TP 1 to 8, V0 and V1, has a prediction.
     std::set<std::string> gpus;
