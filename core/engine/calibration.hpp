@@ -153,9 +153,8 @@ struct Calibration {
     // lands above the kernel timings (a step waits for the slowest rank too). NCCL's is set mostly by
     // PR #2542's runs (H100, TP 8, before the custom kernel, the fused build's branch too): 26.2 us,
     // within the measured range; it sat at its 80 us bound while the master runs were taken for the
-    // fused build. One latency
-    // for NCCL and RCCL: upstream ROCm runs at TP 8 before 0.8.3 (held out) imply far more. PCIe is
-    // not fitted (no PCIe row in the data), it keeps the measured 55 us.
+    // fused build. One latency for NCCL and RCCL: upstream ROCm runs at TP 8 before 0.8.3 (held out)
+    // imply far more. PCIe is not fitted (no PCIe row in the data), it keeps the measured 55 us.
     double allreduce_custom_s = 18.0e-6;
     double allreduce_nccl_s = 26.2e-6;
     double allreduce_pcie_s = 55e-6;
@@ -167,13 +166,13 @@ struct Calibration {
     // longer of the two. The host before 0.6.0's overhaul is set mostly by PR #2542's runs, 2.81 ms
     // a step (at TP 8, whose steps then also went through Ray to each worker, a call and a ray.get:
     // PR #2201 measured about 2.1 ms a step of that at TP 4). V1's per-step part is not fitted: PR
-    // #24799 (Blackwell, 2025-10-16) measured
-    // a mean ITL of 14.45 ms with synchronous scheduling and 14.02 ms with async scheduling, 0.43 ms
-    // of host time on the step's critical path (with speculative decoding's own host work in it; PR
-    // #23569 expected a further 5-10% of a step from overlapping the input preparation). The fit once
-    // drove it to its 0.1 ms lower bound while the piecewise graphs' cost (above) was missing. Its
-    // per-sequence part sits at its 1 us lower bound, as PR #46112's scheduler timing
-    // suggests (update_from_output, about 1.1 us a request at batch 128 and 256, RTX 5090).
+    // #24799 (Blackwell, 2025-10-16) measured a mean ITL of 14.45 ms with synchronous scheduling and
+    // 14.02 ms with async scheduling, 0.43 ms of host time on the step's critical path (with
+    // speculative decoding's own host work in it; PR #23569 expected a further 5-10% of a step from
+    // overlapping the input preparation). The fit once drove it to its 0.1 ms lower bound while the
+    // piecewise graphs' cost (above) was missing. Its per-sequence part sits at its 1 us lower bound,
+    // as PR #46112's scheduler timing suggests (update_from_output, about 1.1 us a request at batch
+    // 128 and 256, RTX 5090).
     double host_v0_early_step_s = 2.81e-3;
     double host_v0_early_per_sequence_s = 50.1e-6;
     double host_v0_step_s = 1.75e-3;
