@@ -142,7 +142,8 @@ double layer_floors_s(const StepEngine& r, bool graph, double tokens_per_pass, c
     if (m.num_experts <= 0) return floors;
     const double moe_layers = static_cast<double>(num_mlp_layers(m) - m.num_dense_layers);
     floors += moe_layers * c.moe_layer_floor_s;
-    if (!r.rules.fused_moe) return floors;
+    // No alignment or grouped GEMM where the experts are plain matmuls.
+    if (dense_experts(r)) return floors;
     const double share = experts_touched(r, tokens_per_pass);  // one pow() a step time, not two
     const double touched = share * static_cast<double>(m.num_experts);
     const double read_s = r.memory.expert_weight_bytes * share / moe_layers / step_bytes_per_s(r.gpu, c);

@@ -110,8 +110,8 @@ kv::TimingSummary timing_summary() {
 // (calibration.hpp): the early V0 host fell from 5.07 to 2.81 ms a step, PR #3240's master runs
 // (A100, TP 2; held out) went from 10-28% too slow to 10-20%, and a ROCm blog's 0.5.5 run on an
 // MI300X from 33.6% to 7.6%; T4 runs of 0.2.7 (held out) went from 9-11% too fast to 12-14%.
-// The worst-row bound was 82% until V1's piecewise graphs and synchronous host time came from published timings
-// (calibration.hpp: piecewise_split_s, host_v1_step_s) and the rest were fitted again: the matmul
+// The worst-row bound was 82% until V1's piecewise graphs and synchronous host time came from
+// published timings (calibration.hpp: piecewise_split_s, host_v1_step_s) and the rest were fitted again: the matmul
 // share fell (0.614 -> 0.593), so the L40 run below, whose prefills already could not keep up,
 // went from +81.5% to +87.8%. The worst-row bound was 77% until a run
 // of Qwen3-8B on one L40 at 10 requests a second (Nebius Academy's notebook, held out as every
