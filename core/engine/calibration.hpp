@@ -61,13 +61,24 @@ struct Calibration {
     // taken: the early V0 host's part a step 5.07 -> 2.81 ms (the older Mixtral's routing, 2.4 ms a
     // step, had been standing in it) and a sequence 41.2 -> 50.1 us, V0's 1.64 -> 1.75 ms and 38.7
     // -> 33.1 us, NCCL 27.1 -> 26.2 us, V1's part a sequence to its 1 us bound; the rest moved under
-    // 2% and were kept (fit 5.3%, held-out 12.3%). Where a fitted value sits at its bound the
-    // comment says so. ---
+    // 2% and were kept (fit 5.3%, held-out 12.3%). Fitted again (two sweeps) once an FP8
+    // checkpoint's matmuls ran as vLLM runs them (time/step_time.cpp, matmul_flops_per_s: FP8 GEMMs
+    // for scales per tensor, as --quantization fp8 already did; block-scaled checkpoints, DeepSeek's,
+    // at block_fp8_matmul_share of the 16-bit rate, below) and the ROCm dev-docker README's
+    // throughput column was read as output tokens/s (benchmark_runs.json's about): loss 0.1216 at
+    // the earlier constants (fit 6.2%, held-out 12.0%) -> 0.1102 (fit 4.9%, held-out 12.8%). Taken,
+    // as each moved more than 2%: bandwidth 0.949 -> 0.990 (of the STREAM-like measured rate; decode
+    // GEMVs reach that), matmuls 0.593 -> 0.623, the caches' gather on NVIDIA 0.947 -> 0.862 and on
+    // AMD 0.250 -> 0.306, the graph's layer floor 29.0 -> 31.8 us, the per-expert floor 2.71 -> 2.34
+    // us, the custom all-reduce 18.0 -> 19.8 us and NCCL 26.2 -> 23.4 us, the early V0 host 2.81 ->
+    // 3.25 ms a step and V0's 33.1 -> 45.5 us a sequence; the rest moved under 2% and were kept (fit
+    // 5.0%, held-out 12.8% over the 57 rows of then, 10.2% over 107 once 58 more held-out rows
+    // joined). Where a fitted value sits at its bound the comment says so. ---
     // What a serving step's reads reach of the GPU's measured HBM bandwidth (gpus.json "achieved"),
     // and its matmuls of the measured matmul ceiling: model-shaped GEMVs and GEMMs with their
     // ramps and tails, not a STREAM kernel or the best square matmul.
-    double step_bandwidth_efficiency = 0.949;
-    double step_matmul_efficiency = 0.593;
+    double step_bandwidth_efficiency = 0.990;
+    double step_matmul_efficiency = 0.623;
     // A matmul near the roofline's ridge reaches neither roof: its tiles wait on the weight loads
     // and on the tensor cores in turn. Its time is the p-norm of its compute and memory times (the
     // plain roofline's max as p grows, their sum at 1). Not fitted to the benchmark runs: set by
@@ -93,9 +104,11 @@ struct Calibration {
     // (no slower than the weight reads), the MI300X rows put ROCm's near 0.36; now that attention no
     // longer hides under the matmuls' arithmetic, near 0.25. The ROCm rows that set it are V0 releases
     // (0.7.3+rocm); the held-out V1 ones (0.10.0+rocm) with long contexts come out too slow. Once the
-    // MoE rows no longer needed fast attention to offset slow experts, NVIDIA's left its bound.
-    double nvidia_attention_read_efficiency = 0.947;
-    double amd_attention_read_efficiency = 0.250;
+    // MoE rows no longer needed fast attention to offset slow experts, NVIDIA's left its bound. Once
+    // their FP8 checkpoint's matmuls ran in FP8 and their throughput column counted output tokens,
+    // ROCm's rose to 0.31 and NVIDIA's fell to 0.86, as the weights' own reads rose to 0.99.
+    double nvidia_attention_read_efficiency = 0.862;
+    double amd_attention_read_efficiency = 0.306;
     // An FP8 cache's gather, as a share of a 16-bit cache's read rate: half the bytes, but the kernel
     // dequantises every element to 16 bits as it reads (and vLLM quantises the query for FA3). Not
     // fitted: vLLM's attention benchmark in PR #43232 (2026-06, SM90, FA3, decode, us per layer)
@@ -111,7 +124,7 @@ struct Calibration {
     // The fit once put the eager floor at its 300 us bound, carrying what slowed the MoE models'
     // large mixed steps; with the experts' own rate (below) it falls to its lower bound: the steps
     // that run eagerly (prefills, V1 steps over 512 tokens) are long enough to hide their launches.
-    double layer_floor_graph_s = 29.0e-6;
+    double layer_floor_graph_s = 31.8e-6;
     double layer_floor_eager_s = 10e-6;  // at its lower bound: an eager step takes the graph's floor
     // Per split of a PIECEWISE graph (each attention or mixer layer, run eagerly between two graph
     // launches: engine_rules.hpp, full_decode_graphs): what a step pays over one full graph, and
@@ -135,7 +148,7 @@ struct Calibration {
     // (moe_align_block_size pads each expert's tokens to BLOCK_SIZE_M), when that is longer than
     // reading the expert's weights (PR #37814: on A100 the per-call time keeps rising with the
     // experts touched until all are; PR #39904 on H100 tracks experts touched).
-    double moe_expert_floor_s = 2.71e-6;
+    double moe_expert_floor_s = 2.34e-6;
     // What the routed experts' fused grouped GEMM (vLLM's Triton fused_moe: tokens sorted to their
     // experts and padded to the tile, gate/up, activation and down fused) reaches of the dense
     // matmuls' rate: the step's expert FLOPs run at this share of step_flops_per_s. Not fitted: set
@@ -145,25 +158,33 @@ struct Calibration {
     // (another Triton kernel: 215-283 TFLOP/s for 768- and 1,024-wide experts, VeOmni PR #460), which
     // one share does not follow.
     double moe_grouped_gemm_efficiency = 0.6;
+    // What vLLM's block-scaled FP8 GEMMs reach of the 16-bit matmuls' rate (DeepSeek's and Qwen's
+    // FP8 checkpoints: a scale per 128 x 128 weights and per 128 activations, applied inside the K
+    // loop, in Triton's w8a8_block_fp8_matmul or CUTLASS's blockwise kernel), far from FP8's tensor
+    // roof. Not fitted: set by vLLM PR #23280's table on an H100, DeepSeek-V3's N=2112, K=7168 GEMM
+    // at 2,048 to 8,192 tokens: Triton 396-407 TFLOP/s where BF16 reaches 648-716 (CUTLASS's
+    // blockwise kernel of that PR 427-490; another of DeepSeek's shapes there reaches a third of
+    // BF16's). No AMD measurement was found; MI300X takes the same share.
+    double block_fp8_matmul_share = 0.6;
     // Per all-reduce (2 per layer, one for the embedding and a logits gather per step): a latency by
     // what runs it, plus the ring's bytes over one direction of the link. vLLM's custom all-reduce
     // over NVLink, 9-12 us eager and ~5-8 in a graph (sglang PR #2904's table, vLLM PR #24532);
     // NCCL ~21-25 us on H100 (PR #24532's pynccl rows); NCCL over PCIe ~57 us at 8 KB (vLLM issue
     // #50576, 8xA800); ROCm's custom all-reduce 6-13 us (MI355X, PR #39080), RCCL ~27 us. The fit
     // lands above the kernel timings (a step waits for the slowest rank too). NCCL's is set mostly by
-    // PR #2542's runs (H100, TP 8, before the custom kernel, the fused build's branch too): 26.2 us,
+    // PR #2542's runs (H100, TP 8, before the custom kernel, the fused build's branch too): 23.4 us,
     // within the measured range; it sat at its 80 us bound while the master runs were taken for the
     // fused build. One latency for NCCL and RCCL: upstream ROCm runs at TP 8 before 0.8.3 (held out)
     // imply far more. PCIe is not fitted (no PCIe row in the data), it keeps the measured 55 us.
-    double allreduce_custom_s = 18.0e-6;
-    double allreduce_nccl_s = 26.2e-6;
+    double allreduce_custom_s = 19.8e-6;
+    double allreduce_nccl_s = 23.4e-6;
     double allreduce_pcie_s = 55e-6;
     // The host: scheduling, input preparation and output processing per step, a fixed part and a
     // part per sequence in the batch, by engine era (engine_rules.hpp). RFC #6854 measured ~4 ms of
     // GPU bubble per decode step in V0 0.5.x; the v0.6.0 performance post found only 38% of a step
     // on the GPU before its overhaul. V0's --num-scheduler-steps N pays it once per N steps; with
     // async scheduling the CPU works during the previous step's forward pass, so a step takes the
-    // longer of the two. The host before 0.6.0's overhaul is set mostly by PR #2542's runs, 2.81 ms
+    // longer of the two. The host before 0.6.0's overhaul is set mostly by PR #2542's runs, 3.25 ms
     // a step (at TP 8, whose steps then also went through Ray to each worker, a call and a ray.get:
     // PR #2201 measured about 2.1 ms a step of that at TP 4). V1's per-step part is not fitted: PR
     // #24799 (Blackwell, 2025-10-16) measured a mean ITL of 14.45 ms with synchronous scheduling and
@@ -173,10 +194,10 @@ struct Calibration {
     // piecewise graphs' cost (above) was missing. Its per-sequence part sits at its 1 us lower bound,
     // as PR #46112's scheduler timing suggests (update_from_output, about 1.1 us a request at batch
     // 128 and 256, RTX 5090).
-    double host_v0_early_step_s = 2.81e-3;
+    double host_v0_early_step_s = 3.25e-3;
     double host_v0_early_per_sequence_s = 50.1e-6;
     double host_v0_step_s = 1.75e-3;
-    double host_v0_per_sequence_s = 33.1e-6;
+    double host_v0_per_sequence_s = 45.5e-6;
     double host_v1_step_s = 0.43e-3;
     double host_v1_per_sequence_s = 1.0e-6;
     int64_t activation_bytes_per_element = 2;  // activations stay 16-bit whatever the weights are

@@ -41,6 +41,9 @@ void read_quantization(ConfigReader& c, ModelSpec& m) {
         method == "fp8" || method == "fbgemm_fp8" || method == "modelopt" || ((method == "gptq" || method == "awq") && bits == 8);
     if (one_byte) {
         m.weight_format = WeightFormat::fp8;
+        if (const json* block = q->contains("weight_block_size") ? &(*q)["weight_block_size"] : nullptr;
+            block && block->is_array() && !block->empty() && (*block)[0].is_number_integer())
+            m.weight_block_size = std::max<int64_t>(0, (*block)[0].get<int64_t>());
     } else if (method == "mxfp4") {
         m.weight_format = WeightFormat::mxfp4_experts;
     } else if ((method == "awq" || method == "gptq" || method == "awq_marlin" || method == "gptq_marlin") && bits == 4) {

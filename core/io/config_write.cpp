@@ -109,6 +109,8 @@ json with_jamba(const ModelSpec& m, json c) {
 json quantization_config(const ModelSpec& m) {
     switch (m.weight_format) {
         case WeightFormat::fp8:
+            if (m.weight_block_size > 0)
+                return {{"quant_method", "fp8"}, {"weight_block_size", {m.weight_block_size, m.weight_block_size}}};
             return {{"quant_method", "fp8"}};
         case WeightFormat::int4_grouped:
             return {{"quant_method", "awq"}, {"bits", 4}, {"group_size", m.quant_group_size}};

@@ -138,8 +138,11 @@ struct ModelSpec {
 
     WeightFormat weight_format = WeightFormat::bf16;
     int64_t quant_group_size = 0;  // int4: weights per scale
-    bool multimodal = false;       // a text_config was read
-    VisionEncoder vision;          // family none: no tower, or one the model leaves out
+    // FP8 with a scale per square block of weights (quantization_config.weight_block_size, 128 in
+    // DeepSeek's and Qwen's FP8 checkpoints); 0: one scale per tensor or channel.
+    int64_t weight_block_size = 0;
+    bool multimodal = false;  // a text_config was read
+    VisionEncoder vision;     // family none: no tower, or one the model leaves out
 
     // How each field was obtained, for the reader: "read", or how it was derived.
     std::vector<std::pair<std::string, std::string>> derived;

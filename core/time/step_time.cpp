@@ -93,6 +93,23 @@ double blended_roofline_s(double compute_s, double memory_s, double p) {
     return longer * std::pow(1.0 + std::pow(shorter / longer, p), 1.0 / p);
 }
 
+// Whether the linear layers run as FP8 GEMMs: FP8 weights (--quantization fp8, or an FP8
+// checkpoint) on a GPU with FP8 tensor cores, where vLLM's Fp8LinearMethod multiplies in FP8
+// (CUTLASS's scaled_mm from capability 8.9, hipBLASLt's on MI300). A GPU without them dequantises
+// the weights into 16-bit matmuls (Marlin), as every GPU does AWQ, GPTQ and MXFP4 weights.
+bool fp8_matmuls(const StepEngine& r) {
+    const bool fp8_weights = r.scenario.weight_dtype == DType::fp8 || r.model.weight_format == WeightFormat::fp8;
+    return fp8_weights && r.gpu.fp8_flops_per_s > 0;
+}
+
+// The rate the linear layers' matmuls reach: FP8's for weights scaled per tensor or channel,
+// a measured share of the 16-bit rate for block-scaled checkpoints (calibration.hpp), else 16 bits.
+double matmul_flops_per_s(const StepEngine& r, const Calibration& c) {
+    if (!fp8_matmuls(r)) return step_flops_per_s(r.gpu, DType::bf16, c);
+    if (r.model.weight_block_size > 0) return step_flops_per_s(r.gpu, DType::bf16, c) * c.block_fp8_matmul_share;
+    return step_flops_per_s(r.gpu, DType::fp8, c);
+}
+
 // Before the fused MoE kernel a rank ran every token through each of its whole experts.
 bool dense_experts(const StepEngine& r) { return r.model.num_experts > 0 && !r.rules.fused_moe; }
 
@@ -244,7 +261,7 @@ PhaseTiming time_step(const StepEngine& r, const StepLoad& load, const Calibrati
         load.decode_tokens * static_cast<double>(r.memory.layout.linear_layers) * r.memory.layout.linear_state_bytes;
     phase.flops = matmul_flops + attention_flops_total;
     phase.bytes = matmul_bytes + load.decode_kv_bytes + state_write_bytes + prefill_kv_bytes;
-    const double matmul_rate = step_flops_per_s(r.gpu, r.scenario.weight_dtype, c);
+    const double matmul_rate = matmul_flops_per_s(r, c);
     const double attention_rate = step_flops_per_s(r.gpu, DType::bf16, c);  // attention computes in 16 bits
     // The routed experts' grouped GEMM reaches a smaller share of the tensor cores than the dense ones
     // (before the fused kernel, a rank's experts were plain matmuls).
@@ -278,8 +295,8 @@ StepTimes time_steps(const StepEngine& r, const Admission& a, bool started, cons
     StepTimes t;
     const Scenario& s = r.scenario;
     t.achieved_bytes_per_s = step_bytes_per_s(r.gpu, c);
-    t.achieved_flops_per_s = step_flops_per_s(r.gpu, s.weight_dtype, c);
-    t.peak_flops_per_s = peak_flops_per_s(r.gpu, s.weight_dtype);
+    t.achieved_flops_per_s = matmul_flops_per_s(r, c);
+    t.peak_flops_per_s = peak_flops_per_s(r.gpu, fp8_matmuls(r) ? DType::fp8 : DType::bf16);
     t.ridge_flops_per_byte = t.achieved_flops_per_s / t.achieved_bytes_per_s;
 
     // Prefill one prompt; a prompt longer than max_num_batched_tokens runs in chunks, each of which

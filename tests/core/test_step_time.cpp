@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "io/fields_json.hpp"
 #include "model/catalog.hpp"
 #include "time/step_costs.hpp"
 #include "time/step_time.hpp"
@@ -95,6 +96,28 @@ TEST_CASE("FP8 weights run at the FP8 matmul rate where the GPU has one; a GPU w
     CHECK(step_bytes_per_s(*find_gpu("H200"), c) == Approx(3.888e12 * c.step_bandwidth_efficiency));
     CHECK(step_bytes_per_s(*find_gpu("H800"), c) == Approx(3.35e12 * c.nvidia_hbm_fraction * c.step_bandwidth_efficiency));
     CHECK(step_bytes_per_s(*find_gpu("MI300X"), c) == Approx(4.293e12 * c.step_bandwidth_efficiency));
+}
+
+// vLLM multiplies an FP8 checkpoint's weights in FP8 where the GPU can (Fp8LinearMethod), as it does
+// weights it quantises itself; a block-scaled checkpoint runs the blockwise kernels, measured well
+// below BF16 (calibration.hpp, block_fp8_matmul_share); an Ampere card dequantises into 16 bits.
+TEST_CASE("an FP8 checkpoint's matmuls: FP8 for scales per tensor, a measured share of 16 bits for block scales, 16 bits on Ampere") {
+    const Calibration c;
+    const auto rate = [](const char* model, const char* gpu) {
+        return evaluate_ok({{"model", model}, {"gpu", gpu}, {"tensor_parallel_size", 8}}).steps.achieved_flops_per_s;
+    };
+    CHECK(rate("Llama-3.1-70B-Instruct-FP8", "H100") == Approx(step_flops_per_s(*find_gpu("H100"), DType::fp8, c)));
+    CHECK(rate("Llama-3.1-70B-Instruct-FP8", "H100") > 1.5 * rate("Llama-3.1-70B", "H100"));
+    CHECK(rate("Llama-3.1-70B-Instruct-FP8", "A100") == Approx(rate("Llama-3.1-70B", "A100")));
+    CHECK(find_model("DeepSeek-V3")->weight_block_size == 128);
+    CHECK(find_model("Llama-3.1-70B-Instruct-FP8")->weight_block_size == 0);
+    const auto again = model_from_config(model_to_config(*find_model("DeepSeek-V3")), "model_config");  // written back, read again
+    REQUIRE(std::holds_alternative<ModelSpec>(again));
+    CHECK(std::get<ModelSpec>(again).weight_block_size == 128);
+    CHECK(rate("DeepSeek-V3", "H200") == Approx(step_flops_per_s(*find_gpu("H200"), DType::bf16, c) * c.block_fp8_matmul_share));
+    const Result block = evaluate_ok({{"model", "Qwen3-32B-FP8"}});
+    CHECK(block.steps.peak_flops_per_s == Approx(find_gpu("H100")->fp8_flops_per_s));  // the tensor roof it runs under
+    CHECK(block.steps.achieved_flops_per_s < evaluate_ok({{"model", "Qwen3-32B"}}).steps.achieved_flops_per_s);
 }
 
 TEST_CASE("simulated DCGM: busy memory, idle tensor cores, nvidia-smi at 100%") {

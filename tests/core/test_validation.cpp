@@ -103,9 +103,19 @@ kv::TimingSummary timing_summary() {
 }  // namespace
 
 // Issue 20 asks for a held-out median of 10% and every held-out row within 25%; the model reaches
-// 12.3% (fit rows 5.3%), worst 87.8%, with 16 held-out rows over 25%. These bounds keep it from
-// getting worse while that gap is open; the CLI's --validate-timing exit code holds the issue's own
-// target. The held-out bound was 15% (14.3%) and the fit bound 9% (5.8%) until the older Mixtral's
+// 10.2% over 107 held-out rows (fit rows 5.0%), worst 217.7%, with 22 held-out rows over 25%. These
+// bounds keep it from getting worse while that gap is open; the CLI's --validate-timing exit code
+// holds the issue's own target. On 2026-12-07 an FP8 checkpoint's matmuls came to run as vLLM
+// runs them (FP8 GEMMs for per-tensor scales, block-scaled kernels at a measured share of the
+// 16-bit rate: calibration.hpp), the ROCm dev-docker README's throughput column was read as output
+// tokens/s, and the constants were fitted again: fit 5.3% -> 5.0%, the 57 held-out rows of before
+// 12.3% -> 12.8%. 58 held-out rows from 10 more sources then joined (benchmark_runs.json's about),
+// 8 of them without a prediction (Qwen's runs past 32K tokens extended the context with YaRN, which
+// the catalog models do not carry), so the failure bound went 5 -> 13; the worst row is now a Jetson
+// Thor serving a thousand requests at once (+217.7%: the printed throughput and time per token
+// imply about 240 sequences decoding at once, where the model, sizing its pool from the board's
+// memory, runs about 780 and reads their caches every step). The fit bound was 6% and the
+// held-out bound 13% (12.3%) before. The held-out bound was 15% (14.3%) and the fit bound 9% (5.8%) until the older Mixtral's
 // MoE layers paid the routing floor the fused kernel's do and PR #2542's fused runs took NCCL
 // (calibration.hpp): the early V0 host fell from 5.07 to 2.81 ms a step, PR #3240's master runs
 // (A100, TP 2; held out) went from 10-28% too slow to 10-20%, and a ROCm blog's 0.5.5 run on an
@@ -151,10 +161,10 @@ TEST_CASE("real benchmark runs: at least 40, fit and held-out apart, medians no 
     CHECK(summary.rows.size() >= 40);
     CHECK(summary.holdout_rows >= 40);
     CHECK(summary.fit_rows >= 40);
-    CHECK(summary.failures <= 5);
-    CHECK(summary.fit_median_abs_error <= 0.06);
-    CHECK(summary.holdout_median_abs_error <= 0.13);
-    CHECK(summary.holdout_max_abs_error <= 0.89);
+    CHECK(summary.failures <= 13);
+    CHECK(summary.fit_median_abs_error <= 0.055);
+    CHECK(summary.holdout_median_abs_error <= 0.11);
+    CHECK(summary.holdout_max_abs_error <= 2.2);
     // Every GPU generation in the data, dense and MoE, TP 1 to 8, V0 and V1, has a prediction.
     std::set<std::string> gpus;
     for (const auto& row : summary.rows)
@@ -164,7 +174,8 @@ TEST_CASE("real benchmark runs: at least 40, fit and held-out apart, medians no 
 
 // content/lesson/09-trust.md says most of the largest held-out time errors (here the ten largest) are
 // runs the model steps faster than the engine did (a shorter time, or a higher throughput, than
-// printed), nearly all of those (here at least three in four) on MI300X or H100.
+// printed), most of those on MI300X or H100, and that the two worst go the other way, both on a
+// Jetson Thor.
 TEST_CASE("the trust chapter's claim: the largest held-out time errors are mostly runs the model makes too fast, on MI300X or H100") {
     std::vector<kv::TimingRow> held;
     for (const auto& row : timing_summary().rows)
@@ -180,7 +191,12 @@ TEST_CASE("the trust chapter's claim: the largest held-out time errors are mostl
         ++all_too_fast;
     }
     CHECK(all_too_fast > 5);
-    CHECK(4 * (too_fast["MI300X"] + too_fast["H100"]) >= 3 * all_too_fast);
+    CHECK(2 * (too_fast["MI300X"] + too_fast["H100"]) > all_too_fast);
+    for (size_t i = 0; i < 2; ++i) {
+        CHECK(held[i].gpu == "Jetson-Thor");
+        CHECK(held[i].figure.find("per_s") == std::string::npos);
+        CHECK(held[i].error > 0);  // a time per token longer than printed: too slow
+    }
 }
 
 // benchmark_latency before PR #18639 timed the prompts its warm-up had sent, so with prefix caching

@@ -80,8 +80,10 @@ const MAX_FIGURES = 120;
 // published timings (time/step_time.cpp, eager_attention_s; -> 358,060), 358,200 for an FP8 cache
 // read at its measured share of a 16-bit cache's rate, and the two chapters that say so (-> 358,140),
 // 358,300 for the MoE routing floor of Mixtral's layers before the fused kernel (time/step_time.cpp,
-// layer_floors_s; -> 358,212; issue 23's 350 KiB is 358,400).
-const PAGE_MAX_GZIP_BYTES = 358_300;
+// layer_floors_s; -> 358,212; issue 23's 350 KiB is 358,400), 358,400 for an FP8 checkpoint's
+// matmuls as vLLM runs them and the trust chapter's new worst rows (-> 358,507), less the page's
+// data-accuracy cut to the held-out medians the error bands read (-> 358,343).
+const PAGE_MAX_GZIP_BYTES = 358_400;
 
 // What a reader's browser fetches for index.html over http (the base64 fallback for file:// is not
 // fetched there): the stylesheets and scripts it names, the module's .wasm, and the fonts.
@@ -159,8 +161,9 @@ test('the page weighs at most 30 KiB (gzip) more than before issue 14, and no mo
 // experts' bytes as loaded (-> 254,210), 254,400 for Mixtral's expert parallelism before the fused
 // MoE kernel, whole experts over every token (-> 254,313), 254,600 for V1's batch defaults release
 // by release before 0.9.0 (-> 254,473), 254,700 for V1's piecewise graphs (-> 254,638), 254,800
-// for an FP8 cache's measured read share (-> 254,729).
-const MODULE_MAX_GZIP_BYTES = 254_800;   // issue 23 aimed at 260,000
+// for an FP8 cache's measured read share (-> 254,729), 254,900 for an FP8 checkpoint's matmuls as
+// vLLM runs them and the weight_block_size its config.json gives (-> 254,850).
+const MODULE_MAX_GZIP_BYTES = 254_900;   // issue 23 aimed at 260,000
 // The tools' module (kvtools.wasm: the core, the log explainer and the planner, no panels) is fetched
 // only when a reader first uses one of the two, so it is not in the page's weight above; it has a
 // budget of its own: 158,564 bytes when it was split off, 160,807 with the sweeps, 156,114 once the
@@ -177,8 +180,9 @@ const MODULE_MAX_GZIP_BYTES = 254_800;   // issue 23 aimed at 260,000
 // expert parallelism before the fused MoE kernel (-> 160,605); 160,900 for V1's batch defaults
 // release by release before 0.9.0 (-> 160,833); 161,000 for V1's piecewise graphs and an FP8
 // cache's measured read share (-> 160,991), 161,100 for the MoE routing floor of Mixtral's layers
-// before the fused kernel (-> 161,007).
-const TOOLS_MAX_GZIP_BYTES = 161_100;
+// before the fused kernel (-> 161,007), 161,200 for an FP8 checkpoint's matmuls as vLLM runs them
+// and the weight_block_size its config.json reads and writes (-> 161,154).
+const TOOLS_MAX_GZIP_BYTES = 161_200;
 
 function moduleGzipBytes(file) {
   const bytes = fs.readFileSync(path.join(site, file));

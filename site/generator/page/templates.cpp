@@ -112,6 +112,14 @@ json page_prices(const json& prices) {
     return out;
 }
 
+// The validation summaries as the page reads them (site/js/kvtwin.js's error bands): each kind's
+// held-out median; the bound figures that quote the rest were computed when the page was built.
+json page_accuracy(const json& accuracy) {
+    json out = json::object();
+    for (const auto& [kind, summary] : accuracy.items()) out[kind] = {{"holdout_median", summary["holdout_median"]}};
+    return out;
+}
+
 }  // namespace
 
 std::optional<std::string> check_prices(const json& file) {
@@ -150,7 +158,7 @@ std::string index_page(const Templates& templates, const RenderedArticle& articl
                                            {"FIGURE_COUNT", std::to_string(article.figures.size())},
                                            {"INPUT_LIMITS", escape_html(catalog["input_limits"].dump())},
                                            {"PRICES", escape_html(page_prices(prices).dump())},
-                                           {"ACCURACY", escape_html(data.accuracy().dump())}});
+                                           {"ACCURACY", escape_html(page_accuracy(data.accuracy()).dump())}});
 }
 
 std::string embed_page(const Templates& templates, const RenderedArticle& article, const LessonData& data, const json& catalog) {
@@ -166,7 +174,7 @@ std::string embed_page(const Templates& templates, const RenderedArticle& articl
                                            {"FORMATS", escape_html(formats.dump())},
                                            {"SCENARIOS", scenarios_attribute(data, catalog["defaults"])},
                                            {"INPUT_LIMITS", escape_html(catalog["input_limits"].dump())},
-                                           {"ACCURACY", escape_html(data.accuracy().dump())},
+                                           {"ACCURACY", escape_html(page_accuracy(data.accuracy()).dump())},
                                            {"TITLE_TEXT", escape_html(article.title_text)}});
 }
 
