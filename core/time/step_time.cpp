@@ -93,21 +93,19 @@ double blended_roofline_s(double compute_s, double memory_s, double p) {
     return longer * std::pow(1.0 + std::pow(shorter / longer, p), 1.0 / p);
 }
 
-// Whether the linear layers run as FP8 GEMMs: FP8 weights (--quantization fp8, or an FP8
-// checkpoint) on a GPU with FP8 tensor cores, where vLLM's Fp8LinearMethod multiplies in FP8
-// (CUTLASS's scaled_mm from capability 8.9, hipBLASLt's on MI300). A GPU without them dequantises
-// the weights into 16-bit matmuls (Marlin), as every GPU does AWQ, GPTQ and MXFP4 weights.
-bool fp8_matmuls(const StepEngine& r) {
-    const bool fp8_weights = r.scenario.weight_dtype == DType::fp8 || r.model.weight_format == WeightFormat::fp8;
-    return fp8_weights && r.gpu.fp8_flops_per_s > 0;
+// What the linear layers multiply in: FP8 for FP8 weights (--quantization fp8, or an FP8
+// checkpoint), as vLLM's Fp8LinearMethod does on a GPU with FP8 tensor cores (CUTLASS's scaled_mm
+// from capability 8.9, hipBLASLt's on MI300); step_costs.hpp's rates fall back to 16 bits on a GPU
+// without them (Marlin dequantises), as every GPU does for AWQ, GPTQ and MXFP4 weights.
+DType matmul_dtype(const StepEngine& r) {
+    return r.scenario.weight_dtype == DType::fp8 || r.model.weight_format == WeightFormat::fp8 ? DType::fp8 : DType::bf16;
 }
 
-// The rate the linear layers' matmuls reach: FP8's for weights scaled per tensor or channel,
-// a measured share of the 16-bit rate for block-scaled checkpoints (calibration.hpp), else 16 bits.
+// The rate the linear layers' matmuls reach: a block-scaled checkpoint's blockwise FP8 kernels a
+// measured share of the 16-bit rate (calibration.hpp), other weights their dtype's rate.
 double matmul_flops_per_s(const StepEngine& r, const Calibration& c) {
-    if (!fp8_matmuls(r)) return step_flops_per_s(r.gpu, DType::bf16, c);
-    if (r.model.weight_block_size > 0) return step_flops_per_s(r.gpu, DType::bf16, c) * c.block_fp8_matmul_share;
-    return step_flops_per_s(r.gpu, DType::fp8, c);
+    const bool blockwise = r.model.weight_block_size > 0 && r.gpu.fp8_flops_per_s > 0;
+    return blockwise ? step_flops_per_s(r.gpu, DType::bf16, c) * c.block_fp8_matmul_share : step_flops_per_s(r.gpu, matmul_dtype(r), c);
 }
 
 // Before the fused MoE kernel a rank ran every token through each of its whole experts.
@@ -296,7 +294,7 @@ StepTimes time_steps(const StepEngine& r, const Admission& a, bool started, cons
     const Scenario& s = r.scenario;
     t.achieved_bytes_per_s = step_bytes_per_s(r.gpu, c);
     t.achieved_flops_per_s = matmul_flops_per_s(r, c);
-    t.peak_flops_per_s = peak_flops_per_s(r.gpu, fp8_matmuls(r) ? DType::fp8 : DType::bf16);
+    t.peak_flops_per_s = peak_flops_per_s(r.gpu, matmul_dtype(r));
     t.ridge_flops_per_byte = t.achieved_flops_per_s / t.achieved_bytes_per_s;
 
     // Prefill one prompt; a prompt longer than max_num_batched_tokens runs in chunks, each of which
