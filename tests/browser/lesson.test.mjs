@@ -236,7 +236,7 @@ test('no figure is typed into the prose by hand', async () => {
   });
   await page.close();
   // Names that contain digits but are not figures: models, GPUs, dtypes, metric names, the years of citations.
-  const names = /Qwen3-(8|14|32)B|Qwen3-Next|gpt-oss-(20|120)b|Qwen2\.5-VL|[AH][12]00|L40|MI300X|FP8|BF16|DCGM_\w+|config\.json|k_proj|v_proj|kvembed-host\.js|\b(19|20)\d\d\b/g;
+  const names = /Qwen3-(8|14|32)B|DeepSeek-R1|Qwen3-Next|gpt-oss-(20|120)b|Qwen2\.5-VL|[AH][12]00|L40|MI300X|FP8|BF16|DCGM_\w+|config\.json|k_proj|v_proj|kvembed-host\.js|\b(19|20)\d\d\b/g;
   const leftover = text.replace(names, '').match(/[^\s]*\d[^\s]*/g);
   assert.deepEqual(leftover, null, `digits outside bindings: ${leftover}`);
 });

@@ -164,6 +164,11 @@ TEST_CASE("batch defaults by version, GPU and entry point") {
     CHECK(*batch_defaults("MI300X", "0.28.0").scenario.max_num_batched_tokens == 16384);
     CHECK(*batch_defaults("B200", "0.27.1").scenario.max_num_batched_tokens == 8192);
     CHECK(*batch_defaults("H200", "0.28.0").scenario.max_num_batched_tokens == 8192);
+    // Unified memory: NVML has no memory total on a GB10 or a Jetson Thor, vLLM's device-memory query
+    // fails and the small-GPU defaults apply although CUDA sees 122 GiB (a Thor start-up on 0.10.2
+    // prints max_num_batched_tokens=2048 without the flag).
+    CHECK(seqs_and_tokens("Jetson-Thor", "0.10.2") == P{256, 2048});
+    CHECK(seqs_and_tokens("GB10", "0.13.0") == P{256, 2048});
 }
 
 TEST_CASE("model runner V2 kept no CUDA-graph estimate for the models it ran, from 0.22.0 until 0.29.0") {
