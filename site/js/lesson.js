@@ -227,7 +227,7 @@
   // this panel, until they press "Back to the text's scenario" (or the page's way back to the lesson).
   function readerChanged(panel) {
     if (panel.pinned === null) panel.pinned = reading && reading.panel === panel.id ? reading.index : 'pending';
-    if (panel.note) panel.note.textContent = '';
+    KvPanelHead.say(panel, '');   // clears a refusal too
   }
 
   function enterSection(section) {
@@ -244,13 +244,14 @@
   }
 
   // Scrolling never overwrites the reader's settings: the panel keeps them and offers the section's
-  // scenario, which its back control loads.
+  // scenario, which its back control loads. A refusal in the note (an address's bad field) stays until
+  // the reader's next change: the scroll to a restored panel enters its section after the note.
   function offer(panel, section) {
     panel.section = section;
     panel.text = section.scenario;
     KvSections.focusPanel(panel, scenarios);
     updateHead(panel);
-    if (!panel.handle || !panel.note) return;
+    if (!panel.handle || !panel.note || panel.note.matches('.is-problem')) return;
     var text = textState(panel);
     if (section.index === panel.pinned || KvState.sameScenario(text, panel.handle.getState())) panel.note.textContent = '';
     else KvPanelHead.say(panel, 'Your settings stay. This section uses ' + KvPanelHead.describe(text, null, base) +

@@ -103,6 +103,14 @@ test('the same fields in the lesson\'s address are refused by name on its servin
   assert.ok(await page.isVisible('#panel-serving canvas'));
   const status = await note.textContent();
   assert.match(status, /From the address: the run would prefill [\d,]+ prompt tokens \(20,000 requests\); a simulated run prefills at most [\d,]+/);
+  // The scroll that brings the panel into view enters its section after the note is said (later
+  // still on a slow phone); entering it once wiped the note. It stays until the reader's next change.
+  await page.waitForFunction(() => new Promise((done) => {
+    const y = scrollY;
+    setTimeout(() => done(y > 0 && scrollY === y), 500);
+  }), null, { timeout: 20000 });
+  assert.equal(await note.textContent(), status);
+  assert.ok(await note.isVisible());
   assert.deepEqual(errors, []);
   await page.close();
 });
