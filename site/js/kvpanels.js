@@ -303,13 +303,13 @@ var KvPanels = (function () {
     options = options || {};
     if (!(canvas instanceof HTMLCanvasElement)) return Promise.reject(new Error('KvPanels.mount: not a canvas'));
     var size, reply;
-    // After kvwarm.js has started GL, the glyph atlas and then the mount (a WebGL context, the first
-    // frame) each run in a task of their own, so the browser can paint and take input between them.
-    return Promise.all([load(options).then(function () { return gpuWarm; }), webFonts()]).then(nextTask).then(function () {
+    // While kvwarm.js starts GL, the glyph atlas (2D canvases) and a first evaluation (the catalog parsed, its code compiled);
+    // then the mount (a WebGL context, the first frame). Each in a task of its own: the browser paints and takes input between.
+    return Promise.all([load(options), webFonts()]).then(nextTask).then(function () {
       prepareCanvas(canvas);
       var ratio = measure(canvas);
-      kv.prepareFonts(ratio[2] / ratio[0]);   // the glyph atlas (the larger part of a first mount) in a task of its own
-    }).then(nextTask).then(function () {
+      kv.prepareFonts(ratio[2] / ratio[0]);   // the glyph atlas, the larger part of a first mount
+    }).then(nextTask).then(function () { kv.evaluate('{}'); return gpuWarm; }).then(nextTask).then(function () {
       size = measure(canvas);
       reply = ask('panelMount', '#' + canvas.id, options.panel || 'admission', options.state ? JSON.stringify(options.state) : '',
                   size[0], size[1], size[2], size[3], size[4], size[5]);
