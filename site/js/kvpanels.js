@@ -309,7 +309,7 @@ var KvPanels = (function () {
       prepareCanvas(canvas);
       var ratio = measure(canvas);
       kv.prepareFonts(ratio[2] / ratio[0]);   // the glyph atlas, the larger part of a first mount
-    }).then(nextTask).then(function () { kv.evaluate('{}'); return gpuWarm; }).then(nextTask).then(function () {
+    }).then(nextTask).then(function () { ask('evaluate', '{}'); return gpuWarm; }).then(nextTask).then(function () {
       size = measure(canvas);
       reply = ask('panelMount', '#' + canvas.id, options.panel || 'admission', options.state ? JSON.stringify(options.state) : '',
                   size[0], size[1], size[2], size[3], size[4], size[5]);
