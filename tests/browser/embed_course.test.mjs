@@ -97,7 +97,7 @@ test('the documented snippet is host-snippet.html, in site/README.md and in the 
   assert.ok(readme.includes('```html\n' + snippet + '\n```'), 'site/README.md shows host-snippet.html as is');
   // Every format a data-kv-format may name (embed.html's list, from the core) is documented.
   const embedPage = fs.readFileSync(path.join(site, 'embed.html'), 'utf8');
-  const formats = JSON.parse(embedPage.match(/data-formats="([^"]*)"/)[1].replace(/&quot;/g, '"'));
+  const formats = JSON.parse(embedPage.match(/data-formats='([^']*)'/)[1]);
   const documented = readme.slice(readme.indexOf('Formats (core/base/format.hpp'));
   assert.ok(formats.length > 20);
   for (const f of formats) assert.ok(documented.includes('`' + f + '`'), `site/README.md's formats lack ${f}`);

@@ -21,10 +21,10 @@ const catalog = JSON.parse(kv.catalog());
 const rows = ['fields', 'workload_fields'].flatMap((table) =>
   Object.entries(catalog[table]).sort((a, b) => a[1].order - b[1].order).map(([name, row]) => [name, row.type, row.nullable]));
 
-const unescape = (s) => s.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescape = (s) => s.replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 function bakedFields(page) {
   const html = fs.readFileSync(path.join(root, 'build/site', page), 'utf8');
-  return JSON.parse(unescape(/data-fields="([^"]*)"/.exec(html)[1]));
+  return JSON.parse(unescape(/data-fields='([^']*)'/.exec(html)[1]));   // JSON in single quotes (page/html.hpp)
 }
 
 // KvState as a page gets it, with the given data-fields.

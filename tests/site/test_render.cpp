@@ -30,7 +30,7 @@ RenderInput input(std::vector<std::pair<std::string, std::string>> files) {
     RenderInput in;
     in.files = std::move(files);
     in.data = &lesson();
-    in.fragments = {"<figure id=\"panel-@@KIND@@\" data-state=\"@@STATE@@\">@@CAPTION@@</figure>",
+    in.fragments = {"<figure id=\"panel-@@KIND@@\" data-state='@@STATE@@'>@@CAPTION@@</figure>",
                     "<figure class=\"snippet\"><code>@@CODE@@</code>@@CAPTION@@</figure>"};
     in.concepts = {"weights", "kv-used"};
     return in;
@@ -67,9 +67,8 @@ TEST_CASE("figures are baked with their binding as data attributes") {
     CHECK(html.find("data-scenario=\"") == std::string::npos);  // the scenarios are the page's, not each figure's
     CHECK_THAT(html, Catch::Contains(">" + sequences + "</a> sequences"));
     // A ratio reads both scenarios (lesson-sections.js reads their names from its refs); a click loads the first.
-    CHECK_THAT(html,
-               Catch::Contains("data-expr=\"rag.ttft_s / start.ttft_s\" data-refs=\"[&quot;rag.ttft_s&quot;,&quot;start.ttft_s&quot;]\" "
-                               "data-scenario-name=\"rag\""));
+    CHECK_THAT(html, Catch::Contains("data-expr=\"rag.ttft_s / start.ttft_s\" data-refs='[\"rag.ttft_s\",\"start.ttft_s\"]' "
+                                     "data-scenario-name=\"rag\""));
     // A fact is not clickable: no scenario to load.
     CHECK_THAT(html, Catch::Contains("<span class=\"kv-fig kv-fig--fact\" data-fig=\"5\" data-format=\""));
     CHECK_THAT(html, Catch::Contains("<span class=\"kv-concept\" data-concept=\"weights\">The weights</span>"));
@@ -120,8 +119,7 @@ TEST_CASE("each panel opens a chapter at its section's heading and owns the chap
     REQUIRE(second != std::string::npos);
     CHECK(html.find("<h2 id=\"two-phases\">") > second);
     CHECK(html.find("<h2 id=\"memory-order\">") < second);
-    CHECK_THAT(html,
-               Catch::Contains("<figure id=\"panel-admission\" data-state=\"{&quot;block_size&quot;:null,&quot;concurrent_requests&quot;"));
+    CHECK_THAT(html, Catch::Contains("<figure id=\"panel-admission\" data-state='{\"block_size\":null,\"concurrent_requests\""));
     CHECK_THAT(html, Catch::Contains("<strong>Memory.</strong> The first panel.</figure>"));
     // The snippet's iframe carries only what differs from the defaults.
     CHECK_THAT(html, Catch::Contains("embed.html?panel=phases&amp;output_tokens=64&amp;prompt_tokens=32768"));
@@ -230,6 +228,8 @@ TEST_CASE("directives must stand at the start of their paragraph") {
 TEST_CASE("helpers") {
     CHECK(slugify("Why the batch stops — where it does") == "why-the-batch-stops-where-it-does");
     CHECK(escape_html("<a href=\"x\">&'") == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+    // JSON for a single-quoted attribute keeps its double quotes and escapes the rest.
+    CHECK(json_attribute(json{{"a", "it's <b> & \"c\""}}) == "{\"a\":\"it&#39;s &lt;b&gt; &amp; \\\"c\\\"\"}");
     json defaults = kv::scenario_to_json(kv::Scenario{});
     json s = defaults;
     s["model"] = "Qwen3-14B";

@@ -26,12 +26,13 @@ fs::path scratch() {
     return dir;
 }
 
-// An attribute's JSON as the page's script reads it: the text between its quotes, entities decoded.
+// An attribute's JSON as the page's script reads it: the text between its single quotes
+// (page/html.hpp's json_attribute), entities decoded.
 nlohmann::json attribute_json(const std::string& html, const std::string& name) {
-    const size_t start = html.find(name + "=\"");
+    const size_t start = html.find(name + "='");
     if (start == std::string::npos) return nullptr;
     const size_t from = start + name.size() + 2;
-    std::string text = html.substr(from, html.find('"', from) - from);
+    std::string text = html.substr(from, html.find('\'', from) - from);
     for (const auto& [entity, c] : {std::pair{"&quot;", "\""}, {"&#39;", "'"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}})
         for (size_t at = text.find(entity); at != std::string::npos; at = text.find(entity, at + 1))
             text.replace(at, std::string(entity).size(), c);

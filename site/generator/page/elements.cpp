@@ -36,7 +36,7 @@ std::string figure_html(const FigureRecord& f, const LessonData& data) {
     std::string attrs = " data-fig=\"" + std::to_string(f.id) + "\"" + " data-format=\"" + escape_html(f.binding.format) + "\"" +
                         " data-expr=\"" +
                         escape_html(trim(std::string_view(f.binding.source_text).substr(0, f.binding.source_text.rfind('|')))) + "\"" +
-                        " data-refs=\"" + escape_html(refs.dump()) + "\"";
+                        " data-refs='" + json_attribute(refs) + "'";
     // The first scenario the figure reads is the one a click loads; the others are one more click away.
     const Ref* scenario_ref = nullptr;
     for (const Ref& r : f.binding.refs)
@@ -91,7 +91,7 @@ std::string panel_html(const Fragments& fragments, const PanelDirective& p, cons
     return fill(fragments.panel, {{"ID", escape_html(id)},
                                   {"KIND", escape_html(p.kind)},
                                   {"SCENARIO_NAME", escape_html(p.scenario)},
-                                  {"STATE", escape_html(scenario.scenario.dump())},
+                                  {"STATE", json_attribute(scenario.scenario)},
                                   {"CAPTION", caption}});
 }
 
@@ -104,10 +104,9 @@ std::string snippet_html(const Fragments& fragments, const EmbedDirective& e, co
                              "\" title=\"KV cache panel\" "
                              "style=\"width:100%;border:0\"></iframe>\n"
                              "<script src=\"kv/js/kvembed-host.js\"></script>";
-    return fill(fragments.snippet, {{"KIND", escape_html(e.kind)},
-                                    {"STATE", escape_html(scenario.scenario.dump())},
-                                    {"CODE", escape_html(code)},
-                                    {"CAPTION", caption}});
+    return fill(
+        fragments.snippet,
+        {{"KIND", escape_html(e.kind)}, {"STATE", json_attribute(scenario.scenario)}, {"CODE", escape_html(code)}, {"CAPTION", caption}});
 }
 
 }  // namespace site

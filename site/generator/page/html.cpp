@@ -69,6 +69,8 @@ std::string escape_html(std::string_view text) {
     return out;
 }
 
+std::string json_attribute(const nlohmann::json& value) { return replace_all(escape_html(value.dump()), "&quot;", "\""); }
+
 std::string strip_tags(std::string_view html) {
     std::string out;
     bool in_tag = false;

@@ -10,6 +10,11 @@ namespace site {
 
 std::string escape_html(std::string_view text);
 
+// JSON as the value of an attribute the page writes in single quotes (data-fields='{"...": ...}'):
+// & < > and ' escaped, its double quotes as they are. Each was a six-byte &quot; in double quotes,
+// 2,246 of them on the lesson, 336 bytes of its gzip.
+std::string json_attribute(const nlohmann::json& value);
+
 // The text of some HTML: tags dropped, the few entities cmark writes decoded.
 std::string strip_tags(std::string_view html);
 

@@ -96,7 +96,7 @@ std::string scenarios_attribute(const LessonData& data, const json& defaults) {
             if (!defaults.contains(field) || defaults[field] != value) differences[field] = value;
         scenarios[name] = std::move(differences);
     }
-    return escape_html(scenarios.dump());
+    return json_attribute(scenarios);
 }
 
 // The prices as the page reads them (site/js/kvcustom-plan.js's price note): the source address and
@@ -148,17 +148,17 @@ std::string index_page(const Templates& templates, const RenderedArticle& articl
         full_base = kv::scenario_to_json(std::get<kv::Scenario>(parsed));
     return fill_template(templates.index, {{"HEAD", templates.head},
                                            {"HEAD_SCRIPT", lesson_head_script},
-                                           {"BASE", escape_html(full_base.dump())},
+                                           {"BASE", json_attribute(full_base)},
                                            {"TITLE_TEXT", escape_html(article.title_text)},
                                            {"TITLE", article.title_html},
                                            {"BODY", article.body_html},
-                                           {"DEFAULTS", escape_html(catalog["defaults"].dump())},
-                                           {"FIELDS", escape_html(page_fields(catalog).dump())},
+                                           {"DEFAULTS", json_attribute(catalog["defaults"])},
+                                           {"FIELDS", json_attribute(page_fields(catalog))},
                                            {"SCENARIOS", scenarios_attribute(data, catalog["defaults"])},
                                            {"FIGURE_COUNT", std::to_string(article.figures.size())},
-                                           {"INPUT_LIMITS", escape_html(catalog["input_limits"].dump())},
-                                           {"PRICES", escape_html(page_prices(prices).dump())},
-                                           {"ACCURACY", escape_html(page_accuracy(data.accuracy()).dump())}});
+                                           {"INPUT_LIMITS", json_attribute(catalog["input_limits"])},
+                                           {"PRICES", json_attribute(page_prices(prices))},
+                                           {"ACCURACY", json_attribute(page_accuracy(data.accuracy()))}});
 }
 
 std::string embed_page(const Templates& templates, const RenderedArticle& article, const LessonData& data, const json& catalog) {
@@ -168,13 +168,13 @@ std::string embed_page(const Templates& templates, const RenderedArticle& articl
     return fill_template(templates.embed, {{"HEAD", templates.head},
                                            {"HEAD_SCRIPT", ""},
                                            {"EXERCISES", embed_exercises(article)},
-                                           {"DEFAULTS", escape_html(catalog["defaults"].dump())},
-                                           {"FIELDS", escape_html(page_fields(catalog).dump())},
-                                           {"LIMITS", escape_html(catalog["limits"].dump())},
-                                           {"FORMATS", escape_html(formats.dump())},
+                                           {"DEFAULTS", json_attribute(catalog["defaults"])},
+                                           {"FIELDS", json_attribute(page_fields(catalog))},
+                                           {"LIMITS", json_attribute(catalog["limits"])},
+                                           {"FORMATS", json_attribute(formats)},
                                            {"SCENARIOS", scenarios_attribute(data, catalog["defaults"])},
-                                           {"INPUT_LIMITS", escape_html(catalog["input_limits"].dump())},
-                                           {"ACCURACY", escape_html(page_accuracy(data.accuracy()).dump())},
+                                           {"INPUT_LIMITS", json_attribute(catalog["input_limits"])},
+                                           {"ACCURACY", json_attribute(page_accuracy(data.accuracy()))},
                                            {"TITLE_TEXT", escape_html(article.title_text)}});
 }
 
