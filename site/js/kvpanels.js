@@ -54,7 +54,7 @@ var KvPanels = (function () {
   var panels = {};               // id -> {canvas, listeners, cleanup}
   var pendingHeights = {};       // heights reported while mount() was still running
   var opening = {};              // id -> what to do when a serving panel's canvas opens (its first run landed)
-  var canvasCount = 0, darkQuery = null, motionQuery = null;
+  var canvasCount = 0, darkQuery = null, motionQuery = null, primed = false;   // primed: a first evaluation ran (mount)
 
   function parse(text) { return JSON.parse(text); }
   // What the module reads: 'null' for a value JSON cannot say (a function), 'not json' for a cycle.
@@ -303,13 +303,13 @@ var KvPanels = (function () {
     options = options || {};
     if (!(canvas instanceof HTMLCanvasElement)) return Promise.reject(new Error('KvPanels.mount: not a canvas'));
     var size, reply;
-    // While kvwarm.js starts GL, the glyph atlas (2D canvases) and a first evaluation (the catalog parsed, its code compiled);
-    // then the mount (a WebGL context, the first frame). Each in a task of its own: the browser paints and takes input between.
+    // While kvwarm.js starts GL, the glyph atlas (2D canvases) and a first evaluation; then the mount (a WebGL context,
+    // the first frame). Each in a task of its own: the browser paints and takes input between.
     return Promise.all([load(options), webFonts()]).then(nextTask).then(function () {
       prepareCanvas(canvas);
       var ratio = measure(canvas);
       kv.prepareFonts(ratio[2] / ratio[0]);   // the glyph atlas, the larger part of a first mount
-    }).then(nextTask).then(function () { ask('evaluate', '{}'); return gpuWarm; }).then(nextTask).then(function () {
+    }).then(nextTask).then(function () { primed = primed || !!ask('evaluate', '{}'); return gpuWarm; }).then(nextTask).then(function () {
       size = measure(canvas);
       reply = ask('panelMount', '#' + canvas.id, options.panel || 'admission', options.state ? JSON.stringify(options.state) : '',
                   size[0], size[1], size[2], size[3], size[4], size[5]);
