@@ -80,8 +80,8 @@ std::string unknown_panel(int id) {
     return error_text({"panel", kv::ErrorCode::unknown_value, "no panel " + std::to_string(id) + " is mounted"});
 }
 
-// {"id": n, "rejected": null | error, "opening": bool}, or {"error": ...} when nothing was mounted;
-// "opening": the canvas opens when the serving panel's first run lands (event "open"). The geometry:
+// {"id": n, "rejected": null | error}, or {"error": ...} when nothing was mounted; the canvas opens in a
+// later task, the serving panel's when its first run lands (event "open"). The geometry:
 // the canvas's content box in CSS pixels, the device pixels it covers, and its offset inside the
 // border box (border + padding).
 std::string panel_mount(const std::string& selector, const std::string& kind, const std::string& state_json, double css_width,
@@ -91,7 +91,7 @@ std::string panel_mount(const std::string& selector, const std::string& kind, co
         kvapp::mount(selector, kind, state_json, {css_width, css_height, pixel_width, pixel_height, content_left, content_top}, &rejected);
     if (auto* error = std::get_if<kv::InputError>(&mounted)) return error_text(*error);
     const int id = std::get<int>(mounted);
-    json out = {{"id", id}, {"rejected", nullptr}, {"opening", kvapp::find_panel(id)->opening.has_value()}};
+    json out = {{"id", id}, {"rejected", nullptr}};
     if (rejected) out["rejected"] = kv::error_to_json(*rejected)["error"];
     return kv::json_text(out);
 }

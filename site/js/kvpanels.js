@@ -53,7 +53,7 @@ var KvPanels = (function () {
   var toolsPromise = null, gpuWarm = null, catalogTexts = {};   // gpuWarm: kvwarm.js's word that GL started
   var panels = {};               // id -> {canvas, listeners, cleanup}
   var pendingHeights = {};       // heights reported while mount() was still running
-  var opening = {};              // id -> what to do when a serving panel's canvas opens (its first run landed)
+  var opening = {};              // id -> what to do when a panel's canvas opens (a serving panel's once its first run landed)
   var canvasCount = 0, darkQuery = null, motionQuery = null, primed = false;   // primed: a first evaluation ran (mount)
 
   function parse(text) { return JSON.parse(text); }
@@ -303,8 +303,8 @@ var KvPanels = (function () {
     options = options || {};
     if (!(canvas instanceof HTMLCanvasElement)) return Promise.reject(new Error('KvPanels.mount: not a canvas'));
     var size, reply;
-    // While kvwarm.js starts GL, the glyph atlas (2D canvases) and a first evaluation; then the mount (a WebGL context,
-    // the first frame). Each in a task of its own: the browser paints and takes input between.
+    // While kvwarm.js starts GL, the glyph atlas (2D canvases) and a first evaluation; then the mount, the canvas's
+    // opening (WebGL, the first frame) and its handle. Each in a task of its own: the browser paints and takes input between.
     return Promise.all([load(options), webFonts()]).then(nextTask).then(function () {
       prepareCanvas(canvas);
       var ratio = measure(canvas);
@@ -314,22 +314,21 @@ var KvPanels = (function () {
       reply = ask('panelMount', '#' + canvas.id, options.panel || 'admission', options.state ? JSON.stringify(options.state) : '',
                   size[0], size[1], size[2], size[3], size[4], size[5]);
       if (reply.error) throw mountError(reply);
-      // A serving panel's canvas opens when its first run lands, at the height the run needs.
-      if (reply.opening) return new Promise(function (resolve, reject) {
+      // The canvas opens (WebGL, the first frame) in a later task, a serving panel's once its first run landed.
+      return new Promise(function (resolve, reject) {
         opening[reply.id] = function (failed) { return failed ? reject(mountError(failed)) : resolve(); };
       });
     }).then(function () {
       var id = reply.id;
-      var panel = { canvas: canvas, listeners: [], hoverListeners: [], cleanup: [] };
-      panels[id] = panel;
-      if (pendingHeights[id] !== undefined) {
-        applyHeight(canvas, pendingHeights[id]);
-        delete pendingHeights[id];
-      }
-      watchCanvas(id, canvas, panel);
-      var handle = makeHandle(id, canvas, panel, reply);
-      if (window.KvTwin) KvTwin.attach(handle);   // the canvas's accessible twin and key-results strip
-      return handle;
+      var panel = panels[id] = { canvas: canvas, listeners: [], hoverListeners: [], cleanup: [] };
+      if (pendingHeights[id] !== undefined) applyHeight(canvas, pendingHeights[id]);   // in the task of its first frame
+      delete pendingHeights[id];
+      return nextTask().then(function () {
+        watchCanvas(id, canvas, panel);
+        var handle = makeHandle(id, canvas, panel, reply);
+        if (window.KvTwin) KvTwin.attach(handle);   // the canvas's accessible twin and key-results strip
+        return handle;
+      });
     });
   }
 

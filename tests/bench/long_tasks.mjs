@@ -49,14 +49,20 @@ for (const e of events.filter((x) => x.name === 'ProfileChunk' && x.pid === main
   for (const n of data.nodes || []) nodes.set(n.id, n.callFrame);
   (data.samples || []).forEach((id, i) => { t += e.args.data.timeDeltas[i]; samples.push([t, id]); });
 }
+// Issue 23 counts the tasks after the first contentful paint; those before it (the HTML's parse and first
+// layout) are listed too, marked.
+const fcp = events.find((e) => e.name === 'firstContentfulPaint' && e.pid === main.pid);
 const name = (f) => f ? `${f.functionName || '(anonymous)'} ${(f.url || '').split('/').pop()}` : '?';
-let total = 0;
+let total = 0, after = 0, afterTotal = 0;
 for (const task of tasks) {
   const counts = new Map();
   for (const [at, id] of samples) if (at >= task.ts && at <= task.ts + task.dur) counts.set(name(nodes.get(id)), (counts.get(name(nodes.get(id))) || 0) + 1);
   const all = [...counts.values()].reduce((a, b) => a + b, 0) || 1;
   const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([n, c]) => `${n} ${Math.round(100 * c / all)}%`);
   total += task.dur / 1000 - 50;
-  console.log(`${(task.dur / 1000).toFixed(0).padStart(5)} ms at ${((task.ts - tasks[0].ts) / 1000).toFixed(0).padStart(6)} ms: ${top.join(', ')}`);
+  const late = !fcp || task.ts + task.dur > fcp.ts;
+  if (late) [after, afterTotal] = [after + 1, afterTotal + task.dur / 1000 - 50];
+  console.log(`${(task.dur / 1000).toFixed(0).padStart(5)} ms at ${((task.ts - tasks[0].ts) / 1000).toFixed(0).padStart(6)} ms${late ? '' : ' (before FCP)'}: ${top.join(', ')}`);
 }
 console.log(`${tasks.length} tasks over 50 ms at ${slowdown}x slowdown; blocking time (each task's part past 50 ms) ${total.toFixed(0)} ms`);
+console.log(`after the first contentful paint: ${after} tasks, ${afterTotal.toFixed(0)} ms past 50${fcp ? '' : ' (no FCP in the trace: all counted)'}`);

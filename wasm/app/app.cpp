@@ -132,6 +132,23 @@ std::optional<kv::InputError> open_surface(int id, const std::string& selector, 
     return std::nullopt;
 }
 
+// The canvas opens in the next animation frame, not in the mount's task: its WebGL context, the
+// layout pass and the first frame take tens of ms on a software renderer, and the browser takes
+// input between. Then the event "open": null, or the error that left the panel unmounted.
+void schedule_open(Panel& panel) {
+    emscripten_request_animation_frame(
+        [](double, void* user) -> EM_BOOL {
+            const int id = static_cast<int>(reinterpret_cast<intptr_t>(user));
+            Panel* opened = find_panel(id);
+            if (!opened || !opened->opening) return EM_FALSE;  // unmounted meanwhile
+            const Panel::Opening opening = *std::exchange(opened->opening, std::nullopt);
+            const auto error = open_surface(id, opening.selector, opening.size);
+            emit(id, "open", error ? kv::json_text(kv::error_to_json(*error)) : "null");
+            return EM_FALSE;
+        },
+        reinterpret_cast<void*>(static_cast<intptr_t>(panel.id)));
+}
+
 // The panel's next run: an engine that refuses to start is shown at once, any other run is taken a
 // slice per animation frame (on_work) and replaces the drawn one when it ends.
 void start_run(Panel& panel, const std::optional<kv::InputError>& refused) {
@@ -166,10 +183,8 @@ EM_BOOL on_work(double, void* user) {
         panel->playback.playing = !app().reduced_motion && !panel->simulation.frames.empty();
         schedule_tick(*panel);
     }
-    if (auto opening = std::exchange(panel->opening, std::nullopt)) {
-        const int id = panel->id;
-        const auto error = open_surface(id, opening->selector, opening->size);
-        emit(id, "open", error ? kv::json_text(kv::error_to_json(*error)) : "null");
+    if (panel->opening) {
+        schedule_open(*panel);
         return EM_FALSE;  // the page has no handle on it yet to tell of the run
     }
     kvui::surface_invalidate(panel->surface);
@@ -336,17 +351,15 @@ std::variant<int, kv::InputError> mount(const std::string& selector, const std::
     std::optional<kv::InputError> refused;
     if (!initial_json.empty()) refused = apply_json(panel, initial_json);
     if (rejected) *rejected = refused;
+    panel.opening = Panel::Opening{selector, size};
     if (panel.kind == PanelKind::serving) {
         // One run for the initial state; it plays from the start unless the reader prefers less motion,
         // in which case it rests where the pool is fullest (on_work, when it lands).
         panel.first_run = true;
         start_run(panel, std::nullopt);
-        if (panel.pending) {
-            panel.opening = Panel::Opening{selector, size};
-            return id;
-        }
+        if (panel.pending) return id;
     }
-    if (auto error = open_surface(id, selector, size)) return *error;
+    schedule_open(panel);
     return id;
 }
 

@@ -51,9 +51,10 @@ struct Panel {
     std::unique_ptr<kv::SimulationRun> pending;
     bool first_run = false;
     long work_request = 0;  // the animation frame of its next slice, 0 when none
-    // Where the serving panel's canvas opens once its first run lands: measured then, at the height
-    // the run's sections need, it is not resized a moment after its first frame (a WebGL canvas
-    // reallocates its drawing buffer on every resize, a long task on a phone). Empty once open.
+    // Where the canvas opens, in a task after the mount's; the serving panel's once its first run
+    // lands: measured then, at the height the run's sections need, it is not resized a moment after
+    // its first frame (a WebGL canvas reallocates its drawing buffer on every resize, a long task on
+    // a phone). Empty once open.
     struct Opening {
         std::string selector;
         kvui::SurfaceSize size;
@@ -101,10 +102,10 @@ struct AppState {
 AppState& app();
 
 // Mounts a panel on a canvas with `initial_json` applied over the defaults. Returns the panel id,
-// or an error (unknown kind, no canvas, no WebGL2). A rejected initial state still mounts the
-// panel, on the defaults, with the rejection shown and returned in `rejected`. A serving panel whose
-// first run is under way opens its canvas when the run lands (Panel::opening) and then sends the
-// event "open" with null, or with the error that left it unmounted.
+// or an error (unknown kind). A rejected initial state still mounts the panel, on the defaults,
+// with the rejection shown and returned in `rejected`. The canvas opens in a task of its own
+// (Panel::opening), a serving panel's when its first run lands, and then sends the event "open"
+// with null, or with the error that left the panel unmounted (no canvas, no WebGL2).
 std::variant<int, kv::InputError> mount(const std::string& selector, const std::string& kind, const std::string& initial_json,
                                         kvui::SurfaceSize size, std::optional<kv::InputError>* rejected);
 void unmount(int id);
