@@ -207,9 +207,9 @@ void panel_resize(int id, double css_width, double css_height, int pixel_width, 
 void set_theme(const std::string& theme) { kvapp::set_theme(theme == "dark"); }
 
 // The glyph atlas at a pixel ratio (the browser draws every glyph: the larger part of a first
-// mount), built now so that the page can give it a task of its own before panelMount.
-void prepare_fonts(double pixel_ratio) {
-    if (pixel_ratio > 0 && pixel_ratio <= 8) kvui::shared_atlas(static_cast<float>(pixel_ratio));
+// mount), built before panelMount a step a call, each in a task of the page's; true once built.
+bool prepare_fonts(double pixel_ratio) {
+    return !(pixel_ratio > 0 && pixel_ratio <= 8) || kvui::prepare_atlas(static_cast<float>(pixel_ratio));
 }
 
 // prefers-reduced-motion: no autoplay (playing panels pause; play and step still work).

@@ -307,8 +307,8 @@ var KvPanels = (function () {
     // opening (WebGL, the first frame) and its handle. Each in a task of its own: the browser paints and takes input between.
     return Promise.all([load(options), webFonts()]).then(nextTask).then(function () {
       prepareCanvas(canvas);
-      var ratio = measure(canvas);
-      kv.prepareFonts(ratio[2] / ratio[0]);   // the glyph atlas, the larger part of a first mount
+      var ratio = measure(canvas);   // the glyph atlas, the larger part of a first mount: a face a task, then its build
+      return (function face() { return kv.prepareFonts(ratio[2] / ratio[0]) || nextTask().then(face); })();
     }).then(nextTask).then(function () { primed = primed || !!ask('evaluate', '{}'); return gpuWarm; }).then(nextTask).then(function () {
       size = measure(canvas);
       reply = ask('panelMount', '#' + canvas.id, options.panel || 'admission', options.state ? JSON.stringify(options.state) : '',

@@ -121,41 +121,58 @@ bool build_from_browser_glyphs(ImFontAtlas* atlas) {
 
 const ImFontBuilderIO browser_glyphs = {build_from_browser_glyphs};
 
-// Keyed by hundredths: a ratio read from layout (1.25, 2) differs by a hair between canvases.
-std::map<int, std::unique_ptr<ImFontAtlas>>& atlases() {
-    static std::map<int, std::unique_ptr<ImFontAtlas>> by_hundredths;
+// An atlas per pixel ratio, keyed by hundredths (a ratio read from layout, 1.25 or 2, differs by a
+// hair between canvases), and the browser's strips of its faces while it is being drawn, in role
+// order: needed only until it is built.
+struct Shared {
+    std::unique_ptr<ImFontAtlas> atlas;
+    std::vector<std::unique_ptr<platform::Face>> faces;
+};
+std::map<int, Shared>& atlases() {
+    static std::map<int, Shared> by_hundredths;
     return by_hundredths;
 }
+Shared& shared(float pixel_ratio) { return atlases()[static_cast<int>(std::lround(pixel_ratio * 100.0f))]; }
+
+// CSS sizes a font by its em, ImGui by its line: the same glyphs, the em being this much smaller.
+float line_px(const Role& role, float pixel_ratio) { return role.line_px * pixel_ratio; }
 
 }  // namespace
 
-ImFontAtlas* shared_atlas(float pixel_ratio) {
-    std::unique_ptr<ImFontAtlas>& atlas = atlases()[static_cast<int>(std::lround(pixel_ratio * 100.0f))];
-    if (atlas) return atlas.get();
+bool prepare_atlas(float pixel_ratio) {
+    auto& [atlas, faces] = shared(pixel_ratio);
+    if (atlas) return true;
+    if (faces.size() < static_cast<size_t>(Font::count)) {
+        static const std::vector<uint32_t> codepoints = glyph_codepoints();
+        const Role& role = roles[faces.size()];
+        const float em_px = line_px(role, pixel_ratio) * static_cast<float>(role.metrics->units_per_em) /
+                            static_cast<float>(role.metrics->ascent - role.metrics->descent);
+        faces.push_back(std::make_unique<platform::Face>(platform::rasterise(role.family, role.weight, em_px, codepoints)));
+        return false;
+    }
     atlas = std::make_unique<ImFontAtlas>();
     atlas->FontBuilderIO = &browser_glyphs;
-    static const std::vector<uint32_t> codepoints = glyph_codepoints();
-    std::vector<std::unique_ptr<platform::Face>> faces;  // the browser's strips, needed only while building
-    for (const Role& role : roles) {
-        // CSS sizes a font by its em, ImGui by its line: the same glyphs, the em being this much smaller.
-        const float line_px = role.line_px * pixel_ratio;
-        const float em_px =
-            line_px * static_cast<float>(role.metrics->units_per_em) / static_cast<float>(role.metrics->ascent - role.metrics->descent);
-        faces.push_back(std::make_unique<platform::Face>(platform::rasterise(role.family, role.weight, em_px, codepoints)));
+    for (size_t f = 0; f < faces.size(); ++f) {
         // ImGui copies FontData (here a pointer to the face) and frees its copy; the face stays ours.
-        const platform::Face* face = faces.back().get();
+        const platform::Face* face = faces[f].get();
         ImFontConfig config;
         config.FontData = &face;
         config.FontDataSize = sizeof face;
         config.FontDataOwnedByAtlas = false;
-        config.SizePixels = line_px;
+        config.SizePixels = line_px(roles[f], pixel_ratio);
         atlas->AddFont(&config);
     }
     atlas->Build();
     // The texture and the glyphs are built: the configs and the faces they point at can go (about a
     // megabyte of strips at a device pixel ratio of 2). The atlas is never built again.
     atlas->ClearInputData();
-    return atlas.get();
+    faces.clear();
+    return true;
+}
+
+ImFontAtlas* shared_atlas(float pixel_ratio) {
+    while (!prepare_atlas(pixel_ratio)) {}  // the steps prepare_atlas has not taken yet, now
+    return shared(pixel_ratio).atlas.get();
 }
 
 void use_fonts(float pixel_ratio) {
@@ -165,7 +182,9 @@ void use_fonts(float pixel_ratio) {
     io.FontDefault = io.Fonts->Fonts[0];
 }
 
-int atlas_count() { return static_cast<int>(atlases().size()); }
+int atlas_count() {
+    return static_cast<int>(std::count_if(atlases().begin(), atlases().end(), [](const auto& entry) { return entry.second.atlas != nullptr; }));
+}
 
 ImFont* font(Font role) { return ImGui::GetIO().Fonts->Fonts[static_cast<int>(role)]; }
 

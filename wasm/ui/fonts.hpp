@@ -25,6 +25,9 @@ enum class Font { text, heading, strong, figure, mono, count };
 // The atlas for `pixel_ratio`, rasterised once and shared by every panel's ImGui context (each
 // WebGL context still uploads its own texture of it). Lives as long as the module.
 ImFontAtlas* shared_atlas(float pixel_ratio);
+// The same atlas a step at a time, so that a page can give each step a task of its own: one face
+// drawn by the browser a call (five), then the atlas built. True once it is built.
+bool prepare_atlas(float pixel_ratio);
 
 // How many pixel ratios an atlas has been built for (drawStats: tests).
 int atlas_count();
