@@ -183,7 +183,8 @@ void use_fonts(float pixel_ratio) {
 }
 
 int atlas_count() {
-    return static_cast<int>(std::count_if(atlases().begin(), atlases().end(), [](const auto& entry) { return entry.second.atlas != nullptr; }));
+    return static_cast<int>(
+        std::count_if(atlases().begin(), atlases().end(), [](const auto& entry) { return entry.second.atlas != nullptr; }));
 }
 
 ImFont* font(Font role) { return ImGui::GetIO().Fonts->Fonts[static_cast<int>(role)]; }
