@@ -399,3 +399,22 @@ test('a copied lesson address restores every panel the reader changed', async ()
   await again.page.close();
   await p.close();
 });
+
+// A course's own origin frames the lesson's (localhost against 127.0.0.1 here), below the fold: the
+// browser renders nothing of such a frame, animation frames included, until it nears the viewport,
+// so the panel opens in a task of its own (app.cpp's schedule_open), and the page's field is filled
+// before the reader scrolls to it, as the frame's height is.
+test('a frame from another origin far below the fold is ready before it is scrolled to', async () => {
+  const port = new URL(server.url).port;
+  fs.writeFileSync(path.join(hostDir, 'far.html'), page('', `<div style="height:5000px"></div>
+<p>Seqs: <span id="far" data-kv-target="kv" data-kv-field="max_resident_sequences" data-kv-format="count">?</span></p>
+<iframe data-kv-embed id="kv" src="http://127.0.0.1:${port}/course/kv/embed.html?panel=admission" style="width:100%;border:0"></iframe>
+${scriptLine}`));
+  const { page: p, errors } = await open(`http://localhost:${port}/course/far.html`);
+  await p.waitForFunction(() => /^\d/.test(document.getElementById('far').textContent), null, { timeout: 60000 });
+  assert.equal(await p.evaluate(() => window.scrollY), 0);
+  const frame = embedFrame(p);
+  assert.ok(await frame.evaluate(() => KvPanels.drawStats().first_frame_at_ms > 0), 'the panel drew its first frame off screen');
+  assert.deepEqual(errors, []);
+  await p.close();
+});

@@ -85,8 +85,10 @@ const MAX_FIGURES = 120;
 // data-accuracy cut to the held-out medians the error bands read (-> 358,343); then 358,100 when the
 // JSON in the page's attributes went into single quotes (page/html.hpp's json_attribute: 2,246
 // &quot; fewer; 358,397 -> 358,061), less the canvas opening in a frame of its own (-> 357,973); 358,200
-// for the glyph atlas drawn a face a task (ui/fonts.cpp's prepare_atlas: -> 358,133).
-const PAGE_MAX_GZIP_BYTES = 358_200;
+// for the glyph atlas drawn a face a task (ui/fonts.cpp's prepare_atlas: -> 358,133), 358,300 for the
+// canvas opening in a timeout rather than an animation frame, which a browser does not run in a
+// cross-origin frame off screen (app.cpp's kv_next_task: -> 358,242).
+const PAGE_MAX_GZIP_BYTES = 358_300;
 
 // What a reader's browser fetches for index.html over http (the base64 fallback for file:// is not
 // fetched there): the stylesheets and scripts it names, the module's .wasm, and the fonts.
@@ -166,8 +168,9 @@ test('the page weighs at most 30 KiB (gzip) more than before issue 14, and no mo
 // by release before 0.9.0 (-> 254,473), 254,700 for V1's piecewise graphs (-> 254,638), 254,800
 // for an FP8 cache's measured read share (-> 254,729), 254,900 for an FP8 checkpoint's matmuls as
 // vLLM runs them and the weight_block_size its config.json gives (-> 254,850), 255,000 for the
-// glyph atlas drawn a face a call, and the canvas opening in an animation frame (-> 254,932).
-const MODULE_MAX_GZIP_BYTES = 255_000;   // issue 23 aimed at 260,000
+// glyph atlas drawn a face a call, and the canvas opening in an animation frame (-> 254,932), 255,100
+// for that opening in a timeout instead, which a cross-origin frame off screen runs (-> 255,021).
+const MODULE_MAX_GZIP_BYTES = 255_100;   // issue 23 aimed at 260,000
 // The tools' module (kvtools.wasm: the core, the log explainer and the planner, no panels) is fetched
 // only when a reader first uses one of the two, so it is not in the page's weight above; it has a
 // budget of its own: 158,564 bytes when it was split off, 160,807 with the sweeps, 156,114 once the

@@ -5,6 +5,7 @@
 #include "app/app.hpp"
 #include "io/input_text.hpp"
 
+#include <emscripten/emscripten.h>
 #include <emscripten/html5.h>
 #include <imgui.h>
 
@@ -132,21 +133,29 @@ std::optional<kv::InputError> open_surface(int id, const std::string& selector, 
     return std::nullopt;
 }
 
-// The canvas opens in the next animation frame, not in the mount's task: its WebGL context, the
-// layout pass and the first frame take tens of ms on a software renderer, and the browser takes
-// input between. Then the event "open": null, or the error that left the panel unmounted.
+// `callback(user)` in a task of its own, as setTimeout(0) runs it: unlike an animation frame it
+// runs in a frame the browser does not render (an embed's cross-origin iframe off screen), and
+// unlike emscripten_set_timeout it brings no keepalive helpers into the glue (136 bytes gzip).
+EM_JS(void, kv_next_task, (void* callback, void* user), {
+    var call = getWasmTableEntry(callback);
+    setTimeout(
+        function() { call(user); }, 0);
+});
+
+// The canvas opens in a task after the mount's: its WebGL context, the layout pass and the first
+// frame take tens of ms on a software renderer, and the browser takes input between. Then the
+// event "open": null, or the error that left the panel unmounted.
+void open_now(void* user) {
+    const int id = static_cast<int>(reinterpret_cast<intptr_t>(user));
+    Panel* opened = find_panel(id);
+    if (!opened || !opened->opening) return;  // unmounted meanwhile
+    const Panel::Opening opening = *std::exchange(opened->opening, std::nullopt);
+    const auto error = open_surface(id, opening.selector, opening.size);
+    emit(id, "open", error ? kv::json_text(kv::error_to_json(*error)) : "null");
+}
+
 void schedule_open(Panel& panel) {
-    emscripten_request_animation_frame(
-        [](double, void* user) -> EM_BOOL {
-            const int id = static_cast<int>(reinterpret_cast<intptr_t>(user));
-            Panel* opened = find_panel(id);
-            if (!opened || !opened->opening) return EM_FALSE;  // unmounted meanwhile
-            const Panel::Opening opening = *std::exchange(opened->opening, std::nullopt);
-            const auto error = open_surface(id, opening.selector, opening.size);
-            emit(id, "open", error ? kv::json_text(kv::error_to_json(*error)) : "null");
-            return EM_FALSE;
-        },
-        reinterpret_cast<void*>(static_cast<intptr_t>(panel.id)));
+    kv_next_task(reinterpret_cast<void*>(&open_now), reinterpret_cast<void*>(static_cast<intptr_t>(panel.id)));
 }
 
 // The panel's next run: an engine that refuses to start is shown at once, any other run is taken a
